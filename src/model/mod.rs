@@ -1,0 +1,12 @@
+//! The in-memory snapshot of cluster state that every pure stage works on:
+//! objects, events and the gaps the source could not read.
+
+mod event;
+mod object;
+mod snapshot;
+mod time;
+
+pub use event::{Event, EventSource, dedupe_events};
+pub use object::{Condition, Object, ObjectRef, OwnerRef};
+pub use snapshot::{Incomplete, Snapshot};
+pub use time::{age, parse_time};

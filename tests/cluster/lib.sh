@@ -1,0 +1,26 @@
+# Shared settings for the test control plane scripts (sourced, not run).
+# Pinned versions: change them together with the wrapper modules under modules/.
+KUBE_VERSION=v1.36.3
+ETCD_VERSION=v3.6.16
+KWOK_VERSION=v0.8.0
+
+CLUSTER_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+CACHE_ROOT=${KUBECTL_RECONCILE_TEST_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kubectl-reconcile-test}
+# State of the running cluster: certificates, kubeconfigs, etcd data, logs.
+STATE_DIR=${KUBECTL_RECONCILE_TEST_STATE:-$CACHE_ROOT/cluster}
+BIN_ROOT=$CACHE_ROOT/bin
+
+log() { printf '[cluster] %s\n' "$*" >&2; }
+die() { printf '[cluster] error: %s\n' "$*" >&2; exit 1; }
+
+# bin_dir MODULE VERSION: the cache folder for one wrapper module's binaries,
+# keyed by the pinned version and by the module's go.sum, so that a change of
+# either builds afresh and nothing else does.
+bin_dir() {
+  local sum
+  sum=$(cat "$CLUSTER_DIR/modules/$1/go.mod" "$CLUSTER_DIR/modules/$1/go.sum" | sha256sum | cut -c1-12)
+  printf '%s/%s-%s-%s\n' "$BIN_ROOT" "$1" "$2" "$sum"
+}
+KUBE_BIN=$(bin_dir kubernetes "$KUBE_VERSION")
+ETCD_BIN=$(bin_dir etcd "$ETCD_VERSION")
+KWOK_BIN=$(bin_dir kwok "$KWOK_VERSION")

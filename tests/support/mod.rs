@@ -1,0 +1,194 @@
+//! Test support for the end-to-end tests: one real control plane per test
+//! run (started by `tests/cluster/up`, or reused), a fresh namespace per
+//! test, the real `kubectl`, the plugin binary, and waiting with deadlines.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::{Duration, Instant};
+
+/// The paths `tests/cluster/up` prints.
+#[derive(Debug)]
+pub struct Cluster {
+    pub kubeconfig: PathBuf,
+    pub view_kubeconfig: PathBuf,
+    pub audit_log: PathBuf,
+}
+
+fn repo_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Fails with a message that says what to install when a tool is missing.
+fn require_tool(tool: &str, version_args: &[&str], install: &str) {
+    let found = Command::new(tool).args(version_args).output();
+    if !matches!(found, Ok(ref o) if o.status.success()) {
+        panic!("the end-to-end tests need `{tool}`, which is not installed or not on PATH: {install}");
+    }
+}
+
+/// The cluster for this test run, started on first use.
+pub fn cluster() -> &'static Cluster {
+    static CLUSTER: OnceLock<Cluster> = OnceLock::new();
+    CLUSTER.get_or_init(|| {
+        require_tool("go", &["version"], "install Go 1.26 or later (https://go.dev/doc/install); the control plane is built from source with it");
+        require_tool("kubectl", &["version", "--client"], "install kubectl (https://kubernetes.io/docs/tasks/tools/)");
+        let up = repo_root().join("tests/cluster/up");
+        let out = Command::new(&up).stderr(Stdio::inherit()).output().expect("run tests/cluster/up");
+        assert!(out.status.success(), "tests/cluster/up failed ({}); see its output above", out.status);
+        let text = String::from_utf8_lossy(&out.stdout);
+        let field = |key: &str| {
+            text.lines()
+                .find_map(|l| l.strip_prefix(&format!("{key}=")))
+                .map(PathBuf::from)
+                .unwrap_or_else(|| panic!("tests/cluster/up printed no {key}= line:\n{text}"))
+        };
+        Cluster { kubeconfig: field("KUBECONFIG"), view_kubeconfig: field("VIEW_KUBECONFIG"), audit_log: field("AUDIT_LOG") }
+    })
+}
+
+/// The output of a finished command, with helpers for assertions.
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Run {
+    fn from(out: Output) -> Run {
+        Run {
+            code: out.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        }
+    }
+    /// Panics with the whole output unless the command exited 0.
+    pub fn ok(self) -> Run {
+        assert_eq!(self.code, 0, "command failed\nstdout:\n{}\nstderr:\n{}", self.stdout, self.stderr);
+        self
+    }
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.stdout).unwrap_or_else(|e| panic!("not JSON ({e}):\n{}\nstderr:\n{}", self.stdout, self.stderr))
+    }
+}
+
+/// Runs the real `kubectl` against the test cluster with the given kubeconfig.
+pub fn kubectl_as(kubeconfig: &Path, args: &[&str], stdin: Option<&str>) -> Run {
+    use std::io::Write;
+    let mut child = Command::new("kubectl")
+        .env("KUBECONFIG", kubeconfig)
+        .args(["--request-timeout=20s"])
+        .args(args)
+        .stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("kubectl runs");
+    if let Some(input) = stdin {
+        child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    }
+    Run::from(child.wait_with_output().unwrap())
+}
+
+/// `kubectl` as cluster-admin.
+pub fn kubectl(args: &[&str]) -> Run {
+    kubectl_as(&cluster().kubeconfig, args, None)
+}
+
+/// Runs the plugin binary with the given kubeconfig and arguments.
+pub fn reconcile_as(kubeconfig: &Path, args: &[&str]) -> Run {
+    let out = Command::new(env!("CARGO_BIN_EXE_kubectl-reconcile"))
+        .env("KUBECONFIG", kubeconfig)
+        .env("NO_COLOR", "1")
+        .env("KUBECACHEDIR", cache_dir())
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("the plugin binary runs");
+    Run::from(out)
+}
+
+/// The plugin as cluster-admin.
+pub fn reconcile(args: &[&str]) -> Run {
+    reconcile_as(&cluster().kubeconfig, args)
+}
+
+/// A discovery cache of this test run's own, so that tests never read a
+/// user's cache.
+pub fn cache_dir() -> PathBuf {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("kubectl-reconcile-test-cache-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    })
+    .clone()
+}
+
+/// A fresh namespace for one test, deleted (without waiting) when dropped.
+pub struct Namespace {
+    pub name: String,
+}
+
+impl Namespace {
+    pub fn new(prefix: &str) -> Namespace {
+        static N: AtomicU32 = AtomicU32::new(0);
+        let name = format!("{prefix}-{}-{}", std::process::id(), N.fetch_add(1, Ordering::SeqCst));
+        kubectl(&["create", "namespace", &name]).ok();
+        // Pods need the namespace's default service account.
+        wait_until(&format!("service account in {name}"), Duration::from_secs(30), || {
+            kubectl(&["get", "serviceaccount", "default", "-n", &name]).code == 0
+        });
+        Namespace { name }
+    }
+
+    /// `kubectl apply` of a manifest into this namespace.
+    pub fn apply(&self, manifest: &str) -> Run {
+        kubectl_as(&cluster().kubeconfig, &["apply", "-n", &self.name, "-f", "-"], Some(manifest)).ok()
+    }
+
+    /// kubectl as admin, in this namespace.
+    pub fn kubectl(&self, args: &[&str]) -> Run {
+        let mut all = vec!["-n", &self.name];
+        all.extend_from_slice(args);
+        kubectl(&all)
+    }
+
+    /// A JSONPath query of one object in this namespace.
+    pub fn jsonpath(&self, object: &str, path: &str) -> String {
+        self.kubectl(&["get", object, "-o", &format!("jsonpath={path}")]).ok().stdout
+    }
+
+    /// The plugin as admin, in this namespace.
+    pub fn reconcile(&self, args: &[&str]) -> Run {
+        let mut all = vec!["-n", &self.name];
+        all.extend_from_slice(args);
+        reconcile(&all)
+    }
+}
+
+impl Drop for Namespace {
+    fn drop(&mut self) {
+        let _ = kubectl(&["delete", "namespace", &self.name, "--wait=false"]);
+    }
+}
+
+/// Polls `check` every 250 ms until it holds, or panics after `limit`.
+pub fn wait_until(what: &str, limit: Duration, mut check: impl FnMut() -> bool) {
+    let deadline = Instant::now() + limit;
+    loop {
+        if check() {
+            return;
+        }
+        assert!(Instant::now() < deadline, "timed out after {limit:?} waiting for {what}");
+        std::thread::sleep(Duration::from_millis(250));
+    }
+}
+
+/// Audit events (one JSON object per line) that match `filter`.
+pub fn audit_events(filter: impl Fn(&serde_json::Value) -> bool) -> Vec<serde_json::Value> {
+    let text = std::fs::read_to_string(&cluster().audit_log).expect("audit log readable");
+    text.lines().filter_map(|l| serde_json::from_str(l).ok()).filter(|e| filter(e)).collect()
+}
