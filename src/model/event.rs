@@ -45,8 +45,17 @@ impl Event {
     /// Parses a `core/v1` Event or an `events.k8s.io/v1` Event.
     pub fn from_value(v: &Value) -> Option<Event> {
         let api_version = v.get("apiVersion").and_then(Value::as_str).unwrap_or("v1");
-        let source = if api_version.starts_with("events.k8s.io/") { EventSource::EventsV1 } else { EventSource::CoreV1 };
-        let text = |p: &str| v.pointer(p).and_then(Value::as_str).unwrap_or_default().to_string();
+        let source = if api_version.starts_with("events.k8s.io/") {
+            EventSource::EventsV1
+        } else {
+            EventSource::CoreV1
+        };
+        let text = |p: &str| {
+            v.pointer(p)
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string()
+        };
         let time = |p: &str| parse_time(v.pointer(p));
         let (regarding, message, count, last, first, reporter) = match source {
             EventSource::CoreV1 => (
@@ -55,7 +64,10 @@ impl Event {
                 v.get("count").and_then(Value::as_u64),
                 time("/lastTimestamp"),
                 time("/firstTimestamp"),
-                [text("/reportingComponent"), text("/source/component")].into_iter().find(|s| !s.is_empty()).unwrap_or_default(),
+                [text("/reportingComponent"), text("/source/component")]
+                    .into_iter()
+                    .find(|s| !s.is_empty())
+                    .unwrap_or_default(),
             ),
             EventSource::EventsV1 => (
                 v.get("regarding")?,
@@ -63,20 +75,38 @@ impl Event {
                 v.get("deprecatedCount").and_then(Value::as_u64),
                 time("/deprecatedLastTimestamp"),
                 time("/deprecatedFirstTimestamp"),
-                [text("/reportingController"), text("/deprecatedSource/component")].into_iter().find(|s| !s.is_empty()).unwrap_or_default(),
+                [
+                    text("/reportingController"),
+                    text("/deprecatedSource/component"),
+                ]
+                .into_iter()
+                .find(|s| !s.is_empty())
+                .unwrap_or_default(),
             ),
         };
-        let field = |k: &str| regarding.get(k).and_then(Value::as_str).unwrap_or_default().to_string();
+        let field = |k: &str| {
+            regarding
+                .get(k)
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string()
+        };
         let series_count = v.pointer("/series/count").and_then(Value::as_u64);
         let event_time = time("/eventTime");
         let created = time("/metadata/creationTimestamp");
-        let last_seen = time("/series/lastObservedTime").or(last).or(event_time).or(first).or(created);
+        let last_seen = time("/series/lastObservedTime")
+            .or(last)
+            .or(event_time)
+            .or(first)
+            .or(created);
         Some(Event {
             uid: text("/metadata/uid"),
             regarding_uid: field("uid"),
             regarding_kind: field("kind"),
             regarding_name: field("name"),
-            type_: Some(text("/type")).filter(|t| !t.is_empty()).unwrap_or_else(|| "Normal".into()),
+            type_: Some(text("/type"))
+                .filter(|t| !t.is_empty())
+                .unwrap_or_else(|| "Normal".into()),
             reason: text("/reason"),
             message,
             count: series_count.or(count).unwrap_or(1).max(1) as u32,
@@ -140,7 +170,10 @@ mod tests {
         assert_eq!(e.last_seen, Some("2026-01-10T10:30:00Z".parse().unwrap()));
         assert_eq!(e.message, "0/2 nodes are available");
 
-        let bare = Event::from_value(&json!({"involvedObject": {"uid": "p"}, "reason": "Pulled", "metadata": {}})).unwrap();
+        let bare = Event::from_value(
+            &json!({"involvedObject": {"uid": "p"}, "reason": "Pulled", "metadata": {}}),
+        )
+        .unwrap();
         assert_eq!(bare.last_seen, None);
         assert_eq!(bare.type_, "Normal");
         assert_eq!(bare.count, 1);
@@ -151,7 +184,10 @@ mod tests {
         let mut v1 = core_backoff();
         v1["apiVersion"] = json!("events.k8s.io/v1");
         v1["regarding"] = v1["involvedObject"].clone();
-        let both = vec![Event::from_value(&v1).unwrap(), Event::from_value(&core_backoff()).unwrap()];
+        let both = vec![
+            Event::from_value(&v1).unwrap(),
+            Event::from_value(&core_backoff()).unwrap(),
+        ];
         let kept = dedupe_events(both);
         assert_eq!(kept.len(), 1);
         assert_eq!(kept[0].source, EventSource::CoreV1);

@@ -110,7 +110,10 @@ impl Object {
             })
             .unwrap_or_default();
         let metadata_only = kind == "PartialObjectMetadata"
-            || (raw.get("spec").is_none() && raw.get("status").is_none() && raw.get("data").is_none() && is_data_kind(&kind));
+            || (raw.get("spec").is_none()
+                && raw.get("status").is_none()
+                && raw.get("data").is_none()
+                && is_data_kind(&kind));
         Some(Object {
             id: ObjectRef {
                 api_version,
@@ -178,7 +181,12 @@ impl Object {
         };
         list.iter()
             .filter_map(|c| {
-                let text = |k: &str| c.get(k).and_then(Value::as_str).unwrap_or_default().to_string();
+                let text = |k: &str| {
+                    c.get(k)
+                        .and_then(Value::as_str)
+                        .unwrap_or_default()
+                        .to_string()
+                };
                 let type_ = text("type");
                 (!type_.is_empty()).then(|| Condition {
                     type_,
@@ -209,14 +217,24 @@ fn parse_owner(v: &Value) -> Option<OwnerRef> {
         kind: text("kind")?,
         name: text("name")?,
         uid: text("uid")?,
-        controller: v.get("controller").and_then(Value::as_bool).unwrap_or(false),
-        block_owner_deletion: v.get("blockOwnerDeletion").and_then(Value::as_bool).unwrap_or(false),
+        controller: v
+            .get("controller")
+            .and_then(Value::as_bool)
+            .unwrap_or(false),
+        block_owner_deletion: v
+            .get("blockOwnerDeletion")
+            .and_then(Value::as_bool)
+            .unwrap_or(false),
     })
 }
 
 fn string_list(v: Option<&Value>) -> Vec<String> {
     v.and_then(Value::as_array)
-        .map(|a| a.iter().filter_map(|s| s.as_str().map(str::to_string)).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(|s| s.as_str().map(str::to_string))
+                .collect()
+        })
         .unwrap_or_default()
 }
 
@@ -261,7 +279,10 @@ mod tests {
     #[test]
     fn rejects_things_that_are_not_objects() {
         assert!(Object::from_value(json!({"kind": "Pod", "metadata": {"name": "x"}})).is_none());
-        assert!(Object::from_value(json!({"apiVersion": "v1", "kind": "Pod", "metadata": {}})).is_none());
+        assert!(
+            Object::from_value(json!({"apiVersion": "v1", "kind": "Pod", "metadata": {}}))
+                .is_none()
+        );
     }
 
     #[test]

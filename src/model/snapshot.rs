@@ -33,8 +33,19 @@ pub struct Snapshot {
 impl Snapshot {
     /// Builds a snapshot. An object seen twice (same uid, or same identity
     /// where there is no uid) keeps its fullest copy.
-    pub fn new(objects: Vec<Object>, events: Vec<Event>, mut incomplete: Vec<Incomplete>, now: Timestamp) -> Snapshot {
-        let mut snap = Snapshot { objects: Vec::new(), by_uid: HashMap::new(), events, incomplete: Vec::new(), now };
+    pub fn new(
+        objects: Vec<Object>,
+        events: Vec<Event>,
+        mut incomplete: Vec<Incomplete>,
+        now: Timestamp,
+    ) -> Snapshot {
+        let mut snap = Snapshot {
+            objects: Vec::new(),
+            by_uid: HashMap::new(),
+            events,
+            incomplete: Vec::new(),
+            now,
+        };
         for obj in objects {
             snap.insert(obj);
         }
@@ -47,7 +58,9 @@ impl Snapshot {
     fn insert(&mut self, obj: Object) {
         let key = Self::key(&obj);
         match self.by_uid.get(&key) {
-            Some(&i) if !obj.metadata_only || self.objects[i].metadata_only => self.objects[i] = obj,
+            Some(&i) if !obj.metadata_only || self.objects[i].metadata_only => {
+                self.objects[i] = obj
+            }
             Some(_) => {}
             None => {
                 self.by_uid.insert(key, self.objects.len());
@@ -58,7 +71,13 @@ impl Snapshot {
 
     fn key(obj: &Object) -> String {
         if obj.uid.is_empty() {
-            format!("{}/{}/{}/{}", obj.group(), obj.kind(), obj.namespace().unwrap_or(""), obj.name())
+            format!(
+                "{}/{}/{}/{}",
+                obj.group(),
+                obj.kind(),
+                obj.namespace().unwrap_or(""),
+                obj.name()
+            )
         } else {
             obj.uid.clone()
         }
@@ -73,10 +92,16 @@ impl Snapshot {
     }
 
     /// Finds an object by group, kind, namespace and name.
-    pub fn find(&self, group: &str, kind: &str, namespace: Option<&str>, name: &str) -> Option<&Object> {
-        self.objects
-            .iter()
-            .find(|o| o.kind() == kind && o.group() == group && o.name() == name && o.namespace() == namespace)
+    pub fn find(
+        &self,
+        group: &str,
+        kind: &str,
+        namespace: Option<&str>,
+        name: &str,
+    ) -> Option<&Object> {
+        self.objects.iter().find(|o| {
+            o.kind() == kind && o.group() == group && o.name() == name && o.namespace() == namespace
+        })
     }
 
     /// Events about the object with this uid.

@@ -25,7 +25,9 @@ fn repo_root() -> PathBuf {
 fn require_tool(tool: &str, version_args: &[&str], install: &str) {
     let found = Command::new(tool).args(version_args).output();
     if !matches!(found, Ok(ref o) if o.status.success()) {
-        panic!("the end-to-end tests need `{tool}`, which is not installed or not on PATH: {install}");
+        panic!(
+            "the end-to-end tests need `{tool}`, which is not installed or not on PATH: {install}"
+        );
     }
 }
 
@@ -66,11 +68,17 @@ impl Run {
     }
     /// Panics with the whole output unless the command exited 0.
     pub fn ok(self) -> Run {
-        assert_eq!(self.code, 0, "command failed\nstdout:\n{}\nstderr:\n{}", self.stdout, self.stderr);
+        assert_eq!(
+            self.code, 0,
+            "command failed\nstdout:\n{}\nstderr:\n{}",
+            self.stdout, self.stderr
+        );
         self
     }
     pub fn json(&self) -> serde_json::Value {
-        serde_json::from_str(&self.stdout).unwrap_or_else(|e| panic!("not JSON ({e}):\n{}\nstderr:\n{}", self.stdout, self.stderr))
+        serde_json::from_str(&self.stdout).unwrap_or_else(|e| {
+            panic!("not JSON ({e}):\n{}\nstderr:\n{}", self.stdout, self.stderr)
+        })
     }
 }
 
@@ -81,13 +89,22 @@ pub fn kubectl_as(kubeconfig: &Path, args: &[&str], stdin: Option<&str>) -> Run 
         .env("KUBECONFIG", kubeconfig)
         .args(["--request-timeout=20s"])
         .args(args)
-        .stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() })
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .expect("kubectl runs");
     if let Some(input) = stdin {
-        child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
     }
     Run::from(child.wait_with_output().unwrap())
 }
@@ -120,7 +137,10 @@ pub fn reconcile(args: &[&str]) -> Run {
 pub fn cache_dir() -> PathBuf {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
-        let dir = std::env::temp_dir().join(format!("kubectl-reconcile-test-cache-{}", std::process::id()));
+        let dir = std::env::temp_dir().join(format!(
+            "kubectl-reconcile-test-cache-{}",
+            std::process::id()
+        ));
         std::fs::create_dir_all(&dir).unwrap();
         dir
     })
@@ -135,18 +155,29 @@ pub struct Namespace {
 impl Namespace {
     pub fn new(prefix: &str) -> Namespace {
         static N: AtomicU32 = AtomicU32::new(0);
-        let name = format!("{prefix}-{}-{}", std::process::id(), N.fetch_add(1, Ordering::SeqCst));
+        let name = format!(
+            "{prefix}-{}-{}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::SeqCst)
+        );
         kubectl(&["create", "namespace", &name]).ok();
         // Pods need the namespace's default service account.
-        wait_until(&format!("service account in {name}"), Duration::from_secs(30), || {
-            kubectl(&["get", "serviceaccount", "default", "-n", &name]).code == 0
-        });
+        wait_until(
+            &format!("service account in {name}"),
+            Duration::from_secs(30),
+            || kubectl(&["get", "serviceaccount", "default", "-n", &name]).code == 0,
+        );
         Namespace { name }
     }
 
     /// `kubectl apply` of a manifest into this namespace.
     pub fn apply(&self, manifest: &str) -> Run {
-        kubectl_as(&cluster().kubeconfig, &["apply", "-n", &self.name, "-f", "-"], Some(manifest)).ok()
+        kubectl_as(
+            &cluster().kubeconfig,
+            &["apply", "-n", &self.name, "-f", "-"],
+            Some(manifest),
+        )
+        .ok()
     }
 
     /// kubectl as admin, in this namespace.
@@ -158,7 +189,9 @@ impl Namespace {
 
     /// A JSONPath query of one object in this namespace.
     pub fn jsonpath(&self, object: &str, path: &str) -> String {
-        self.kubectl(&["get", object, "-o", &format!("jsonpath={path}")]).ok().stdout
+        self.kubectl(&["get", object, "-o", &format!("jsonpath={path}")])
+            .ok()
+            .stdout
     }
 
     /// The plugin as admin, in this namespace.
@@ -182,7 +215,10 @@ pub fn wait_until(what: &str, limit: Duration, mut check: impl FnMut() -> bool) 
         if check() {
             return;
         }
-        assert!(Instant::now() < deadline, "timed out after {limit:?} waiting for {what}");
+        assert!(
+            Instant::now() < deadline,
+            "timed out after {limit:?} waiting for {what}"
+        );
         std::thread::sleep(Duration::from_millis(250));
     }
 }
@@ -190,5 +226,8 @@ pub fn wait_until(what: &str, limit: Duration, mut check: impl FnMut() -> bool) 
 /// Audit events (one JSON object per line) that match `filter`.
 pub fn audit_events(filter: impl Fn(&serde_json::Value) -> bool) -> Vec<serde_json::Value> {
     let text = std::fs::read_to_string(&cluster().audit_log).expect("audit log readable");
-    text.lines().filter_map(|l| serde_json::from_str(l).ok()).filter(|e| filter(e)).collect()
+    text.lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .filter(|e| filter(e))
+        .collect()
 }
