@@ -80,6 +80,9 @@ pub struct Object {
     pub owners: Vec<OwnerRef>,
     pub labels: BTreeMap<String, String>,
     pub metadata_only: bool,
+    /// Whether the type serves a `status` subresource, where discovery told
+    /// the source; `None` when unknown (snapshot files).
+    pub status_subresource: Option<bool>,
     pub raw: Value,
 }
 
@@ -130,6 +133,7 @@ impl Object {
             owners,
             labels,
             metadata_only,
+            status_subresource: None,
             raw,
         })
     }
