@@ -3,5 +3,11 @@
 //! I/O with the cluster (`source`); everything else is pure and works on an
 //! in-memory [`model::Snapshot`].
 
+pub mod catalog;
+pub mod cli;
+pub mod graph;
 pub mod model;
+pub mod selector;
+pub mod source;
+pub mod targets;
 pub mod verdict;

@@ -4,9 +4,11 @@
 mod event;
 mod object;
 mod snapshot;
+mod target;
 mod time;
 
 pub use event::{Event, EventSource, dedupe_events};
 pub use object::{Condition, Object, ObjectRef, OwnerRef};
 pub use snapshot::{Incomplete, Snapshot};
+pub use target::Target;
 pub use time::{age, parse_time};

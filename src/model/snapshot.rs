@@ -26,6 +26,8 @@ pub struct Snapshot {
     by_uid: HashMap<String, usize>,
     pub events: Vec<Event>,
     pub incomplete: Vec<Incomplete>,
+    /// Objects the source looked for and found gone (dangling owners).
+    pub absent: Vec<super::ObjectRef>,
     /// The instant every age is measured from.
     pub now: Timestamp,
 }
@@ -44,6 +46,7 @@ impl Snapshot {
             by_uid: HashMap::new(),
             events,
             incomplete: Vec::new(),
+            absent: Vec::new(),
             now,
         };
         for obj in objects {

@@ -1,0 +1,143 @@
+//! Command-line definitions (clap). Parsing only: no I/O happens here; the
+//! values are validated into [`crate::settings`] afterwards.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+const EXAMPLES_TREE: &str = "\
+Examples:
+  # The owner tree of a Deployment, with a verdict on every node
+  kubectl reconcile tree deploy/web
+
+  # Several targets, and the owners above a pod
+  kubectl reconcile tree deploy/web statefulset/db
+  kubectl reconcile tree pod/web-7d876db474-2x2v5 --owners
+
+  # Every Deployment with a label, as JSON
+  kubectl reconcile tree deployments -l app=web -o json
+
+  # Offline, from a saved snapshot
+  kubectl get deploy,rs,pods,events -o yaml > snap.yaml
+  kubectl reconcile tree deploy/web --snapshot snap.yaml";
+
+const EXAMPLES_STATUS: &str = "\
+Examples:
+  # One line per root object in the current namespace
+  kubectl reconcile status
+
+  # Specific objects, in a script: exit 0 only when all are converged
+  kubectl reconcile status deploy/web job/migrate && echo converged
+
+  # Everything a set of manifests declares
+  kubectl reconcile status -f k8s/
+
+  # All namespaces, as JSON
+  kubectl reconcile status -A -o json";
+
+/// Is this Kubernetes object converged, and if not, why not?
+#[derive(Debug, Parser)]
+#[command(name = "kubectl-reconcile", bin_name = "kubectl reconcile", version, about, long_about = None)]
+#[command(
+    after_help = "Exit status: 0 every target converged, 1 some target not converged, 2 the tool could not answer."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+    #[command(flatten)]
+    pub global: GlobalArgs,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Owner-reference tree under each target, with a verdict on every node.
+    #[command(after_help = EXAMPLES_TREE)]
+    Tree(TreeArgs),
+    /// One line per object: verdict, reason, age of the last change.
+    #[command(after_help = EXAMPLES_STATUS)]
+    Status(TargetArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct TargetArgs {
+    /// TYPE/NAME..., or TYPE [NAME...] (kubectl's spellings: deploy/web, deployments.apps/web, Deployment.v1.apps/web)
+    #[arg(value_name = "TARGET")]
+    pub targets: Vec<String>,
+    /// Label selector, with a TYPE (e.g. -l app=web)
+    #[arg(short = 'l', long)]
+    pub selector: Option<String>,
+    /// Manifest file, directory or - for stdin: only the identities are used; state comes from the cluster
+    #[arg(short = 'f', long = "filename", value_name = "FILE")]
+    pub files: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct TreeArgs {
+    #[command(flatten)]
+    pub targets: TargetArgs,
+    /// Also show the chain of owners above each target, up to its root
+    #[arg(long)]
+    pub owners: bool,
+    /// List every node instead of grouping large fan-outs by verdict and reason
+    #[arg(long)]
+    pub all: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OutputFormat {
+    Text,
+    Json,
+    Yaml,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+/// Flags that behave like kubectl's, accepted before or after the subcommand.
+#[derive(Debug, Args)]
+pub struct GlobalArgs {
+    /// Namespace of the targets (default: the kubeconfig context's)
+    #[arg(short = 'n', long, global = true)]
+    pub namespace: Option<String>,
+    /// All namespaces
+    #[arg(short = 'A', long, global = true)]
+    pub all_namespaces: bool,
+    /// Path to the kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)
+    #[arg(long, global = true, value_name = "PATH")]
+    pub kubeconfig: Option<String>,
+    /// The kubeconfig context to use
+    #[arg(long, global = true)]
+    pub context: Option<String>,
+    /// The kubeconfig cluster to use
+    #[arg(long, global = true)]
+    pub cluster: Option<String>,
+    /// The kubeconfig user to use
+    #[arg(long, global = true)]
+    pub user: Option<String>,
+    /// Username to impersonate
+    #[arg(long = "as", global = true, value_name = "USER")]
+    pub as_user: Option<String>,
+    /// Group to impersonate (repeatable)
+    #[arg(long = "as-group", global = true, value_name = "GROUP")]
+    pub as_group: Vec<String>,
+    /// Timeout of each request, e.g. 10s or 1m (0: the default, 20s)
+    #[arg(long, global = true, value_name = "DURATION", default_value = "20s")]
+    pub request_timeout: String,
+    /// Output format
+    #[arg(short = 'o', long, global = true, value_enum, default_value_t = OutputFormat::Text)]
+    pub output: OutputFormat,
+    /// When to colour text output; NO_COLOR turns colour off
+    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+    /// Read cluster state from a snapshot (file, directory or -) instead of a server
+    #[arg(long, global = true, value_name = "PATH")]
+    pub snapshot: Option<String>,
+    /// With --snapshot: the instant to judge at (RFC 3339); default the newest timestamp in the snapshot
+    #[arg(long, global = true, value_name = "RFC3339")]
+    pub now: Option<String>,
+    /// Discovery cache directory (default: $KUBECACHEDIR, then ~/.kube/cache)
+    #[arg(long, global = true, value_name = "DIR", env = "KUBECACHEDIR")]
+    pub cache_dir: Option<String>,
+}

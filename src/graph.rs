@@ -1,0 +1,466 @@
+//! The ownership graph: edges from ownerReferences matched by uid, one
+//! placement per object (under its controller), notes for what is wrong with
+//! an edge (dangling, across namespaces, cycles), and owner chains upward.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::model::{Object, OwnerRef, Snapshot};
+
+/// Something wrong with an object's place in the graph.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Note {
+    /// The owner is gone: garbage collection will delete this object.
+    DanglingOwner(OwnerRef),
+    /// A namespaced owner in another namespace, or a namespaced owner of a
+    /// cluster-scoped object: invalid, the garbage collector ignores it.
+    InvalidOwner(OwnerRef, String),
+    /// Following owners from here leads back to an ancestor.
+    Cycle(String),
+}
+
+/// One node of a tree: an object and its children.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TreeNode {
+    pub uid: String,
+    pub children: Vec<TreeNode>,
+    /// Owners besides the one this node is drawn under.
+    pub also_owned_by: Vec<OwnerRef>,
+    pub notes: Vec<Note>,
+}
+
+/// One link of the chain above a target.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ChainLink {
+    Found(String),
+    /// The owner no longer exists.
+    Dangling(OwnerRef),
+    /// The owner was not read (not in a snapshot file, or not readable).
+    Unread(OwnerRef),
+}
+
+/// The owner edges of a snapshot, validated.
+pub struct Graph<'a> {
+    snap: &'a Snapshot,
+    children: HashMap<&'a str, Vec<&'a Object>>,
+}
+
+impl<'a> Graph<'a> {
+    pub fn new(snap: &'a Snapshot) -> Graph<'a> {
+        let mut children: HashMap<&str, Vec<&Object>> = HashMap::new();
+        for obj in snap.objects() {
+            for owner in &obj.owners {
+                if let Some(parent) = snap.get(&owner.uid)
+                    && invalid_edge(parent, obj).is_none()
+                {
+                    children.entry(parent.uid.as_str()).or_default().push(obj);
+                }
+            }
+        }
+        for list in children.values_mut() {
+            list.sort_by(|a, b| {
+                (a.kind(), a.name(), a.namespace()).cmp(&(b.kind(), b.name(), b.namespace()))
+            });
+            list.dedup_by(|a, b| a.uid == b.uid);
+        }
+        Graph { snap, children }
+    }
+
+    /// Notes about an object's owner references themselves.
+    pub fn owner_notes(&self, obj: &Object) -> Vec<Note> {
+        let absent: HashSet<&str> = self
+            .snap
+            .absent
+            .iter()
+            .filter_map(|r| r.uid.as_deref())
+            .collect();
+        obj.owners
+            .iter()
+            .filter_map(|owner| match self.snap.get(&owner.uid) {
+                Some(parent) => {
+                    invalid_edge(parent, obj).map(|why| Note::InvalidOwner(owner.clone(), why))
+                }
+                None if absent.contains(owner.uid.as_str()) => {
+                    Some(Note::DanglingOwner(owner.clone()))
+                }
+                None => None,
+            })
+            .collect()
+    }
+
+    /// The tree under `root`. Every object appears once: under its
+    /// controller when the controller is in the tree, else under its first
+    /// owner in the tree. Cycles stop where they close.
+    pub fn tree(&self, root: &str) -> TreeNode {
+        // Breadth-first reach, then one parent per node.
+        let mut order: Vec<&str> = vec![root];
+        let mut reached: HashSet<&str> = HashSet::from([root]);
+        let mut i = 0;
+        while i < order.len() {
+            for child in self.children.get(order[i]).into_iter().flatten() {
+                if reached.insert(child.uid.as_str()) {
+                    order.push(child.uid.as_str());
+                }
+            }
+            i += 1;
+        }
+        let mut parent_of: HashMap<&str, &str> = HashMap::new();
+        for &uid in order.iter().skip(1) {
+            let obj = self
+                .snap
+                .get(uid)
+                .expect("reached objects are in the snapshot");
+            let valid: Vec<&OwnerRef> = obj
+                .owners
+                .iter()
+                .filter(|o| reached.contains(o.uid.as_str()) && self.is_edge(&o.uid, uid))
+                .collect();
+            let primary = valid
+                .iter()
+                .find(|o| o.controller)
+                .or(valid.first())
+                .expect("reached through an owner");
+            parent_of.insert(uid, primary.uid.as_str());
+        }
+        self.build(root, &parent_of, &mut vec![root])
+    }
+
+    fn is_edge(&self, parent: &str, child: &str) -> bool {
+        self.children
+            .get(parent)
+            .is_some_and(|c| c.iter().any(|o| o.uid == child))
+    }
+
+    fn build(
+        &self,
+        uid: &str,
+        parent_of: &HashMap<&str, &str>,
+        path: &mut Vec<&'a str>,
+    ) -> TreeNode {
+        let obj = self.snap.get(uid).expect("tree nodes are in the snapshot");
+        let placed_under = parent_of.get(uid).copied();
+        let mut node = TreeNode {
+            uid: uid.to_string(),
+            children: Vec::new(),
+            also_owned_by: obj
+                .owners
+                .iter()
+                .filter(|o| Some(o.uid.as_str()) != placed_under && self.snap.get(&o.uid).is_some())
+                .cloned()
+                .collect(),
+            notes: self.owner_notes(obj),
+        };
+        for child in self.children.get(uid).into_iter().flatten() {
+            if path.contains(&child.uid.as_str()) {
+                node.notes
+                    .push(Note::Cycle(format!("{}/{}", child.kind(), child.name())));
+            } else if parent_of.get(child.uid.as_str()) == Some(&uid) {
+                path.push(child.uid.as_str());
+                node.children.push(self.build(&child.uid, parent_of, path));
+                path.pop();
+            }
+        }
+        node
+    }
+
+    /// The owners above `uid`, nearest first, following the controller (or
+    /// the first owner) until a root, a missing owner or a cycle.
+    pub fn owner_chain(&self, uid: &str) -> Vec<ChainLink> {
+        let absent: HashSet<&str> = self
+            .snap
+            .absent
+            .iter()
+            .filter_map(|r| r.uid.as_deref())
+            .collect();
+        let mut chain = Vec::new();
+        let mut seen = HashSet::from([uid.to_string()]);
+        let mut current = self.snap.get(uid);
+        while let Some(obj) = current {
+            let Some(owner) = obj.controller().or(obj.owners.first()) else {
+                break;
+            };
+            if !seen.insert(owner.uid.clone()) {
+                break;
+            }
+            current = match self.snap.get(&owner.uid) {
+                Some(parent) if invalid_edge(parent, obj).is_none() => {
+                    chain.push(ChainLink::Found(parent.uid.clone()));
+                    Some(parent)
+                }
+                Some(_) => None,
+                None if absent.contains(owner.uid.as_str()) => {
+                    chain.push(ChainLink::Dangling(owner.clone()));
+                    None
+                }
+                None => {
+                    chain.push(ChainLink::Unread(owner.clone()));
+                    None
+                }
+            };
+        }
+        chain
+    }
+}
+
+/// Why an owner edge is invalid, if it is.
+fn invalid_edge(parent: &Object, child: &Object) -> Option<String> {
+    match (parent.namespace(), child.namespace()) {
+        (Some(p), Some(c)) if p != c => Some(format!(
+            "owner is in namespace {p}, but owner references cannot cross namespaces"
+        )),
+        (Some(p), None) => Some(format!(
+            "owner is namespaced (in {p}), but this object is cluster-scoped"
+        )),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::ObjectRef;
+    use serde_json::json;
+
+    fn obj(
+        kind: &str,
+        ns: Option<&str>,
+        name: &str,
+        uid: &str,
+        owners: &[(&str, &str, &str, bool)],
+    ) -> Object {
+        let refs: Vec<_> = owners
+            .iter()
+            .map(|(k, n, u, c)| json!({"apiVersion": "example.com/v1", "kind": k, "name": n, "uid": u, "controller": c}))
+            .collect();
+        let mut meta = json!({"name": name, "uid": uid, "ownerReferences": refs});
+        if let Some(ns) = ns {
+            meta["namespace"] = json!(ns);
+        }
+        Object::from_value(json!({"apiVersion": "example.com/v1", "kind": kind, "metadata": meta}))
+            .unwrap()
+    }
+
+    fn snap(objects: Vec<Object>) -> Snapshot {
+        Snapshot::new(
+            objects,
+            vec![],
+            vec![],
+            "2026-01-01T00:00:00Z".parse().unwrap(),
+        )
+    }
+
+    fn names(snap: &Snapshot, node: &TreeNode) -> String {
+        let me = snap.get(&node.uid).unwrap().name().to_string();
+        if node.children.is_empty() {
+            me
+        } else {
+            format!(
+                "{me}({})",
+                node.children
+                    .iter()
+                    .map(|c| names(snap, c))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            )
+        }
+    }
+
+    #[test]
+    fn children_sorted_by_kind_then_name() {
+        let s = snap(vec![
+            obj("Deployment", Some("a"), "web", "d", &[]),
+            obj(
+                "ReplicaSet",
+                Some("a"),
+                "web-2",
+                "rs2",
+                &[("Deployment", "web", "d", true)],
+            ),
+            obj(
+                "ReplicaSet",
+                Some("a"),
+                "web-1",
+                "rs1",
+                &[("Deployment", "web", "d", true)],
+            ),
+            obj(
+                "Pod",
+                Some("a"),
+                "web-1-b",
+                "p2",
+                &[("ReplicaSet", "web-1", "rs1", true)],
+            ),
+            obj(
+                "Pod",
+                Some("a"),
+                "web-1-a",
+                "p1",
+                &[("ReplicaSet", "web-1", "rs1", true)],
+            ),
+            obj(
+                "ConfigMap",
+                Some("a"),
+                "zzz",
+                "cm",
+                &[("Deployment", "web", "d", false)],
+            ),
+        ]);
+        let g = Graph::new(&s);
+        assert_eq!(
+            names(&s, &g.tree("d")),
+            "web(zzz web-1(web-1-a web-1-b) web-2)"
+        );
+    }
+
+    #[test]
+    fn several_owners_place_an_object_once_under_its_controller() {
+        let s = snap(vec![
+            obj("App", Some("a"), "app", "app", &[]),
+            obj(
+                "Deployment",
+                Some("a"),
+                "web",
+                "d",
+                &[("App", "app", "app", true)],
+            ),
+            obj(
+                "Secret",
+                Some("a"),
+                "shared",
+                "sec",
+                &[
+                    ("App", "app", "app", false),
+                    ("Deployment", "web", "d", true),
+                ],
+            ),
+        ]);
+        let g = Graph::new(&s);
+        let tree = g.tree("app");
+        assert_eq!(names(&s, &tree), "app(web(shared))");
+        let shared = &tree.children[0].children[0];
+        assert_eq!(
+            shared
+                .also_owned_by
+                .iter()
+                .map(|o| o.name.as_str())
+                .collect::<Vec<_>>(),
+            vec!["app"]
+        );
+        // Seen from the other owner alone it is still there.
+        assert_eq!(names(&s, &g.tree("d")), "web(shared)");
+    }
+
+    #[test]
+    fn cycles_terminate_with_a_note() {
+        let s = snap(vec![
+            obj(
+                "Widget",
+                Some("a"),
+                "w1",
+                "u1",
+                &[("Widget", "w2", "u2", true)],
+            ),
+            obj(
+                "Widget",
+                Some("a"),
+                "w2",
+                "u2",
+                &[("Widget", "w1", "u1", true)],
+            ),
+        ]);
+        let g = Graph::new(&s);
+        let tree = g.tree("u1");
+        assert_eq!(names(&s, &tree), "w1(w2)");
+        assert_eq!(
+            tree.children[0].notes,
+            vec![Note::Cycle("Widget/w1".into())]
+        );
+        assert_eq!(g.owner_chain("u1"), vec![ChainLink::Found("u2".into())]);
+    }
+
+    #[test]
+    fn cluster_scoped_owner_finds_namespaced_children_but_namespaces_do_not_cross() {
+        let s = snap(vec![
+            obj("Cluster", None, "c", "c", &[]),
+            obj(
+                "Pod",
+                Some("a"),
+                "p-a",
+                "pa",
+                &[("Cluster", "c", "c", true)],
+            ),
+            obj(
+                "Pod",
+                Some("b"),
+                "p-b",
+                "pb",
+                &[("Cluster", "c", "c", true)],
+            ),
+            obj("Thing", Some("a"), "owner", "o", &[]),
+            obj(
+                "Thing",
+                Some("b"),
+                "stray",
+                "s",
+                &[("Thing", "owner", "o", true)],
+            ),
+            obj("Global", None, "g", "g", &[("Thing", "owner", "o", true)]),
+        ]);
+        let g = Graph::new(&s);
+        assert_eq!(names(&s, &g.tree("c")), "c(p-a p-b)");
+        assert_eq!(names(&s, &g.tree("o")), "owner");
+        let stray = s.get("s").unwrap();
+        assert!(
+            matches!(&g.owner_notes(stray)[..], [Note::InvalidOwner(_, why)] if why.contains("cannot cross namespaces"))
+        );
+        assert!(
+            matches!(&g.owner_notes(s.get("g").unwrap())[..], [Note::InvalidOwner(_, why)] if why.contains("cluster-scoped"))
+        );
+    }
+
+    #[test]
+    fn dangling_owners_are_noted_and_end_the_chain() {
+        let mut s = snap(vec![
+            obj(
+                "ReplicaSet",
+                Some("a"),
+                "rs",
+                "rs",
+                &[("Deployment", "gone", "d", true)],
+            ),
+            obj(
+                "Pod",
+                Some("a"),
+                "p",
+                "p",
+                &[("ReplicaSet", "rs", "rs", true)],
+            ),
+            obj(
+                "Pod",
+                Some("a"),
+                "q",
+                "q",
+                &[("ReplicaSet", "elsewhere", "x", true)],
+            ),
+        ]);
+        s.absent.push(ObjectRef {
+            api_version: "apps/v1".into(),
+            kind: "Deployment".into(),
+            namespace: Some("a".into()),
+            name: "gone".into(),
+            uid: Some("d".into()),
+        });
+        let g = Graph::new(&s);
+        let chain = g.owner_chain("p");
+        assert!(
+            matches!(&chain[..], [ChainLink::Found(rs), ChainLink::Dangling(d)] if rs == "rs" && d.name == "gone")
+        );
+        assert!(
+            matches!(&g.owner_notes(s.get("rs").unwrap())[..], [Note::DanglingOwner(d)] if d.name == "gone")
+        );
+        assert!(matches!(&g.owner_chain("q")[..], [ChainLink::Unread(o)] if o.name == "elsewhere"));
+        assert!(
+            g.owner_notes(s.get("q").unwrap()).is_empty(),
+            "an owner merely not read is not called dangling"
+        );
+    }
+}

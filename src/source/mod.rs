@@ -1,0 +1,7 @@
+//! All I/O that reads cluster state: the live API server, and snapshot
+//! files. Each produces the same [`crate::model::Snapshot`].
+
+pub mod api;
+pub mod client;
+pub mod discovery;
+pub mod live;

@@ -1,0 +1,129 @@
+//! What the user asked about, before resolution: `TYPE/NAME`, `TYPE NAME...`,
+//! `TYPE -l SELECTOR`, or identities read from manifests (`-f`).
+
+/// One requested target, spelled as the user spelled it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TargetSpec {
+    /// `deploy/web`, or `deploy web`.
+    Name { type_: String, name: String },
+    /// `deployments` alone (every one in the namespace), or with `-l`.
+    Type {
+        type_: String,
+        selector: Option<String>,
+    },
+    /// An object declared in a manifest.
+    Manifest {
+        api_version: String,
+        kind: String,
+        namespace: Option<String>,
+        name: String,
+    },
+}
+
+/// Parses positional targets and `-l` the way kubectl does.
+pub fn parse(args: &[String], selector: Option<&str>) -> Result<Vec<TargetSpec>, String> {
+    if args.is_empty() {
+        return match selector {
+            Some(_) => Err("a selector (-l) needs a TYPE, e.g. `deployments -l app=web`".into()),
+            None => Ok(Vec::new()),
+        };
+    }
+    if args.iter().any(|a| a.contains('/')) {
+        if selector.is_some() {
+            return Err("TYPE/NAME targets cannot be combined with a selector (-l)".into());
+        }
+        return args
+            .iter()
+            .map(|arg| match arg.split_once('/') {
+                Some((t, n)) if !t.is_empty() && !n.is_empty() && !n.contains('/') => Ok(TargetSpec::Name { type_: t.into(), name: n.into() }),
+                _ => Err(format!(
+                    "\"{arg}\" is not TYPE/NAME; when one target is TYPE/NAME, all must be (e.g. deploy/web statefulset/db)"
+                )),
+            })
+            .collect();
+    }
+    let (type_, names) = args.split_first().expect("not empty");
+    if names.is_empty() {
+        return Ok(vec![TargetSpec::Type {
+            type_: type_.clone(),
+            selector: selector.map(str::to_string),
+        }]);
+    }
+    if selector.is_some() {
+        return Err("give either names or a selector (-l), not both".into());
+    }
+    Ok(names
+        .iter()
+        .map(|n| TargetSpec::Name {
+            type_: type_.clone(),
+            name: n.clone(),
+        })
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(v: &[&str]) -> Vec<String> {
+        v.iter().map(|x| x.to_string()).collect()
+    }
+
+    #[test]
+    fn kubectl_target_forms() {
+        assert_eq!(
+            parse(&s(&["deploy/web", "sts/db"]), None).unwrap(),
+            vec![
+                TargetSpec::Name {
+                    type_: "deploy".into(),
+                    name: "web".into()
+                },
+                TargetSpec::Name {
+                    type_: "sts".into(),
+                    name: "db".into()
+                }
+            ]
+        );
+        assert_eq!(
+            parse(&s(&["deploy", "web", "api"]), None).unwrap(),
+            vec![
+                TargetSpec::Name {
+                    type_: "deploy".into(),
+                    name: "web".into()
+                },
+                TargetSpec::Name {
+                    type_: "deploy".into(),
+                    name: "api".into()
+                }
+            ]
+        );
+        assert_eq!(
+            parse(&s(&["deploy"]), Some("app=web")).unwrap(),
+            vec![TargetSpec::Type {
+                type_: "deploy".into(),
+                selector: Some("app=web".into())
+            }]
+        );
+        assert_eq!(parse(&s(&[]), None).unwrap(), vec![]);
+    }
+
+    #[test]
+    fn mistakes_are_explained() {
+        assert!(
+            parse(&s(&["deploy/web", "api"]), None)
+                .unwrap_err()
+                .contains("all must be")
+        );
+        assert!(
+            parse(&s(&[]), Some("a=b"))
+                .unwrap_err()
+                .contains("needs a TYPE")
+        );
+        assert!(
+            parse(&s(&["deploy", "web"]), Some("a=b"))
+                .unwrap_err()
+                .contains("not both")
+        );
+        assert!(parse(&s(&["deploy/"]), None).is_err());
+    }
+}
