@@ -5,6 +5,22 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+/// Kinds listed for "every root object in the namespace", besides custom
+/// resources: (group, kind).
+pub const ROOT_KINDS: &[(&str, &str)] = &[
+    ("apps", "Deployment"),
+    ("apps", "StatefulSet"),
+    ("apps", "DaemonSet"),
+    ("batch", "CronJob"),
+    ("batch", "Job"),
+    ("", "Pod"),
+    ("", "Service"),
+    ("", "PersistentVolumeClaim"),
+    ("autoscaling", "HorizontalPodAutoscaler"),
+    ("policy", "PodDisruptionBudget"),
+    ("networking.k8s.io", "Ingress"),
+];
+
 /// One resource type at its preferred version.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ResourceType {
@@ -350,14 +366,15 @@ pub(crate) mod tests {
     fn unknown_types_suggest_the_closest_names() {
         let cat = catalog();
         let err = cat.resolve("deploymnets").unwrap_err();
-        assert_eq!(err.suggestions, vec!["deployments.apps"]);
+        assert_eq!(err.suggestions, vec!["deployments.apps", "deployments.other.io"]);
         assert_eq!(
             err.to_string(),
             "the server doesn't have a resource type \"deploymnets\""
         );
         assert_eq!(
-            cat.resolve("widget.v1.nowhere.io").unwrap_err().suggestions,
-            vec!["widgets.example.com"]
+            cat.resolve("widget.v1.nowhere.io").unwrap_err().suggestions[0],
+            "widgets.example.com",
+            "closest first"
         );
         assert!(cat.resolve("zzzzzzzz").unwrap_err().suggestions.is_empty());
     }
@@ -378,7 +395,7 @@ pub(crate) mod tests {
             "/api/v1/nodes"
         );
         let all: Vec<_> = cat.category("all").iter().map(|t| t.kind.clone()).collect();
-        assert_eq!(all, vec!["Pod", "Deployment", "Widget"]);
+        assert_eq!(all, vec!["Pod", "Deployment", "Widget", "Deployment"]);
         assert_eq!(
             cat.by_kind("apps", "ReplicaSet").unwrap().plural,
             "replicasets"

@@ -5,9 +5,13 @@
 
 pub mod catalog;
 pub mod cli;
+pub mod commands;
 pub mod graph;
 pub mod model;
+pub mod render;
+pub mod report;
 pub mod selector;
+pub mod settings;
 pub mod source;
 pub mod targets;
 pub mod verdict;

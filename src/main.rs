@@ -1,1 +1,34 @@
-fn main() {}
+//! The `kubectl-reconcile` binary: parse flags, run the command, print, and
+//! map the outcome to an exit status (0 converged, 1 not, 2 could not answer).
+//! A closed pipe (`| head`) is not an error.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::Parser;
+use kubectl_reconcile::cli::Cli;
+use kubectl_reconcile::commands;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+        Ok(rt) => rt,
+        Err(e) => return fail(&anyhow::anyhow!("cannot start: {e}")),
+    };
+    match runtime.block_on(commands::run(cli)) {
+        Ok(outcome) => {
+            let mut out = std::io::stdout().lock();
+            match out.write_all(outcome.stdout.as_bytes()).and_then(|()| out.flush()) {
+                Ok(()) => ExitCode::from(outcome.code),
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+                Err(e) => fail(&anyhow::anyhow!("cannot write the output: {e}")),
+            }
+        }
+        Err(e) => fail(&e),
+    }
+}
+
+fn fail(err: &anyhow::Error) -> ExitCode {
+    let _ = writeln!(std::io::stderr(), "error: {err:#}");
+    ExitCode::from(2)
+}

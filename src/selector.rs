@@ -142,3 +142,74 @@ mod tests {
         ));
     }
 }
+
+/// Whether labels match a selector in query form (`app=web,tier!=db,
+/// env in (a,b),!canary`), as `-l` takes it; for snapshots, where no server
+/// filters. `Err` for a selector that does not parse.
+pub fn matches_query(query: &str, labels: &BTreeMap<String, String>) -> Result<bool, String> {
+    let mut ok = true;
+    for term in split_terms(query) {
+        let term = term.trim();
+        if term.is_empty() {
+            continue;
+        }
+        let holds = if let Some((key, rest)) = term.split_once(" notin ") {
+            set_values(rest, term)?.iter().all(|v| labels.get(key.trim()) != Some(v))
+        } else if let Some((key, rest)) = term.split_once(" in ") {
+            let values = set_values(rest, term)?;
+            labels.get(key.trim()).is_some_and(|v| values.contains(v))
+        } else if let Some((key, value)) = term.split_once("!=") {
+            labels.get(key.trim()).map(String::as_str) != Some(value.trim())
+        } else if let Some((key, value)) = term.split_once("==").or_else(|| term.split_once('=')) {
+            labels.get(key.trim()).map(String::as_str) == Some(value.trim())
+        } else if let Some(key) = term.strip_prefix('!') {
+            !labels.contains_key(key.trim())
+        } else if term.chars().all(|c| c.is_ascii_alphanumeric() || "-_./".contains(c)) {
+            labels.contains_key(term)
+        } else {
+            return Err(format!("cannot parse the selector term {term:?}"));
+        };
+        ok &= holds;
+    }
+    Ok(ok)
+}
+
+/// Splits on commas that are not inside parentheses.
+fn split_terms(query: &str) -> Vec<&str> {
+    let (mut depth, mut start, mut out) = (0, 0, Vec::new());
+    for (i, c) in query.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(&query[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&query[start..]);
+    out
+}
+
+fn set_values(rest: &str, term: &str) -> Result<Vec<String>, String> {
+    let inner = rest.trim().strip_prefix('(').and_then(|r| r.strip_suffix(')')).ok_or_else(|| format!("cannot parse the selector term {term:?}"))?;
+    Ok(inner.split(',').map(|v| v.trim().to_string()).collect())
+}
+
+#[cfg(test)]
+mod query_tests {
+    use super::*;
+
+    #[test]
+    fn query_selectors_match_like_the_server() {
+        let labels: BTreeMap<String, String> = [("app", "web"), ("tier", "front")].iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        assert_eq!(matches_query("app=web", &labels), Ok(true));
+        assert_eq!(matches_query("app==web,tier!=db", &labels), Ok(true));
+        assert_eq!(matches_query("tier in (front,edge),!canary", &labels), Ok(true));
+        assert_eq!(matches_query("tier notin (front)", &labels), Ok(false));
+        assert_eq!(matches_query("app", &labels), Ok(true));
+        assert_eq!(matches_query("app=api", &labels), Ok(false));
+        assert!(matches_query("tier in front", &labels).is_err());
+    }
+}

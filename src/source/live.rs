@@ -57,21 +57,6 @@ pub enum FetchError {
     Api(String),
 }
 
-/// Types listed for "every root object in the namespace", besides custom resources.
-const ROOT_TYPES: &[(&str, &str)] = &[
-    ("apps", "Deployment"),
-    ("apps", "StatefulSet"),
-    ("apps", "DaemonSet"),
-    ("batch", "CronJob"),
-    ("batch", "Job"),
-    ("", "Pod"),
-    ("", "Service"),
-    ("", "PersistentVolumeClaim"),
-    ("autoscaling", "HorizontalPodAutoscaler"),
-    ("policy", "PodDisruptionBudget"),
-    ("networking.k8s.io", "Ingress"),
-];
-
 /// Kinds that own nothing worth a request.
 const LEAVES: &[(&str, &str)] = &[
     ("", "Pod"),
@@ -338,7 +323,7 @@ impl Live {
         found: &mut Collected,
     ) -> Result<Vec<Object>, FetchError> {
         let ns = scope.namespace().map(str::to_string);
-        let mut types: Vec<ResourceType> = ROOT_TYPES
+        let mut types: Vec<ResourceType> = crate::catalog::ROOT_KINDS
             .iter()
             .filter_map(|(g, k)| self.type_of(g, k))
             .collect();

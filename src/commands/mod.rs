@@ -1,0 +1,47 @@
+//! Commands: each receives resolved settings, gets a snapshot from a source,
+//! runs the pure stages, and returns the text to print and the exit status.
+
+mod load;
+pub mod status;
+pub mod tree;
+
+use crate::cli::{Cli, Command, TargetArgs};
+use crate::report::Item;
+use crate::settings::Settings;
+use crate::targets::{self, TargetSpec};
+use crate::verdict::Verdict;
+
+pub use load::load;
+
+/// What a command produced: stdout text and the exit status (0 or 1; the
+/// tool's own failures are errors, status 2).
+pub struct Outcome {
+    pub stdout: String,
+    pub code: u8,
+}
+
+/// A failure the user can fix: wrong flags or targets.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct UsageError(pub String);
+
+pub async fn run(cli: Cli) -> anyhow::Result<Outcome> {
+    let settings = Settings::from_args(&cli.global).map_err(UsageError)?;
+    match cli.command {
+        Command::Tree(args) => tree::run(&settings, &target_specs(&args.targets)?, args.owners, args.all).await,
+        Command::Status(args) => status::run(&settings, &target_specs(&args)?).await,
+    }
+}
+
+fn target_specs(args: &TargetArgs) -> Result<Vec<TargetSpec>, UsageError> {
+    let mut specs = targets::parse(&args.targets, args.selector.as_deref()).map_err(UsageError)?;
+    for path in &args.files {
+        specs.extend(crate::source::manifests::identities(path).map_err(|e| UsageError(format!("{e:#}")))?);
+    }
+    Ok(specs)
+}
+
+/// 0 when every target is converged, else 1.
+fn exit_code<'a>(items: impl IntoIterator<Item = &'a Item>) -> u8 {
+    u8::from(items.into_iter().any(|i| i.verdict != Verdict::Converged))
+}

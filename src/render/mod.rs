@@ -1,0 +1,51 @@
+//! Rendering reports: text for people (tree, status table), and the
+//! versioned JSON or YAML documents for programs. Pure: writes to strings.
+
+pub mod escape;
+pub mod layout;
+pub mod status;
+mod style;
+pub mod tree;
+
+pub use style::Style;
+
+use jiff::Timestamp;
+
+use crate::model::{Incomplete, age};
+use crate::report::Item;
+
+/// `2/3` where ready counts mean something.
+fn ready_text(item: &Item) -> String {
+    item.ready.map(|r| format!("{}/{}", r.ready, r.desired)).unwrap_or_default()
+}
+
+/// Age of the last change: the verdict's `since`, else creation.
+fn since_text(item: &Item, now: Timestamp) -> String {
+    item.since.or(item.created).map(|t| age(now, t)).unwrap_or_default()
+}
+
+/// The footer that says what could not be read, so a partial answer is
+/// never mistaken for a whole one.
+fn footer(incomplete: &[Incomplete], style: Style) -> String {
+    if incomplete.is_empty() {
+        return String::new();
+    }
+    let mut out = style.bold("\nIncomplete: this answer leaves out what could not be read:\n");
+    for gap in incomplete {
+        let place = gap.namespace.as_deref().map(|ns| format!(" in namespace {}", escape::escape(ns))).unwrap_or_default();
+        out.push_str(&format!("  - {}{place}: {}\n", escape::escape(&gap.resource), escape::escape(&gap.error)));
+    }
+    out
+}
+
+/// The JSON document, pretty-printed.
+pub fn json<T: serde::Serialize>(report: &T) -> String {
+    let mut s = serde_json::to_string_pretty(report).expect("reports serialize");
+    s.push('\n');
+    s
+}
+
+/// The same document as YAML.
+pub fn yaml<T: serde::Serialize>(report: &T) -> String {
+    serde_yaml_ng::to_string(report).expect("reports serialize")
+}

@@ -1,0 +1,176 @@
+//! The text tree: one row per node with the tree drawn in the name column,
+//! large fan-outs grouped by verdict and reason, gaps in a footer.
+
+use std::collections::BTreeMap;
+
+use jiff::Timestamp;
+
+use super::escape::escape;
+use super::layout::{Cell, table};
+use super::{Style, footer, ready_text};
+use crate::report::{Item, Node, TreeReport};
+use crate::verdict::Verdict;
+
+/// More leaf siblings of one kind than this are grouped (unless `--all`).
+pub const GROUP_ABOVE: usize = 10;
+
+pub struct TreeOptions {
+    pub style: Style,
+    pub width: Option<usize>,
+    pub all: bool,
+    pub now: Timestamp,
+}
+
+struct Row {
+    prefix: String,
+    name: String,
+    item: Option<Item>,
+    group: Option<(usize, Verdict, String, String)>,
+    extra: Vec<String>,
+}
+
+pub fn render(report: &TreeReport, opts: &TreeOptions) -> String {
+    let mut rows: Vec<Row> = Vec::new();
+    let mut grouped = 0;
+    for tree in &report.items {
+        let mut indent = String::new();
+        if let Some(owners) = &tree.owners {
+            for link in owners {
+                rows.push(Row { prefix: indent.clone(), name: name_of(&link.item), item: Some(link.item.clone()), group: None, extra: vec![] });
+                indent = if indent.is_empty() { "└─".to_string() } else { format!("  {indent}") };
+            }
+        }
+        let target_suffix = if tree.owners.as_ref().is_some_and(|o| !o.is_empty()) { "  (target)" } else { "" };
+        rows.push(Row {
+            prefix: indent.clone(),
+            name: format!("{}{target_suffix}", name_of(&tree.node.item)),
+            item: Some(tree.node.item.clone()),
+            group: None,
+            extra: extras(&tree.node),
+        });
+        let child_indent = indent.replace("└─", "  ").replace("├─", "│ ");
+        grouped += children(&tree.node, &child_indent, opts.all, &mut rows);
+    }
+    let namespaces: std::collections::BTreeSet<Option<&str>> =
+        rows.iter().filter_map(|r| r.item.as_ref()).map(|i| i.object.namespace.as_deref()).collect();
+    let show_ns = namespaces.len() > 1;
+    let mut header = vec!["NAME", "VERDICT", "REASON", "READY", "AGE", "MESSAGE"];
+    if show_ns {
+        header.insert(0, "NAMESPACE");
+    }
+    let style = opts.style;
+    let cells = rows
+        .into_iter()
+        .map(|row| {
+            let mut cells = Vec::new();
+            if show_ns {
+                cells.push(Cell::plain(row.item.as_ref().and_then(|i| i.object.namespace.as_deref()).map(|n| escape(n).into_owned()).unwrap_or_default()));
+            }
+            let name = format!("{}{}", row.prefix, row.name);
+            match (&row.item, &row.group) {
+                (_, Some((count, verdict, reason, message))) => {
+                    let verdict = *verdict;
+                    cells.push(Cell::plain(name));
+                    cells.push(Cell::painted(verdict.as_str(), move |s| style.verdict(verdict, s)));
+                    cells.push(Cell::plain(escape(reason).into_owned()));
+                    cells.push(Cell::plain(""));
+                    cells.push(Cell::plain(""));
+                    let msg = if verdict == Verdict::Converged { String::new() } else { escape(message).into_owned() };
+                    cells.push(Cell::plain(if *count > 0 { msg } else { String::new() }));
+                }
+                (Some(item), None) => {
+                    let verdict = item.verdict;
+                    cells.push(Cell::plain(name));
+                    cells.push(Cell::painted(verdict.as_str(), move |s| style.verdict(verdict, s)));
+                    cells.push(Cell::plain(escape(&item.reason).into_owned()));
+                    cells.push(Cell::plain(ready_text(item)));
+                    cells.push(Cell::plain(item.created.map(|c| crate::model::age(opts.now, c)).unwrap_or_default()));
+                    let mut parts: Vec<String> = row.extra.iter().map(|e| escape(e).into_owned()).collect();
+                    if verdict != Verdict::Converged && !item.message.is_empty() {
+                        parts.insert(0, escape(&item.message).into_owned());
+                    }
+                    cells.push(Cell::plain(parts.join("; ")));
+                }
+                (None, None) => unreachable!("every row has an item or a group"),
+            }
+            cells
+        })
+        .collect();
+    let mut out = table(&header, cells, opts.width);
+    if grouped > 0 {
+        out.push_str(&style.dim(&format!("{grouped} nodes are grouped by verdict and reason; --all lists every node\n")));
+    }
+    out.push_str(&footer(&report.incomplete, style));
+    out
+}
+
+fn name_of(item: &Item) -> String {
+    format!("{}/{}", escape(&item.object.kind), escape(&item.object.name))
+}
+
+fn extras(node: &Node) -> Vec<String> {
+    let mut extra = node.notes.clone();
+    if !node.also_owned_by.is_empty() {
+        let owners: Vec<String> = node.also_owned_by.iter().map(|o| format!("{}/{}", o.kind, o.name)).collect();
+        extra.push(format!("also owned by {}", owners.join(", ")));
+    }
+    extra
+}
+
+/// Adds the rows of a node's children; returns how many nodes were grouped.
+fn children(node: &Node, indent: &str, all: bool, rows: &mut Vec<Row>) -> usize {
+    // Leaves of a kind that is too numerous become one row per verdict and reason.
+    let mut leaf_counts: BTreeMap<&str, usize> = BTreeMap::new();
+    for c in node.children.iter().filter(|c| c.children.is_empty()) {
+        *leaf_counts.entry(c.item.object.kind.as_str()).or_default() += 1;
+    }
+    enum Entry<'a> {
+        One(&'a Node),
+        Group(String, Vec<&'a Node>),
+    }
+    let mut entries: Vec<Entry> = Vec::new();
+    let mut groups: BTreeMap<(String, u8, String), usize> = BTreeMap::new();
+    for c in &node.children {
+        let kind = c.item.object.kind.as_str();
+        if !all && c.children.is_empty() && leaf_counts[kind] > GROUP_ABOVE {
+            let key = (kind.to_string(), c.item.verdict.severity(), c.item.reason.clone());
+            match groups.get(&key) {
+                Some(&i) => {
+                    if let Entry::Group(_, members) = &mut entries[i] {
+                        members.push(c);
+                    }
+                }
+                None => {
+                    groups.insert(key, entries.len());
+                    entries.push(Entry::Group(kind.to_string(), vec![c]));
+                }
+            }
+        } else {
+            entries.push(Entry::One(c));
+        }
+    }
+    let mut grouped = 0;
+    let last = entries.len();
+    for (i, entry) in entries.into_iter().enumerate() {
+        let (branch, carry) = if i + 1 == last { ("└─", "  ") } else { ("├─", "│ ") };
+        match entry {
+            Entry::One(c) => {
+                rows.push(Row { prefix: format!("{indent}{branch}"), name: name_of(&c.item), item: Some(c.item.clone()), group: None, extra: extras(c) });
+                grouped += children(c, &format!("{indent}{carry}"), all, rows);
+            }
+            Entry::Group(kind, members) => {
+                grouped += members.len();
+                let first = members[0];
+                let example = format!("{} (e.g. {})", first.item.message, first.item.object.name);
+                rows.push(Row {
+                    prefix: format!("{indent}{branch}"),
+                    name: format!("{} × {}", members.len(), escape(&kind)),
+                    item: None,
+                    group: Some((members.len(), first.item.verdict, first.item.reason.clone(), example)),
+                    extra: vec![],
+                });
+            }
+        }
+    }
+    grouped
+}

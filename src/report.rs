@@ -1,0 +1,208 @@
+//! The versioned report documents (`-o json|yaml`) and the view model the
+//! text renderers draw: objects with their verdicts, trees and gaps. Pure:
+//! built from a snapshot, a graph and the judge.
+
+use jiff::Timestamp;
+use serde::Serialize;
+
+use crate::graph::{ChainLink, Graph, Note, TreeNode};
+use crate::model::{Incomplete, Object, ObjectRef, OwnerRef, Snapshot, Target};
+use crate::verdict::{Judgement, Ready, Verdict, judge};
+
+pub const API_VERSION: &str = "reconcile.kubectl.dev/v1alpha1";
+
+/// One object and its verdict.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Item {
+    pub object: ObjectRef,
+    pub verdict: Verdict,
+    pub reason: String,
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub since: Option<Timestamp>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ready: Option<Ready>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub generation: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub observed_generation: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub created: Option<Timestamp>,
+}
+
+impl Item {
+    pub fn of(obj: &Object, snap: &Snapshot) -> Item {
+        Item::with(obj, judge(obj, snap))
+    }
+
+    fn with(obj: &Object, j: Judgement) -> Item {
+        Item {
+            object: obj.id.clone(),
+            verdict: j.verdict,
+            reason: j.reason,
+            message: j.message,
+            since: j.since,
+            ready: j.ready,
+            generation: obj.generation,
+            observed_generation: obj.observed_generation(),
+            created: obj.created,
+        }
+    }
+
+    /// A target that does not exist.
+    pub fn missing(id: &ObjectRef) -> Item {
+        let place = id.namespace.as_deref().map(|ns| format!(" in namespace \"{ns}\"")).unwrap_or_default();
+        Item {
+            object: id.clone(),
+            verdict: Verdict::NotFound,
+            reason: "NotFound".into(),
+            message: format!("{} \"{}\" not found{place}", id.kind, id.name),
+            since: None,
+            ready: None,
+            generation: None,
+            observed_generation: None,
+            created: None,
+        }
+    }
+}
+
+/// `status`: one item per target.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StatusReport {
+    pub api_version: &'static str,
+    pub kind: &'static str,
+    pub items: Vec<Item>,
+    pub incomplete: Vec<Incomplete>,
+}
+
+impl StatusReport {
+    pub fn build(snap: &Snapshot, targets: &[Target]) -> StatusReport {
+        let items = targets
+            .iter()
+            .map(|t| match t {
+                Target::Found(uid) => Item::of(snap.get(uid).expect("found targets are in the snapshot"), snap),
+                Target::Missing(id) => Item::missing(id),
+            })
+            .collect();
+        StatusReport { api_version: API_VERSION, kind: "StatusReport", items, incomplete: snap.incomplete.clone() }
+    }
+}
+
+/// A node of a tree in a report.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Node {
+    #[serde(flatten)]
+    pub item: Item,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub also_owned_by: Vec<ObjectRef>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+    pub children: Vec<Node>,
+}
+
+/// One link of an owner chain in a report.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OwnerLink {
+    #[serde(flatten)]
+    pub item: Item,
+    /// `present`, `dangling` (the owner is gone) or `unread`.
+    pub state: &'static str,
+}
+
+/// A target's tree, with the owners above it when asked for.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TreeItem {
+    /// Owners above the target, root first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub owners: Option<Vec<OwnerLink>>,
+    #[serde(flatten)]
+    pub node: Node,
+}
+
+/// `tree`: one tree per target.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TreeReport {
+    pub api_version: &'static str,
+    pub kind: &'static str,
+    pub items: Vec<TreeItem>,
+    pub incomplete: Vec<Incomplete>,
+}
+
+impl TreeReport {
+    pub fn build(snap: &Snapshot, targets: &[Target], owners: bool) -> TreeReport {
+        let graph = Graph::new(snap);
+        let items = targets
+            .iter()
+            .map(|t| match t {
+                Target::Found(uid) => TreeItem {
+                    owners: owners.then(|| chain(snap, &graph, uid)),
+                    node: node(snap, &graph.tree(uid)),
+                },
+                Target::Missing(id) => TreeItem {
+                    owners: None,
+                    node: Node { item: Item::missing(id), also_owned_by: vec![], notes: vec![], children: vec![] },
+                },
+            })
+            .collect();
+        TreeReport { api_version: API_VERSION, kind: "TreeReport", items, incomplete: snap.incomplete.clone() }
+    }
+}
+
+fn node(snap: &Snapshot, tree: &TreeNode) -> Node {
+    let obj = snap.get(&tree.uid).expect("tree nodes are in the snapshot");
+    Node {
+        item: Item::of(obj, snap),
+        also_owned_by: tree.also_owned_by.iter().map(|o| owner_ref(o, obj.namespace())).collect(),
+        notes: tree.notes.iter().map(note_text).collect(),
+        children: tree.children.iter().map(|c| node(snap, c)).collect(),
+    }
+}
+
+fn chain(snap: &Snapshot, graph: &Graph, uid: &str) -> Vec<OwnerLink> {
+    let ns = snap.get(uid).and_then(|o| o.namespace()).map(str::to_string);
+    let mut links: Vec<OwnerLink> = graph
+        .owner_chain(uid)
+        .iter()
+        .map(|link| match link {
+            ChainLink::Found(u) => OwnerLink { item: Item::of(snap.get(u).expect("chain links are in the snapshot"), snap), state: "present" },
+            ChainLink::Dangling(o) => OwnerLink {
+                item: Item {
+                    verdict: Verdict::NotFound,
+                    reason: "OwnerGone".into(),
+                    message: "the owner no longer exists; the garbage collector will delete its dependents".into(),
+                    ..Item::missing(&owner_ref(o, ns.as_deref()))
+                },
+                state: "dangling",
+            },
+            ChainLink::Unread(o) => OwnerLink {
+                item: Item {
+                    verdict: Verdict::Unknown,
+                    reason: "OwnerNotRead".into(),
+                    message: "the owner could not be read".into(),
+                    ..Item::missing(&owner_ref(o, ns.as_deref()))
+                },
+                state: "unread",
+            },
+        })
+        .collect();
+    links.reverse();
+    links
+}
+
+fn owner_ref(o: &OwnerRef, ns: Option<&str>) -> ObjectRef {
+    ObjectRef { api_version: o.api_version.clone(), kind: o.kind.clone(), namespace: ns.map(str::to_string), name: o.name.clone(), uid: Some(o.uid.clone()) }
+}
+
+fn note_text(note: &Note) -> String {
+    match note {
+        Note::DanglingOwner(o) => format!("owner {}/{} is gone; garbage collection is pending", o.kind, o.name),
+        Note::InvalidOwner(o, why) => format!("invalid owner reference to {}/{}: {why}", o.kind, o.name),
+        Note::Cycle(to) => format!("ownership cycle: {to} is also an owner above"),
+    }
+}
