@@ -4,4 +4,5 @@
 //! in-memory [`model::Snapshot`].
 
 pub mod model;
+pub mod render;
 pub mod verdict;
