@@ -5,4 +5,5 @@
 
 pub mod model;
 pub mod render;
+pub mod source;
 pub mod verdict;
