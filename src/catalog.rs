@@ -366,7 +366,10 @@ pub(crate) mod tests {
     fn unknown_types_suggest_the_closest_names() {
         let cat = catalog();
         let err = cat.resolve("deploymnets").unwrap_err();
-        assert_eq!(err.suggestions, vec!["deployments.apps", "deployments.other.io"]);
+        assert_eq!(
+            err.suggestions,
+            vec!["deployments.apps", "deployments.other.io"]
+        );
         assert_eq!(
             err.to_string(),
             "the server doesn't have a resource type \"deploymnets\""

@@ -11,14 +11,20 @@ use kubectl_reconcile::commands;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
         Ok(rt) => rt,
         Err(e) => return fail(&anyhow::anyhow!("cannot start: {e}")),
     };
     match runtime.block_on(commands::run(cli)) {
         Ok(outcome) => {
             let mut out = std::io::stdout().lock();
-            match out.write_all(outcome.stdout.as_bytes()).and_then(|()| out.flush()) {
+            match out
+                .write_all(outcome.stdout.as_bytes())
+                .and_then(|()| out.flush())
+            {
                 Ok(()) => ExitCode::from(outcome.code),
                 Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
                 Err(e) => fail(&anyhow::anyhow!("cannot write the output: {e}")),

@@ -52,7 +52,11 @@ impl Item {
 
     /// A target that does not exist.
     pub fn missing(id: &ObjectRef) -> Item {
-        let place = id.namespace.as_deref().map(|ns| format!(" in namespace \"{ns}\"")).unwrap_or_default();
+        let place = id
+            .namespace
+            .as_deref()
+            .map(|ns| format!(" in namespace \"{ns}\""))
+            .unwrap_or_default();
         Item {
             object: id.clone(),
             verdict: Verdict::NotFound,
@@ -82,11 +86,19 @@ impl StatusReport {
         let items = targets
             .iter()
             .map(|t| match t {
-                Target::Found(uid) => Item::of(snap.get(uid).expect("found targets are in the snapshot"), snap),
+                Target::Found(uid) => Item::of(
+                    snap.get(uid).expect("found targets are in the snapshot"),
+                    snap,
+                ),
                 Target::Missing(id) => Item::missing(id),
             })
             .collect();
-        StatusReport { api_version: API_VERSION, kind: "StatusReport", items, incomplete: snap.incomplete.clone() }
+        StatusReport {
+            api_version: API_VERSION,
+            kind: "StatusReport",
+            items,
+            incomplete: snap.incomplete.clone(),
+        }
     }
 }
 
@@ -146,11 +158,21 @@ impl TreeReport {
                 },
                 Target::Missing(id) => TreeItem {
                     owners: None,
-                    node: Node { item: Item::missing(id), also_owned_by: vec![], notes: vec![], children: vec![] },
+                    node: Node {
+                        item: Item::missing(id),
+                        also_owned_by: vec![],
+                        notes: vec![],
+                        children: vec![],
+                    },
                 },
             })
             .collect();
-        TreeReport { api_version: API_VERSION, kind: "TreeReport", items, incomplete: snap.incomplete.clone() }
+        TreeReport {
+            api_version: API_VERSION,
+            kind: "TreeReport",
+            items,
+            incomplete: snap.incomplete.clone(),
+        }
     }
 }
 
@@ -158,14 +180,21 @@ fn node(snap: &Snapshot, tree: &TreeNode) -> Node {
     let obj = snap.get(&tree.uid).expect("tree nodes are in the snapshot");
     Node {
         item: Item::of(obj, snap),
-        also_owned_by: tree.also_owned_by.iter().map(|o| owner_ref(o, obj.namespace())).collect(),
+        also_owned_by: tree
+            .also_owned_by
+            .iter()
+            .map(|o| owner_ref(o, obj.namespace()))
+            .collect(),
         notes: tree.notes.iter().map(note_text).collect(),
         children: tree.children.iter().map(|c| node(snap, c)).collect(),
     }
 }
 
 fn chain(snap: &Snapshot, graph: &Graph, uid: &str) -> Vec<OwnerLink> {
-    let ns = snap.get(uid).and_then(|o| o.namespace()).map(str::to_string);
+    let ns = snap
+        .get(uid)
+        .and_then(|o| o.namespace())
+        .map(str::to_string);
     let mut links: Vec<OwnerLink> = graph
         .owner_chain(uid)
         .iter()
@@ -196,13 +225,24 @@ fn chain(snap: &Snapshot, graph: &Graph, uid: &str) -> Vec<OwnerLink> {
 }
 
 fn owner_ref(o: &OwnerRef, ns: Option<&str>) -> ObjectRef {
-    ObjectRef { api_version: o.api_version.clone(), kind: o.kind.clone(), namespace: ns.map(str::to_string), name: o.name.clone(), uid: Some(o.uid.clone()) }
+    ObjectRef {
+        api_version: o.api_version.clone(),
+        kind: o.kind.clone(),
+        namespace: ns.map(str::to_string),
+        name: o.name.clone(),
+        uid: Some(o.uid.clone()),
+    }
 }
 
 fn note_text(note: &Note) -> String {
     match note {
-        Note::DanglingOwner(o) => format!("owner {}/{} is gone; garbage collection is pending", o.kind, o.name),
-        Note::InvalidOwner(o, why) => format!("invalid owner reference to {}/{}: {why}", o.kind, o.name),
+        Note::DanglingOwner(o) => format!(
+            "owner {}/{} is gone; garbage collection is pending",
+            o.kind, o.name
+        ),
+        Note::InvalidOwner(o, why) => {
+            format!("invalid owner reference to {}/{}: {why}", o.kind, o.name)
+        }
         Note::Cycle(to) => format!("ownership cycle: {to} is also an owner above"),
     }
 }

@@ -154,7 +154,9 @@ pub fn matches_query(query: &str, labels: &BTreeMap<String, String>) -> Result<b
             continue;
         }
         let holds = if let Some((key, rest)) = term.split_once(" notin ") {
-            set_values(rest, term)?.iter().all(|v| labels.get(key.trim()) != Some(v))
+            set_values(rest, term)?
+                .iter()
+                .all(|v| labels.get(key.trim()) != Some(v))
         } else if let Some((key, rest)) = term.split_once(" in ") {
             let values = set_values(rest, term)?;
             labels.get(key.trim()).is_some_and(|v| values.contains(v))
@@ -164,7 +166,10 @@ pub fn matches_query(query: &str, labels: &BTreeMap<String, String>) -> Result<b
             labels.get(key.trim()).map(String::as_str) == Some(value.trim())
         } else if let Some(key) = term.strip_prefix('!') {
             !labels.contains_key(key.trim())
-        } else if term.chars().all(|c| c.is_ascii_alphanumeric() || "-_./".contains(c)) {
+        } else if term
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./".contains(c))
+        {
             labels.contains_key(term)
         } else {
             return Err(format!("cannot parse the selector term {term:?}"));
@@ -193,7 +198,11 @@ fn split_terms(query: &str) -> Vec<&str> {
 }
 
 fn set_values(rest: &str, term: &str) -> Result<Vec<String>, String> {
-    let inner = rest.trim().strip_prefix('(').and_then(|r| r.strip_suffix(')')).ok_or_else(|| format!("cannot parse the selector term {term:?}"))?;
+    let inner = rest
+        .trim()
+        .strip_prefix('(')
+        .and_then(|r| r.strip_suffix(')'))
+        .ok_or_else(|| format!("cannot parse the selector term {term:?}"))?;
     Ok(inner.split(',').map(|v| v.trim().to_string()).collect())
 }
 
@@ -203,10 +212,16 @@ mod query_tests {
 
     #[test]
     fn query_selectors_match_like_the_server() {
-        let labels: BTreeMap<String, String> = [("app", "web"), ("tier", "front")].iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let labels: BTreeMap<String, String> = [("app", "web"), ("tier", "front")]
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
         assert_eq!(matches_query("app=web", &labels), Ok(true));
         assert_eq!(matches_query("app==web,tier!=db", &labels), Ok(true));
-        assert_eq!(matches_query("tier in (front,edge),!canary", &labels), Ok(true));
+        assert_eq!(
+            matches_query("tier in (front,edge),!canary", &labels),
+            Ok(true)
+        );
         assert_eq!(matches_query("tier notin (front)", &labels), Ok(false));
         assert_eq!(matches_query("app", &labels), Ok(true));
         assert_eq!(matches_query("app=api", &labels), Ok(false));

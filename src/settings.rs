@@ -34,10 +34,13 @@ impl Settings {
     pub fn from_args(args: &GlobalArgs) -> Result<Settings, String> {
         let request_timeout = parse_duration(&args.request_timeout)?;
         let now = match (&args.now, &args.snapshot) {
-            (Some(_), None) => return Err("--now only applies to --snapshot; a live cluster is judged at the current time".into()),
-            (Some(text), Some(_)) => {
-                Some(text.parse::<Timestamp>().map_err(|e| format!("--now {text:?} is not an RFC 3339 time such as 2026-01-10T12:00:00Z: {e}"))?)
-            }
+            (Some(_), None) => return Err(
+                "--now only applies to --snapshot; a live cluster is judged at the current time"
+                    .into(),
+            ),
+            (Some(text), Some(_)) => Some(text.parse::<Timestamp>().map_err(|e| {
+                format!("--now {text:?} is not an RFC 3339 time such as 2026-01-10T12:00:00Z: {e}")
+            })?),
             (None, _) => None,
         };
         let terminal = std::io::stdout().is_terminal();
@@ -45,9 +48,15 @@ impl Settings {
         let color = match args.color {
             ColorChoice::Always => true,
             ColorChoice::Never => false,
-            ColorChoice::Auto => terminal && !no_color && std::env::var("TERM").map_or(true, |t| t != "dumb"),
+            ColorChoice::Auto => {
+                terminal && !no_color && std::env::var("TERM").map_or(true, |t| t != "dumb")
+            }
         };
-        let width = terminal.then(|| terminal_size::terminal_size().map(|(w, _)| w.0 as usize).unwrap_or(120));
+        let width = terminal.then(|| {
+            terminal_size::terminal_size()
+                .map(|(w, _)| w.0 as usize)
+                .unwrap_or(120)
+        });
         Ok(Settings {
             namespace: args.namespace.clone(),
             all_namespaces: args.all_namespaces,
@@ -66,7 +75,11 @@ impl Settings {
             width,
             snapshot: args.snapshot.clone(),
             now,
-            cache_dir: args.cache_dir.clone().map(PathBuf::from).unwrap_or_else(crate::source::discovery::default_cache_dir),
+            cache_dir: args
+                .cache_dir
+                .clone()
+                .map(PathBuf::from)
+                .unwrap_or_else(crate::source::discovery::default_cache_dir),
         })
     }
 }
@@ -76,7 +89,9 @@ impl Settings {
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
     let bad = || format!("--request-timeout {text:?} is not a duration such as 10s, 1m or 500ms");
     let text = text.trim();
-    let split = text.find(|c: char| !c.is_ascii_digit() && c != '.').unwrap_or(text.len());
+    let split = text
+        .find(|c: char| !c.is_ascii_digit() && c != '.')
+        .unwrap_or(text.len());
     let (number, unit) = text.split_at(split);
     let n: f64 = number.parse().map_err(|_| bad())?;
     let secs = match unit {
@@ -86,7 +101,11 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
         "h" => n * 3600.0,
         _ => return Err(bad()),
     };
-    Ok(if secs <= 0.0 { DEFAULT_REQUEST_TIMEOUT } else { Duration::from_secs_f64(secs) })
+    Ok(if secs <= 0.0 {
+        DEFAULT_REQUEST_TIMEOUT
+    } else {
+        Duration::from_secs_f64(secs)
+    })
 }
 
 #[cfg(test)]
@@ -100,7 +119,11 @@ mod tests {
         assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
         assert_eq!(parse_duration("7"), Ok(Duration::from_secs(7)));
         assert_eq!(parse_duration("0"), Ok(DEFAULT_REQUEST_TIMEOUT));
-        assert!(parse_duration("soon").unwrap_err().contains("10s, 1m or 500ms"));
+        assert!(
+            parse_duration("soon")
+                .unwrap_err()
+                .contains("10s, 1m or 500ms")
+        );
         assert!(parse_duration("5d").is_err());
     }
 }

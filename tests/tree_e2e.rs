@@ -27,18 +27,41 @@ spec:
 }
 
 fn wait_available(ns: &Namespace, name: &str, replicas: u32) {
-    wait_until(&format!("{name} available"), Duration::from_secs(90), || {
-        let d = ns.kubectl(&["get", "deploy", name, "-o", "json"]).ok().json();
-        let s = &d["status"];
-        s["availableReplicas"] == replicas && s["updatedReplicas"] == replicas && s["replicas"] == replicas && s["observedGeneration"] == d["metadata"]["generation"]
-    });
+    wait_until(
+        &format!("{name} available"),
+        Duration::from_secs(90),
+        || {
+            let d = ns
+                .kubectl(&["get", "deploy", name, "-o", "json"])
+                .ok()
+                .json();
+            let s = &d["status"];
+            s["availableReplicas"] == replicas
+                && s["updatedReplicas"] == replicas
+                && s["replicas"] == replicas
+                && s["observedGeneration"] == d["metadata"]["generation"]
+        },
+    );
 }
 
 /// `kind/name` of a node and its children, recursively, as one string.
 fn shape(node: &Value) -> String {
-    let me = format!("{}={}", node["object"]["kind"].as_str().unwrap(), node["verdict"].as_str().unwrap());
-    let kids: Vec<String> = node["children"].as_array().unwrap().iter().map(shape).collect();
-    if kids.is_empty() { me } else { format!("{me}[{}]", kids.join(",")) }
+    let me = format!(
+        "{}={}",
+        node["object"]["kind"].as_str().unwrap(),
+        node["verdict"].as_str().unwrap()
+    );
+    let kids: Vec<String> = node["children"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(shape)
+        .collect();
+    if kids.is_empty() {
+        me
+    } else {
+        format!("{me}[{}]", kids.join(","))
+    }
 }
 
 #[test]
@@ -52,17 +75,37 @@ fn a_healthy_deployment_has_the_exact_tree_shape() {
     let doc = json.json();
     assert_eq!(doc["apiVersion"], "reconcile.kubectl.dev/v1alpha1");
     assert_eq!(doc["kind"], "TreeReport");
-    assert_eq!(shape(&doc["items"][0]), "Deployment=Converged[ReplicaSet=Converged[Pod=Converged,Pod=Converged,Pod=Converged]]");
+    assert_eq!(
+        shape(&doc["items"][0]),
+        "Deployment=Converged[ReplicaSet=Converged[Pod=Converged,Pod=Converged,Pod=Converged]]"
+    );
     assert_eq!(doc["items"][0]["reason"], "Available");
-    assert_eq!(doc["items"][0]["ready"], serde_json::json!({"ready": 3, "desired": 3}));
+    assert_eq!(
+        doc["items"][0]["ready"],
+        serde_json::json!({"ready": 3, "desired": 3})
+    );
     assert_eq!(doc["incomplete"], serde_json::json!([]));
 
     let text = ns.reconcile(&["tree", "deployment.apps/web"]).ok();
     let lines: Vec<&str> = text.stdout.lines().collect();
-    assert!(lines[0].starts_with("NAME") && lines[0].contains("VERDICT"), "{}", text.stdout);
-    assert!(lines[1].starts_with("Deployment/web ") && lines[1].contains("Converged"), "{}", text.stdout);
+    assert!(
+        lines[0].starts_with("NAME") && lines[0].contains("VERDICT"),
+        "{}",
+        text.stdout
+    );
+    assert!(
+        lines[1].starts_with("Deployment/web ") && lines[1].contains("Converged"),
+        "{}",
+        text.stdout
+    );
     assert!(lines[2].starts_with("└─ReplicaSet/web-"), "{}", text.stdout);
-    assert!(lines[3].starts_with("  ├─Pod/web-") && lines[4].starts_with("  ├─Pod/web-") && lines[5].starts_with("  └─Pod/web-"), "{}", text.stdout);
+    assert!(
+        lines[3].starts_with("  ├─Pod/web-")
+            && lines[4].starts_with("  ├─Pod/web-")
+            && lines[5].starts_with("  └─Pod/web-"),
+        "{}",
+        text.stdout
+    );
     assert_eq!(lines.len(), 6, "{}", text.stdout);
     assert!(!text.stdout.contains('\u{1b}'), "no colour off a terminal");
 }
@@ -73,9 +116,15 @@ fn a_stuck_rollout_shows_old_and_new_replicasets() {
     ns.apply(&web("web", 3, ""));
     wait_available(&ns, "web", 3);
     // The new template's pods cannot pull their image.
-    ns.apply(&web("web", 3, ", reconcile.test/failure: image-pull-backoff").replace("nginx:1.27", "nginx:9.99-missing"));
+    ns.apply(
+        &web("web", 3, ", reconcile.test/failure: image-pull-backoff")
+            .replace("nginx:1.27", "nginx:9.99-missing"),
+    );
     wait_until("ProgressDeadlineExceeded", Duration::from_secs(60), || {
-        ns.jsonpath("deploy/web", r#"{.status.conditions[?(@.type=="Progressing")].reason}"#) == "ProgressDeadlineExceeded"
+        ns.jsonpath(
+            "deploy/web",
+            r#"{.status.conditions[?(@.type=="Progressing")].reason}"#,
+        ) == "ProgressDeadlineExceeded"
     });
     let run = ns.reconcile(&["tree", "deploy/web", "-o", "json"]);
     assert_eq!(run.code, 1, "not converged: {}", run.stderr);
@@ -86,16 +135,27 @@ fn a_stuck_rollout_shows_old_and_new_replicasets() {
     let sets = root["children"].as_array().unwrap();
     assert_eq!(sets.len(), 2, "old and new ReplicaSets: {root:#}");
     let pods_of = |rs: &Value| rs["children"].as_array().unwrap().clone();
-    let (old, new): (Vec<&Value>, Vec<&Value>) = sets.iter().partition(|rs| pods_of(rs).iter().all(|p| p["verdict"] == "Converged"));
+    let (old, new): (Vec<&Value>, Vec<&Value>) = sets
+        .iter()
+        .partition(|rs| pods_of(rs).iter().all(|p| p["verdict"] == "Converged"));
     assert_eq!(old.len(), 1, "{root:#}");
     assert_eq!(pods_of(old[0]).len(), 3);
     let failing = pods_of(new[0]);
     assert!(!failing.is_empty());
-    assert!(failing.iter().all(|p| p["verdict"] == "Failed" && p["reason"] == "ImagePullBackOff"), "{failing:#?}");
+    assert!(
+        failing
+            .iter()
+            .all(|p| p["verdict"] == "Failed" && p["reason"] == "ImagePullBackOff"),
+        "{failing:#?}"
+    );
 
     let text = ns.reconcile(&["tree", "deploy/web"]);
     assert_eq!(text.code, 1);
-    assert!(text.stdout.contains("ProgressDeadlineExceeded"), "{}", text.stdout);
+    assert!(
+        text.stdout.contains("ProgressDeadlineExceeded"),
+        "{}",
+        text.stdout
+    );
     assert!(text.stdout.contains("ImagePullBackOff"), "{}", text.stdout);
 }
 
@@ -128,16 +188,31 @@ rules:
 fn install_widgets() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
-        support::kubectl_as(&cluster().kubeconfig, &["apply", "-f", "-"], Some(WIDGET_CRD)).ok();
-        kubectl(&["wait", "--for=condition=Established", "crd/widgets.e2e.reconcile.dev", "--timeout=30s"]).ok();
-        wait_until("widgets served", Duration::from_secs(30), || kubectl(&["get", "widgets", "-A"]).code == 0);
+        support::kubectl_as(
+            &cluster().kubeconfig,
+            &["apply", "-f", "-"],
+            Some(WIDGET_CRD),
+        )
+        .ok();
+        kubectl(&[
+            "wait",
+            "--for=condition=Established",
+            "crd/widgets.e2e.reconcile.dev",
+            "--timeout=30s",
+        ])
+        .ok();
+        wait_until("widgets served", Duration::from_secs(30), || {
+            kubectl(&["get", "widgets", "-A"]).code == 0
+        });
     });
 }
 
 /// A Widget owning two ConfigMaps (as its controller would make them).
 fn widget_with_configmaps(ns: &Namespace) -> String {
     install_widgets();
-    ns.apply("apiVersion: e2e.reconcile.dev/v1\nkind: Widget\nmetadata: {name: shop}\nspec: {size: 2}\n");
+    ns.apply(
+        "apiVersion: e2e.reconcile.dev/v1\nkind: Widget\nmetadata: {name: shop}\nspec: {size: 2}\n",
+    );
     let uid = ns.jsonpath("widget/shop", "{.metadata.uid}");
     for name in ["shop-config", "shop-routes"] {
         ns.apply(&format!(
@@ -154,11 +229,25 @@ fn a_custom_resource_owning_configmaps() {
     let run = ns.reconcile(&["tree", "wdg/shop", "-o", "json"]);
     let doc = run.json();
     let root = &doc["items"][0];
-    assert_eq!(shape(root), "Widget=Unknown[ConfigMap=Converged,ConfigMap=Converged]");
-    assert_eq!(root["reason"], "NoStatus", "no controller has written status: {root:#}");
+    assert_eq!(
+        shape(root),
+        "Widget=Unknown[ConfigMap=Converged,ConfigMap=Converged]"
+    );
+    assert_eq!(
+        root["reason"], "NoStatus",
+        "no controller has written status: {root:#}"
+    );
     assert_eq!(run.code, 1);
-    assert!(!run.stdout.contains("do-not-print"), "ConfigMap data is never read");
-    let names: Vec<&str> = root["children"].as_array().unwrap().iter().map(|c| c["object"]["name"].as_str().unwrap()).collect();
+    assert!(
+        !run.stdout.contains("do-not-print"),
+        "ConfigMap data is never read"
+    );
+    let names: Vec<&str> = root["children"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["object"]["name"].as_str().unwrap())
+        .collect();
     assert_eq!(names, vec!["shop-config", "shop-routes"]);
 }
 
@@ -167,17 +256,41 @@ fn the_view_user_gets_a_partial_tree_that_says_what_is_missing() {
     let ns = Namespace::new("tree-view");
     widget_with_configmaps(&ns);
     let view = &cluster().view_kubeconfig;
-    let run = reconcile_as(view, &["-n", &ns.name, "tree", "widgets.e2e.reconcile.dev/shop", "-o", "json"]);
-    assert_ne!(run.code, 2, "a partial answer is still an answer: {}", run.stderr);
+    let run = reconcile_as(
+        view,
+        &[
+            "-n",
+            &ns.name,
+            "tree",
+            "widgets.e2e.reconcile.dev/shop",
+            "-o",
+            "json",
+        ],
+    );
+    assert_ne!(
+        run.code, 2,
+        "a partial answer is still an answer: {}",
+        run.stderr
+    );
     let doc = run.json();
-    assert_eq!(doc["items"][0]["children"].as_array().unwrap().len(), 2, "ConfigMaps are listable by view");
+    assert_eq!(
+        doc["items"][0]["children"].as_array().unwrap().len(),
+        2,
+        "ConfigMaps are listable by view"
+    );
     let incomplete = doc["incomplete"].as_array().unwrap();
     assert!(
-        incomplete.iter().any(|g| g["resource"] == "secrets" && g["namespace"] == ns.name.as_str() && g["error"] == "forbidden"),
+        incomplete.iter().any(|g| g["resource"] == "secrets"
+            && g["namespace"] == ns.name.as_str()
+            && g["error"] == "forbidden"),
         "{incomplete:#?}"
     );
     let text = reconcile_as(view, &["-n", &ns.name, "tree", "widget/shop"]);
-    assert!(text.stdout.contains("Incomplete") && text.stdout.contains("secrets in namespace"), "{}", text.stdout);
+    assert!(
+        text.stdout.contains("Incomplete") && text.stdout.contains("secrets in namespace"),
+        "{}",
+        text.stdout
+    );
 }
 
 #[test]
@@ -185,8 +298,23 @@ fn a_cluster_scoped_owner_finds_children_in_several_namespaces() {
     let a = Namespace::new("tree-cluster-a");
     let b = Namespace::new("tree-cluster-b");
     let owner = format!("e2e-owner-{}", a.name);
-    kubectl(&["create", "clusterrole", &owner, "--verb=get", "--resource=pods"]).ok();
-    let uid = kubectl(&["get", "clusterrole", &owner, "-o", "jsonpath={.metadata.uid}"]).ok().stdout;
+    kubectl(&[
+        "create",
+        "clusterrole",
+        &owner,
+        "--verb=get",
+        "--resource=pods",
+    ])
+    .ok();
+    let uid = kubectl(&[
+        "get",
+        "clusterrole",
+        &owner,
+        "-o",
+        "jsonpath={.metadata.uid}",
+    ])
+    .ok()
+    .stdout;
     for ns in [&a, &b] {
         ns.apply(&format!(
             "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: granted\n  ownerReferences: [{{apiVersion: rbac.authorization.k8s.io/v1, kind: ClusterRole, name: {owner}, uid: {uid}}}]\n"
@@ -195,11 +323,18 @@ fn a_cluster_scoped_owner_finds_children_in_several_namespaces() {
     let run = support::reconcile(&["tree", &format!("clusterrole/{owner}"), "-o", "json"]);
     let doc = run.json();
     let children = doc["items"][0]["children"].as_array().unwrap();
-    let mut namespaces: Vec<&str> = children.iter().map(|c| c["object"]["namespace"].as_str().unwrap()).collect();
+    let mut namespaces: Vec<&str> = children
+        .iter()
+        .map(|c| c["object"]["namespace"].as_str().unwrap())
+        .collect();
     namespaces.sort();
     assert_eq!(namespaces, vec![a.name.as_str(), b.name.as_str()]);
     let text = support::reconcile(&["tree", &format!("clusterrole/{owner}")]);
-    assert!(text.stdout.starts_with("NAMESPACE"), "children across namespaces show a NAMESPACE column:\n{}", text.stdout);
+    assert!(
+        text.stdout.starts_with("NAMESPACE"),
+        "children across namespaces show a NAMESPACE column:\n{}",
+        text.stdout
+    );
     kubectl(&["delete", "clusterrole", &owner, "--wait=false"]);
 }
 
@@ -220,8 +355,18 @@ fn an_ownership_cycle_terminates() {
     let doc = run.json();
     let item = &doc["items"][0];
     assert_eq!(shape(item), "ConfigMap=Converged[ConfigMap=Converged]");
-    assert!(item["children"][0]["notes"][0].as_str().unwrap().contains("cycle"), "{item:#}");
-    assert_eq!(item["owners"].as_array().unwrap().len(), 1, "the chain above stops where the cycle closes");
+    assert!(
+        item["children"][0]["notes"][0]
+            .as_str()
+            .unwrap()
+            .contains("cycle"),
+        "{item:#}"
+    );
+    assert_eq!(
+        item["owners"].as_array().unwrap().len(),
+        1,
+        "the chain above stops where the cycle closes"
+    );
 }
 
 #[test]
@@ -242,13 +387,29 @@ fn status_lists_root_objects_and_exits_by_their_verdicts() {
     assert_eq!(item["generation"], item["observedGeneration"]);
 
     ns.apply("apiVersion: v1\nkind: Pod\nmetadata: {name: bare, labels: {reconcile.test/failure: crash-loop}}\nspec:\n  containers: [{name: app, image: app}]\n");
-    wait_until("crash loop", Duration::from_secs(30), || ns.jsonpath("pod/bare", "{.status.containerStatuses[0].state.waiting.reason}") == "CrashLoopBackOff");
+    wait_until("crash loop", Duration::from_secs(30), || {
+        ns.jsonpath(
+            "pod/bare",
+            "{.status.containerStatuses[0].state.waiting.reason}",
+        ) == "CrashLoopBackOff"
+    });
     let all = ns.reconcile(&["status"]);
     assert_eq!(all.code, 1, "{}", all.stdout);
     let lines: Vec<&str> = all.stdout.lines().collect();
-    assert_eq!(lines.len(), 3, "header, the Deployment and the bare pod only:\n{}", all.stdout);
-    assert!(lines.iter().any(|l| l.starts_with("Deployment/web") && l.contains("Converged")));
-    assert!(lines.iter().any(|l| l.starts_with("Pod/bare") && l.contains("Failed") && l.contains("CrashLoopBackOff")));
+    assert_eq!(
+        lines.len(),
+        3,
+        "header, the Deployment and the bare pod only:\n{}",
+        all.stdout
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("Deployment/web") && l.contains("Converged"))
+    );
+    assert!(lines.iter().any(|l| l.starts_with("Pod/bare")
+        && l.contains("Failed")
+        && l.contains("CrashLoopBackOff")));
 }
 
 #[test]
@@ -256,33 +417,69 @@ fn errors_are_plain_and_exit_2() {
     let ns = Namespace::new("status-errors");
     let unknown = ns.reconcile(&["tree", "deploymnet/web"]);
     assert_eq!(unknown.code, 2);
-    assert!(unknown.stderr.contains("doesn't have a resource type \"deploymnet\"") && unknown.stderr.contains("did you mean deployments.apps"), "{}", unknown.stderr);
+    assert!(
+        unknown
+            .stderr
+            .contains("doesn't have a resource type \"deploymnet\"")
+            && unknown.stderr.contains("did you mean deployments.apps"),
+        "{}",
+        unknown.stderr
+    );
 
     let missing = ns.reconcile(&["status", "deploy/nope", "-o", "json"]);
     assert_eq!(missing.code, 1, "NotFound is a verdict: {}", missing.stderr);
     assert_eq!(missing.json()["items"][0]["verdict"], "NotFound");
 
-    let forbidden = reconcile_as(&cluster().view_kubeconfig, &["-n", &ns.name, "status", "secret/anything"]);
+    let forbidden = reconcile_as(
+        &cluster().view_kubeconfig,
+        &["-n", &ns.name, "status", "secret/anything"],
+    );
     assert_eq!(forbidden.code, 2);
-    assert!(forbidden.stderr.contains("forbidden"), "{}", forbidden.stderr);
+    assert!(
+        forbidden.stderr.contains("forbidden"),
+        "{}",
+        forbidden.stderr
+    );
 
     let dir = tempfile::tempdir().unwrap();
     let admin = std::fs::read_to_string(&cluster().kubeconfig).unwrap();
-    let port = admin.lines().find_map(|l| l.trim().strip_prefix("server: https://127.0.0.1:")).unwrap();
+    let port = admin
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("server: https://127.0.0.1:"))
+        .unwrap();
     let unreachable = dir.path().join("unreachable");
-    std::fs::write(&unreachable, admin.replace(&format!("127.0.0.1:{port}"), "127.0.0.1:9")).unwrap();
+    std::fs::write(
+        &unreachable,
+        admin.replace(&format!("127.0.0.1:{port}"), "127.0.0.1:9"),
+    )
+    .unwrap();
     let run = reconcile_as(&unreachable, &["status", "deploy/web"]);
     assert_eq!(run.code, 2);
-    assert!(run.stderr.contains("cannot reach the API server"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("cannot reach the API server"),
+        "{}",
+        run.stderr
+    );
 
     let token = dir.path().join("bad-token");
-    let ca = admin.lines().find_map(|l| l.trim().strip_prefix("certificate-authority: ")).unwrap();
+    let ca = admin
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("certificate-authority: "))
+        .unwrap();
     std::fs::write(
         &token,
         format!("apiVersion: v1\nkind: Config\nclusters: [{{name: c, cluster: {{server: \"https://127.0.0.1:{port}\", certificate-authority: {ca}}}}}]\nusers: [{{name: u, user: {{token: not-a-real-token}}}}]\ncontexts: [{{name: x, context: {{cluster: c, user: u}}}}]\ncurrent-context: x\n"),
     )
     .unwrap();
-    let run = reconcile_as(&token, &["--cache-dir", dir.path().to_str().unwrap(), "status", "deploy/web"]);
+    let run = reconcile_as(
+        &token,
+        &[
+            "--cache-dir",
+            dir.path().to_str().unwrap(),
+            "status",
+            "deploy/web",
+        ],
+    );
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("401 Unauthorized"), "{}", run.stderr);
 }
@@ -293,22 +490,61 @@ fn a_deployment_with_500_pods_costs_at_most_6_requests_and_writes_nothing() {
     ns.apply(&web("big", 500, ""));
     wait_available(&ns, "big", 500);
     let who = format!("audit-{}", ns.name);
-    let args = ["--as", who.as_str(), "--as-group", "system:masters", "-n", ns.name.as_str(), "tree", "deploy/big", "-o", "json"];
+    let args = [
+        "--as",
+        who.as_str(),
+        "--as-group",
+        "system:masters",
+        "-n",
+        ns.name.as_str(),
+        "tree",
+        "deploy/big",
+        "-o",
+        "json",
+    ];
     // The first run fills the discovery cache; the second is measured.
     support::reconcile(&args).ok();
     let mine = |e: &Value| e["impersonatedUser"]["username"] == who.as_str();
-    wait_until("audit of the first run", Duration::from_secs(10), || !audit_events(mine).is_empty());
+    wait_until("audit of the first run", Duration::from_secs(10), || {
+        !audit_events(mine).is_empty()
+    });
     let before = audit_events(mine).len();
     let run = support::reconcile(&args).ok();
-    assert_eq!(run.json()["items"][0]["children"][0]["children"].as_array().unwrap().len(), 500);
+    assert_eq!(
+        run.json()["items"][0]["children"][0]["children"]
+            .as_array()
+            .unwrap()
+            .len(),
+        500
+    );
     std::thread::sleep(Duration::from_secs(2));
     let measured: Vec<Value> = audit_events(mine).into_iter().skip(before).collect();
-    let described: Vec<String> = measured.iter().map(|e| format!("{} {}", e["verb"], e["requestURI"])).collect();
-    assert!(measured.len() <= 6, "{} requests: {described:#?}", measured.len());
-    assert!(measured.iter().all(|e| e["userAgent"].as_str().unwrap().starts_with("kubectl-reconcile/")), "{described:#?}");
+    let described: Vec<String> = measured
+        .iter()
+        .map(|e| format!("{} {}", e["verb"], e["requestURI"]))
+        .collect();
+    assert!(
+        measured.len() <= 6,
+        "{} requests: {described:#?}",
+        measured.len()
+    );
+    assert!(
+        measured.iter().all(|e| e["userAgent"]
+            .as_str()
+            .unwrap()
+            .starts_with("kubectl-reconcile/")),
+        "{described:#?}"
+    );
 
-    let plugin = audit_events(|e| e["userAgent"].as_str().is_some_and(|ua| ua.starts_with("kubectl-reconcile/")));
+    let plugin = audit_events(|e| {
+        e["userAgent"]
+            .as_str()
+            .is_some_and(|ua| ua.starts_with("kubectl-reconcile/"))
+    });
     assert!(!plugin.is_empty());
-    let writes: Vec<&Value> = plugin.iter().filter(|e| !matches!(e["verb"].as_str(), Some("get" | "list" | "watch"))).collect();
+    let writes: Vec<&Value> = plugin
+        .iter()
+        .filter(|e| !matches!(e["verb"].as_str(), Some("get" | "list" | "watch")))
+        .collect();
     assert!(writes.is_empty(), "the plugin only reads: {writes:#?}");
 }

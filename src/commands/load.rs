@@ -9,11 +9,20 @@ use crate::source::live::{Fetched, Live, Mode, Scope};
 use crate::source::{file, offline};
 use crate::targets::TargetSpec;
 
-pub async fn load(settings: &Settings, specs: &[TargetSpec], mode: Mode) -> anyhow::Result<Fetched> {
+pub async fn load(
+    settings: &Settings,
+    specs: &[TargetSpec],
+    mode: Mode,
+) -> anyhow::Result<Fetched> {
     if let Some(path) = &settings.snapshot {
         let snapshot = file::load_snapshot(path, settings.now)?;
-        let namespace = if settings.all_namespaces { None } else { settings.namespace.as_deref() };
-        let targets: Vec<Target> = offline::resolve(&snapshot, specs, namespace).map_err(super::UsageError)?;
+        let namespace = if settings.all_namespaces {
+            None
+        } else {
+            settings.namespace.as_deref()
+        };
+        let targets: Vec<Target> =
+            offline::resolve(&snapshot, specs, namespace).map_err(super::UsageError)?;
         return Ok(Fetched { snapshot, targets });
     }
     let work = async {
@@ -23,7 +32,9 @@ pub async fn load(settings: &Settings, specs: &[TargetSpec], mode: Mode) -> anyh
             (Some(ns), false) => Scope::Namespace(ns.clone()),
             (None, false) => Scope::Namespace(live.default_namespace.clone()),
         };
-        live.fetch(specs, &scope, mode).await.map_err(anyhow::Error::from)
+        live.fetch(specs, &scope, mode)
+            .await
+            .map_err(anyhow::Error::from)
     };
     tokio::time::timeout(settings.deadline, work)
         .await

@@ -28,7 +28,15 @@ pub struct UsageError(pub String);
 pub async fn run(cli: Cli) -> anyhow::Result<Outcome> {
     let settings = Settings::from_args(&cli.global).map_err(UsageError)?;
     match cli.command {
-        Command::Tree(args) => tree::run(&settings, &target_specs(&args.targets)?, args.owners, args.all).await,
+        Command::Tree(args) => {
+            tree::run(
+                &settings,
+                &target_specs(&args.targets)?,
+                args.owners,
+                args.all,
+            )
+            .await
+        }
         Command::Status(args) => status::run(&settings, &target_specs(&args)?).await,
     }
 }
@@ -36,7 +44,9 @@ pub async fn run(cli: Cli) -> anyhow::Result<Outcome> {
 fn target_specs(args: &TargetArgs) -> Result<Vec<TargetSpec>, UsageError> {
     let mut specs = targets::parse(&args.targets, args.selector.as_deref()).map_err(UsageError)?;
     for path in &args.files {
-        specs.extend(crate::source::manifests::identities(path).map_err(|e| UsageError(format!("{e:#}")))?);
+        specs.extend(
+            crate::source::manifests::identities(path).map_err(|e| UsageError(format!("{e:#}")))?,
+        );
     }
     Ok(specs)
 }

@@ -14,9 +14,19 @@ pub async fn run(settings: &Settings, specs: &[TargetSpec]) -> anyhow::Result<Ou
     let stdout = match settings.output {
         OutputFormat::Json => render::json(&report),
         OutputFormat::Yaml => render::yaml(&report),
-        OutputFormat::Text => {
-            render::status::render(&report, &StatusOptions { style: Style { color: settings.color }, width: settings.width, now: fetched.snapshot.now })
-        }
+        OutputFormat::Text => render::status::render(
+            &report,
+            &StatusOptions {
+                style: Style {
+                    color: settings.color,
+                },
+                width: settings.width,
+                now: fetched.snapshot.now,
+            },
+        ),
     };
-    Ok(Outcome { stdout, code: exit_code(&report.items) })
+    Ok(Outcome {
+        stdout,
+        code: exit_code(&report.items),
+    })
 }

@@ -11,10 +11,16 @@ pub struct Cell {
 
 impl Cell {
     pub fn plain(text: impl Into<String>) -> Cell {
-        Cell { text: text.into(), paint: Box::new(str::to_string) }
+        Cell {
+            text: text.into(),
+            paint: Box::new(str::to_string),
+        }
     }
     pub fn painted(text: impl Into<String>, paint: impl Fn(&str) -> String + 'static) -> Cell {
-        Cell { text: text.into(), paint: Box::new(paint) }
+        Cell {
+            text: text.into(),
+            paint: Box::new(paint),
+        }
     }
 }
 
@@ -79,8 +85,16 @@ mod tests {
     #[test]
     fn columns_align_and_the_last_is_cut_to_width() {
         let rows = vec![
-            vec![Cell::plain("Deployment/web"), Cell::plain("Failed"), Cell::plain("a long message that will not fit in the room left")],
-            vec![Cell::plain("└─Pod/x"), Cell::painted("Converged", |s| format!("<{s}>")), Cell::plain("")],
+            vec![
+                Cell::plain("Deployment/web"),
+                Cell::plain("Failed"),
+                Cell::plain("a long message that will not fit in the room left"),
+            ],
+            vec![
+                Cell::plain("└─Pod/x"),
+                Cell::painted("Converged", |s| format!("<{s}>")),
+                Cell::plain(""),
+            ],
         ];
         let out = table(&["NAME", "VERDICT", "MESSAGE"], rows, Some(50));
         assert_eq!(
@@ -94,7 +108,11 @@ mod tests {
     #[test]
     fn nothing_is_cut_off_a_terminal() {
         let long = "x".repeat(300);
-        let out = table(&["A", "B"], vec![vec![Cell::plain("a"), Cell::plain(long.clone())]], None);
+        let out = table(
+            &["A", "B"],
+            vec![vec![Cell::plain("a"), Cell::plain(long.clone())]],
+            None,
+        );
         assert!(out.contains(&long));
     }
 }

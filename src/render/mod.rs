@@ -2,6 +2,7 @@
 //! versioned JSON or YAML documents for programs. Pure: writes to strings.
 
 pub mod escape;
+pub use escape::{escape, escape_multiline};
 pub mod layout;
 pub mod status;
 mod style;
@@ -16,12 +17,17 @@ use crate::report::Item;
 
 /// `2/3` where ready counts mean something.
 fn ready_text(item: &Item) -> String {
-    item.ready.map(|r| format!("{}/{}", r.ready, r.desired)).unwrap_or_default()
+    item.ready
+        .map(|r| format!("{}/{}", r.ready, r.desired))
+        .unwrap_or_default()
 }
 
 /// Age of the last change: the verdict's `since`, else creation.
 fn since_text(item: &Item, now: Timestamp) -> String {
-    item.since.or(item.created).map(|t| age(now, t)).unwrap_or_default()
+    item.since
+        .or(item.created)
+        .map(|t| age(now, t))
+        .unwrap_or_default()
 }
 
 /// The footer that says what could not be read, so a partial answer is
@@ -32,8 +38,16 @@ fn footer(incomplete: &[Incomplete], style: Style) -> String {
     }
     let mut out = style.bold("\nIncomplete: this answer leaves out what could not be read:\n");
     for gap in incomplete {
-        let place = gap.namespace.as_deref().map(|ns| format!(" in namespace {}", escape::escape(ns))).unwrap_or_default();
-        out.push_str(&format!("  - {}{place}: {}\n", escape::escape(&gap.resource), escape::escape(&gap.error)));
+        let place = gap
+            .namespace
+            .as_deref()
+            .map(|ns| format!(" in namespace {}", escape::escape(ns)))
+            .unwrap_or_default();
+        out.push_str(&format!(
+            "  - {}{place}: {}\n",
+            escape::escape(&gap.resource),
+            escape::escape(&gap.error)
+        ));
     }
     out
 }

@@ -25,10 +25,18 @@ impl Style {
     }
 
     pub fn dim(&self, text: &str) -> String {
-        if self.color { text.bright_black().to_string() } else { text.to_string() }
+        if self.color {
+            text.bright_black().to_string()
+        } else {
+            text.to_string()
+        }
     }
 
     pub fn bold(&self, text: &str) -> String {
-        if self.color { text.bold().to_string() } else { text.to_string() }
+        if self.color {
+            text.bold().to_string()
+        } else {
+            text.to_string()
+        }
     }
 }

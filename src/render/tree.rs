@@ -36,11 +36,25 @@ pub fn render(report: &TreeReport, opts: &TreeOptions) -> String {
         let mut indent = String::new();
         if let Some(owners) = &tree.owners {
             for link in owners {
-                rows.push(Row { prefix: indent.clone(), name: name_of(&link.item), item: Some(link.item.clone()), group: None, extra: vec![] });
-                indent = if indent.is_empty() { "└─".to_string() } else { format!("  {indent}") };
+                rows.push(Row {
+                    prefix: indent.clone(),
+                    name: name_of(&link.item),
+                    item: Some(link.item.clone()),
+                    group: None,
+                    extra: vec![],
+                });
+                indent = if indent.is_empty() {
+                    "└─".to_string()
+                } else {
+                    format!("  {indent}")
+                };
             }
         }
-        let target_suffix = if tree.owners.as_ref().is_some_and(|o| !o.is_empty()) { "  (target)" } else { "" };
+        let target_suffix = if tree.owners.as_ref().is_some_and(|o| !o.is_empty()) {
+            "  (target)"
+        } else {
+            ""
+        };
         rows.push(Row {
             prefix: indent.clone(),
             name: format!("{}{target_suffix}", name_of(&tree.node.item)),
@@ -51,8 +65,11 @@ pub fn render(report: &TreeReport, opts: &TreeOptions) -> String {
         let child_indent = indent.replace("└─", "  ").replace("├─", "│ ");
         grouped += children(&tree.node, &child_indent, opts.all, &mut rows);
     }
-    let namespaces: std::collections::BTreeSet<Option<&str>> =
-        rows.iter().filter_map(|r| r.item.as_ref()).map(|i| i.object.namespace.as_deref()).collect();
+    let namespaces: std::collections::BTreeSet<Option<&str>> = rows
+        .iter()
+        .filter_map(|r| r.item.as_ref())
+        .map(|i| i.object.namespace.as_deref())
+        .collect();
     let show_ns = namespaces.len() > 1;
     let mut header = vec!["NAME", "VERDICT", "REASON", "READY", "AGE", "MESSAGE"];
     if show_ns {
@@ -64,28 +81,47 @@ pub fn render(report: &TreeReport, opts: &TreeOptions) -> String {
         .map(|row| {
             let mut cells = Vec::new();
             if show_ns {
-                cells.push(Cell::plain(row.item.as_ref().and_then(|i| i.object.namespace.as_deref()).map(|n| escape(n).into_owned()).unwrap_or_default()));
+                cells.push(Cell::plain(
+                    row.item
+                        .as_ref()
+                        .and_then(|i| i.object.namespace.as_deref())
+                        .map(|n| escape(n).into_owned())
+                        .unwrap_or_default(),
+                ));
             }
             let name = format!("{}{}", row.prefix, row.name);
             match (&row.item, &row.group) {
                 (_, Some((count, verdict, reason, message))) => {
                     let verdict = *verdict;
                     cells.push(Cell::plain(name));
-                    cells.push(Cell::painted(verdict.as_str(), move |s| style.verdict(verdict, s)));
+                    cells.push(Cell::painted(verdict.as_str(), move |s| {
+                        style.verdict(verdict, s)
+                    }));
                     cells.push(Cell::plain(escape(reason).into_owned()));
                     cells.push(Cell::plain(""));
                     cells.push(Cell::plain(""));
-                    let msg = if verdict == Verdict::Converged { String::new() } else { escape(message).into_owned() };
+                    let msg = if verdict == Verdict::Converged {
+                        String::new()
+                    } else {
+                        escape(message).into_owned()
+                    };
                     cells.push(Cell::plain(if *count > 0 { msg } else { String::new() }));
                 }
                 (Some(item), None) => {
                     let verdict = item.verdict;
                     cells.push(Cell::plain(name));
-                    cells.push(Cell::painted(verdict.as_str(), move |s| style.verdict(verdict, s)));
+                    cells.push(Cell::painted(verdict.as_str(), move |s| {
+                        style.verdict(verdict, s)
+                    }));
                     cells.push(Cell::plain(escape(&item.reason).into_owned()));
                     cells.push(Cell::plain(ready_text(item)));
-                    cells.push(Cell::plain(item.created.map(|c| crate::model::age(opts.now, c)).unwrap_or_default()));
-                    let mut parts: Vec<String> = row.extra.iter().map(|e| escape(e).into_owned()).collect();
+                    cells.push(Cell::plain(
+                        item.created
+                            .map(|c| crate::model::age(opts.now, c))
+                            .unwrap_or_default(),
+                    ));
+                    let mut parts: Vec<String> =
+                        row.extra.iter().map(|e| escape(e).into_owned()).collect();
                     if verdict != Verdict::Converged && !item.message.is_empty() {
                         parts.insert(0, escape(&item.message).into_owned());
                     }
@@ -98,20 +134,30 @@ pub fn render(report: &TreeReport, opts: &TreeOptions) -> String {
         .collect();
     let mut out = table(&header, cells, opts.width);
     if grouped > 0 {
-        out.push_str(&style.dim(&format!("{grouped} nodes are grouped by verdict and reason; --all lists every node\n")));
+        out.push_str(&style.dim(&format!(
+            "{grouped} nodes are grouped by verdict and reason; --all lists every node\n"
+        )));
     }
     out.push_str(&footer(&report.incomplete, style));
     out
 }
 
 fn name_of(item: &Item) -> String {
-    format!("{}/{}", escape(&item.object.kind), escape(&item.object.name))
+    format!(
+        "{}/{}",
+        escape(&item.object.kind),
+        escape(&item.object.name)
+    )
 }
 
 fn extras(node: &Node) -> Vec<String> {
     let mut extra = node.notes.clone();
     if !node.also_owned_by.is_empty() {
-        let owners: Vec<String> = node.also_owned_by.iter().map(|o| format!("{}/{}", o.kind, o.name)).collect();
+        let owners: Vec<String> = node
+            .also_owned_by
+            .iter()
+            .map(|o| format!("{}/{}", o.kind, o.name))
+            .collect();
         extra.push(format!("also owned by {}", owners.join(", ")));
     }
     extra
@@ -133,7 +179,11 @@ fn children(node: &Node, indent: &str, all: bool, rows: &mut Vec<Row>) -> usize 
     for c in &node.children {
         let kind = c.item.object.kind.as_str();
         if !all && c.children.is_empty() && leaf_counts[kind] > GROUP_ABOVE {
-            let key = (kind.to_string(), c.item.verdict.severity(), c.item.reason.clone());
+            let key = (
+                kind.to_string(),
+                c.item.verdict.severity(),
+                c.item.reason.clone(),
+            );
             match groups.get(&key) {
                 Some(&i) => {
                     if let Entry::Group(_, members) = &mut entries[i] {
@@ -152,10 +202,20 @@ fn children(node: &Node, indent: &str, all: bool, rows: &mut Vec<Row>) -> usize 
     let mut grouped = 0;
     let last = entries.len();
     for (i, entry) in entries.into_iter().enumerate() {
-        let (branch, carry) = if i + 1 == last { ("└─", "  ") } else { ("├─", "│ ") };
+        let (branch, carry) = if i + 1 == last {
+            ("└─", "  ")
+        } else {
+            ("├─", "│ ")
+        };
         match entry {
             Entry::One(c) => {
-                rows.push(Row { prefix: format!("{indent}{branch}"), name: name_of(&c.item), item: Some(c.item.clone()), group: None, extra: extras(c) });
+                rows.push(Row {
+                    prefix: format!("{indent}{branch}"),
+                    name: name_of(&c.item),
+                    item: Some(c.item.clone()),
+                    group: None,
+                    extra: extras(c),
+                });
                 grouped += children(c, &format!("{indent}{carry}"), all, rows);
             }
             Entry::Group(kind, members) => {
@@ -166,7 +226,12 @@ fn children(node: &Node, indent: &str, all: bool, rows: &mut Vec<Row>) -> usize 
                     prefix: format!("{indent}{branch}"),
                     name: format!("{} × {}", members.len(), escape(&kind)),
                     item: None,
-                    group: Some((members.len(), first.item.verdict, first.item.reason.clone(), example)),
+                    group: Some((
+                        members.len(),
+                        first.item.verdict,
+                        first.item.reason.clone(),
+                        example,
+                    )),
                     extra: vec![],
                 });
             }

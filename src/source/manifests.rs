@@ -10,16 +10,37 @@ use crate::targets::TargetSpec;
 
 pub fn identities(path: &str) -> anyhow::Result<Vec<TargetSpec>> {
     let mut out = Vec::new();
-    for source in read_sources(path).with_context(|| format!("cannot read the manifests in {path}"))? {
-        for (index, doc) in parse_documents(&source.text, &source.origin)?.into_iter().enumerate() {
+    for source in
+        read_sources(path).with_context(|| format!("cannot read the manifests in {path}"))?
+    {
+        for (index, doc) in parse_documents(&source.text, &source.origin)?
+            .into_iter()
+            .enumerate()
+        {
             let items = match doc.get("items").and_then(Value::as_array) {
-                Some(items) if doc.get("kind").and_then(Value::as_str).is_some_and(|k| k.ends_with("List")) => items.clone(),
+                Some(items)
+                    if doc
+                        .get("kind")
+                        .and_then(Value::as_str)
+                        .is_some_and(|k| k.ends_with("List")) =>
+                {
+                    items.clone()
+                }
                 _ => vec![doc],
             };
             for item in items {
-                let text = |p: &str| item.pointer(p).and_then(Value::as_str).filter(|s| !s.is_empty()).map(str::to_string);
+                let text = |p: &str| {
+                    item.pointer(p)
+                        .and_then(Value::as_str)
+                        .filter(|s| !s.is_empty())
+                        .map(str::to_string)
+                };
                 let (Some(api_version), Some(kind)) = (text("/apiVersion"), text("/kind")) else {
-                    bail!("{} (document {}) is not a Kubernetes object: it has no apiVersion or kind", source.origin, index + 1);
+                    bail!(
+                        "{} (document {}) is not a Kubernetes object: it has no apiVersion or kind",
+                        source.origin,
+                        index + 1
+                    );
                 };
                 let Some(name) = text("/metadata/name") else {
                     bail!(
@@ -28,7 +49,12 @@ pub fn identities(path: &str) -> anyhow::Result<Vec<TargetSpec>> {
                         index + 1
                     );
                 };
-                out.push(TargetSpec::Manifest { api_version, kind, namespace: text("/metadata/namespace"), name });
+                out.push(TargetSpec::Manifest {
+                    api_version,
+                    kind,
+                    namespace: text("/metadata/namespace"),
+                    name,
+                });
             }
         }
     }

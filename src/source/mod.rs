@@ -4,5 +4,7 @@
 pub mod api;
 pub mod client;
 pub mod discovery;
+pub mod file;
 pub mod live;
+pub mod manifests;
 pub mod offline;

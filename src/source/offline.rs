@@ -38,9 +38,17 @@ const SHORT_NAMES: &[(&str, &[&str])] = &[
 /// English plural of a kind, lowercase, as the API names resources.
 fn plural(kind: &str) -> String {
     let lower = kind.to_ascii_lowercase();
-    if lower.ends_with("s") || lower.ends_with("x") || lower.ends_with("ch") || lower.ends_with("sh") {
+    if lower.ends_with("s")
+        || lower.ends_with("x")
+        || lower.ends_with("ch")
+        || lower.ends_with("sh")
+    {
         format!("{lower}es")
-    } else if lower.ends_with('y') && !lower.ends_with("ay") && !lower.ends_with("ey") && !lower.ends_with("oy") {
+    } else if lower.ends_with('y')
+        && !lower.ends_with("ay")
+        && !lower.ends_with("ey")
+        && !lower.ends_with("oy")
+    {
         format!("{}ies", &lower[..lower.len() - 1])
     } else {
         format!("{lower}s")
@@ -53,7 +61,13 @@ pub fn catalog_of(snap: &Snapshot) -> Catalog {
     for obj in snap.objects() {
         let key = (obj.group().to_string(), obj.kind().to_string());
         let entry = seen.entry(key).or_insert_with(|| {
-            let version = obj.id.api_version.rsplit('/').next().unwrap_or("v1").to_string();
+            let version = obj
+                .id
+                .api_version
+                .rsplit('/')
+                .next()
+                .unwrap_or("v1")
+                .to_string();
             ResourceType {
                 group: obj.group().to_string(),
                 version,
@@ -73,12 +87,18 @@ pub fn catalog_of(snap: &Snapshot) -> Catalog {
         });
         entry.namespaced |= obj.namespace().is_some();
     }
-    Catalog { types: seen.into_values().collect() }
+    Catalog {
+        types: seen.into_values().collect(),
+    }
 }
 
 /// Resolves targets in a snapshot. Without `-n`, a name is looked for in
 /// every namespace, and must be unambiguous.
-pub fn resolve(snap: &Snapshot, specs: &[TargetSpec], namespace: Option<&str>) -> Result<Vec<Target>, String> {
+pub fn resolve(
+    snap: &Snapshot,
+    specs: &[TargetSpec],
+    namespace: Option<&str>,
+) -> Result<Vec<Target>, String> {
     let catalog = catalog_of(snap);
     let in_scope = |o: &Object| namespace.is_none_or(|ns| o.namespace().is_none_or(|n| n == ns));
     let of_type = |rt: &ResourceType| {
@@ -90,30 +110,71 @@ pub fn resolve(snap: &Snapshot, specs: &[TargetSpec], namespace: Option<&str>) -
             .objects()
             .iter()
             .filter(|o| in_scope(o) && o.controller().is_none())
-            .filter(|o| ROOT_KINDS.contains(&(o.group(), o.kind())) || (!is_builtin_group(o.group()) && o.namespace().is_some()))
+            .filter(|o| {
+                ROOT_KINDS.contains(&(o.group(), o.kind()))
+                    || (!is_builtin_group(o.group()) && o.namespace().is_some())
+            })
             .collect();
-        roots.sort_by(|a, b| (a.namespace(), a.kind(), a.name()).cmp(&(b.namespace(), b.kind(), b.name())));
-        return Ok(roots.into_iter().map(|o| Target::Found(o.uid.clone())).collect());
+        roots.sort_by(|a, b| {
+            (a.namespace(), a.kind(), a.name()).cmp(&(b.namespace(), b.kind(), b.name()))
+        });
+        return Ok(roots
+            .into_iter()
+            .map(|o| Target::Found(o.uid.clone()))
+            .collect());
     }
     let mut out = Vec::new();
     for spec in specs {
         match spec {
             TargetSpec::Name { type_, name } => {
-                let rt = catalog.resolve(type_).map_err(|e| format!("{e} in the snapshot"))?;
-                let found: Vec<&Object> = snap.objects().iter().filter(of_type(rt)).filter(|o| o.name() == name && in_scope(o)).collect();
+                let rt = catalog
+                    .resolve(type_)
+                    .map_err(|e| format!("{e} in the snapshot"))?;
+                let found: Vec<&Object> = snap
+                    .objects()
+                    .iter()
+                    .filter(of_type(rt))
+                    .filter(|o| o.name() == name && in_scope(o))
+                    .collect();
                 out.push(pick(found, rt, namespace, name)?);
             }
             TargetSpec::Type { type_, selector } => {
-                let rt = catalog.resolve(type_).map_err(|e| format!("{e} in the snapshot"))?;
-                for obj in snap.objects().iter().filter(of_type(rt)).filter(|o| in_scope(o)) {
-                    if selector.as_deref().map(|q| matches_query(q, &obj.labels)).transpose()?.unwrap_or(true) {
+                let rt = catalog
+                    .resolve(type_)
+                    .map_err(|e| format!("{e} in the snapshot"))?;
+                for obj in snap
+                    .objects()
+                    .iter()
+                    .filter(of_type(rt))
+                    .filter(|o| in_scope(o))
+                {
+                    if selector
+                        .as_deref()
+                        .map(|q| matches_query(q, &obj.labels))
+                        .transpose()?
+                        .unwrap_or(true)
+                    {
                         out.push(Target::Found(obj.uid.clone()));
                     }
                 }
             }
-            TargetSpec::Manifest { api_version, kind, namespace: ns, name } => {
-                let id = ObjectRef { api_version: api_version.clone(), kind: kind.clone(), namespace: ns.clone().or(namespace.map(str::to_string)), name: name.clone(), uid: None };
-                match snap.find(id.group(), kind, id.namespace.as_deref(), name).or_else(|| snap.find(id.group(), kind, None, name)) {
+            TargetSpec::Manifest {
+                api_version,
+                kind,
+                namespace: ns,
+                name,
+            } => {
+                let id = ObjectRef {
+                    api_version: api_version.clone(),
+                    kind: kind.clone(),
+                    namespace: ns.clone().or(namespace.map(str::to_string)),
+                    name: name.clone(),
+                    uid: None,
+                };
+                match snap
+                    .find(id.group(), kind, id.namespace.as_deref(), name)
+                    .or_else(|| snap.find(id.group(), kind, None, name))
+                {
                     Some(obj) => out.push(Target::Found(obj.uid.clone())),
                     None => out.push(Target::Missing(id)),
                 }
@@ -123,7 +184,12 @@ pub fn resolve(snap: &Snapshot, specs: &[TargetSpec], namespace: Option<&str>) -
     Ok(out)
 }
 
-fn pick(found: Vec<&Object>, rt: &ResourceType, namespace: Option<&str>, name: &str) -> Result<Target, String> {
+fn pick(
+    found: Vec<&Object>,
+    rt: &ResourceType,
+    namespace: Option<&str>,
+    name: &str,
+) -> Result<Target, String> {
     match found.as_slice() {
         [one] => Ok(Target::Found(one.uid.clone())),
         [] => Ok(Target::Missing(ObjectRef {
@@ -135,7 +201,11 @@ fn pick(found: Vec<&Object>, rt: &ResourceType, namespace: Option<&str>, name: &
         })),
         many => {
             let namespaces: Vec<&str> = many.iter().filter_map(|o| o.namespace()).collect();
-            Err(format!("{} {name:?} is in several namespaces of the snapshot ({}); choose one with -n", rt.kind, namespaces.join(", ")))
+            Err(format!(
+                "{} {name:?} is in several namespaces of the snapshot ({}); choose one with -n",
+                rt.kind,
+                namespaces.join(", ")
+            ))
         }
     }
 }
@@ -149,11 +219,19 @@ mod tests {
         let o = |v: serde_json::Value| Object::from_value(v).unwrap();
         Snapshot::new(
             vec![
-                o(json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web", "namespace": "shop", "uid": "d1", "labels": {"app": "web"}}})),
-                o(json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web", "namespace": "blog", "uid": "d2"}})),
-                o(json!({"apiVersion": "apps/v1", "kind": "ReplicaSet", "metadata": {"name": "web-1", "namespace": "shop", "uid": "r1",
-                    "ownerReferences": [{"apiVersion": "apps/v1", "kind": "Deployment", "name": "web", "uid": "d1", "controller": true}]}})),
-                o(json!({"apiVersion": "example.com/v1", "kind": "Policy", "metadata": {"name": "p", "namespace": "shop", "uid": "c1"}})),
+                o(
+                    json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web", "namespace": "shop", "uid": "d1", "labels": {"app": "web"}}}),
+                ),
+                o(
+                    json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web", "namespace": "blog", "uid": "d2"}}),
+                ),
+                o(
+                    json!({"apiVersion": "apps/v1", "kind": "ReplicaSet", "metadata": {"name": "web-1", "namespace": "shop", "uid": "r1",
+                    "ownerReferences": [{"apiVersion": "apps/v1", "kind": "Deployment", "name": "web", "uid": "d1", "controller": true}]}}),
+                ),
+                o(
+                    json!({"apiVersion": "example.com/v1", "kind": "Policy", "metadata": {"name": "p", "namespace": "shop", "uid": "c1"}}),
+                ),
             ],
             vec![],
             vec![],
@@ -164,20 +242,51 @@ mod tests {
     #[test]
     fn names_resolve_with_short_names_and_namespaces() {
         let s = snapshot();
-        let name = |t: &str, n: &str| TargetSpec::Name { type_: t.into(), name: n.into() };
-        assert_eq!(resolve(&s, &[name("deploy", "web")], Some("shop")).unwrap(), vec![Target::Found("d1".into())]);
-        assert_eq!(resolve(&s, &[name("deployments.apps", "web")], Some("blog")).unwrap(), vec![Target::Found("d2".into())]);
-        assert!(resolve(&s, &[name("deploy", "web")], None).unwrap_err().contains("choose one with -n"));
-        assert_eq!(resolve(&s, &[name("policies", "p")], None).unwrap(), vec![Target::Found("c1".into())]);
-        assert!(matches!(&resolve(&s, &[name("rs", "nope")], Some("shop")).unwrap()[..], [Target::Missing(r)] if r.kind == "ReplicaSet"));
-        assert!(resolve(&s, &[name("statefulset", "x")], None).unwrap_err().contains("doesn't have a resource type"));
+        let name = |t: &str, n: &str| TargetSpec::Name {
+            type_: t.into(),
+            name: n.into(),
+        };
+        assert_eq!(
+            resolve(&s, &[name("deploy", "web")], Some("shop")).unwrap(),
+            vec![Target::Found("d1".into())]
+        );
+        assert_eq!(
+            resolve(&s, &[name("deployments.apps", "web")], Some("blog")).unwrap(),
+            vec![Target::Found("d2".into())]
+        );
+        assert!(
+            resolve(&s, &[name("deploy", "web")], None)
+                .unwrap_err()
+                .contains("choose one with -n")
+        );
+        assert_eq!(
+            resolve(&s, &[name("policies", "p")], None).unwrap(),
+            vec![Target::Found("c1".into())]
+        );
+        assert!(
+            matches!(&resolve(&s, &[name("rs", "nope")], Some("shop")).unwrap()[..], [Target::Missing(r)] if r.kind == "ReplicaSet")
+        );
+        assert!(
+            resolve(&s, &[name("statefulset", "x")], None)
+                .unwrap_err()
+                .contains("doesn't have a resource type")
+        );
     }
 
     #[test]
     fn roots_are_objects_without_a_controller() {
         let s = snapshot();
-        assert_eq!(resolve(&s, &[], Some("shop")).unwrap(), vec![Target::Found("d1".into()), Target::Found("c1".into())]);
-        let sel = TargetSpec::Type { type_: "deploy".into(), selector: Some("app=web".into()) };
-        assert_eq!(resolve(&s, &[sel], None).unwrap(), vec![Target::Found("d1".into())]);
+        assert_eq!(
+            resolve(&s, &[], Some("shop")).unwrap(),
+            vec![Target::Found("d1".into()), Target::Found("c1".into())]
+        );
+        let sel = TargetSpec::Type {
+            type_: "deploy".into(),
+            selector: Some("app=web".into()),
+        };
+        assert_eq!(
+            resolve(&s, &[sel], None).unwrap(),
+            vec![Target::Found("d1".into())]
+        );
     }
 }
