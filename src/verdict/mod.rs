@@ -3,7 +3,10 @@
 //!
 //! The precedence is kstatus's: deletion, generation, abnormal-true
 //! conditions, the per-kind rule, Ready-style conditions, and a default. The
-//! first step with an answer wins.
+//! first step with an answer wins. Two refinements: a spec that pauses
+//! reconciliation (a paused Deployment) is judged before the generation
+//! step, and an object whose controller should have written status but has
+//! not is Unknown before any per-kind rule reads zeros into it.
 
 mod conditions;
 mod deletion;
@@ -142,13 +145,24 @@ pub fn judge(obj: &Object, snap: &Snapshot) -> Judgement {
     if let Some(j) = abnormal(&conds) {
         return j;
     }
+    // Nobody has written status: no per-kind rule can read anything into
+    // the zeros of a missing status.
+    let expects_status = match rule {
+        Some(r) => r.expects_status,
+        None => obj
+            .status_subresource
+            .unwrap_or_else(|| !is_builtin_group(obj.group()) && obj.at("/spec").is_some()),
+    };
+    if expects_status && status_is_empty(obj) {
+        return no_status(obj, snap);
+    }
     if let Some(j) = rule.and_then(|r| (r.judge)(obj, snap)) {
         return j;
     }
     if let Some(j) = readiness(&conds) {
         return j;
     }
-    default(obj, snap)
+    default(obj)
 }
 
 /// Step 2: the controller has not yet observed the latest spec, as told by
@@ -226,25 +240,26 @@ fn readiness(conds: &[Condition]) -> Option<Judgement> {
     Some(j.since(c.last_transition_time))
 }
 
+/// An object whose type should have status, and has none.
+fn no_status(obj: &Object, snap: &Snapshot) -> Judgement {
+    let message = match obj.created {
+        Some(created) => format!(
+            "no controller has written status since creation {} ago",
+            age(snap.now, created)
+        ),
+        None => "no controller has written status".to_string(),
+    };
+    Judgement::new(Verdict::Unknown, "NoStatus", message).since(obj.created)
+}
+
+fn status_is_empty(obj: &Object) -> bool {
+    obj.status()
+        .is_none_or(|s| s.as_object().is_some_and(|m| m.is_empty()))
+}
+
 /// Step 6: nothing above had an answer.
-fn default(obj: &Object, snap: &Snapshot) -> Judgement {
-    let empty = obj
-        .status()
-        .is_none_or(|s| s.as_object().is_some_and(|m| m.is_empty()));
-    let has_status = obj
-        .status_subresource
-        .unwrap_or_else(|| !is_builtin_group(obj.group()) && obj.at("/spec").is_some());
-    if empty && has_status {
-        let message = match obj.created {
-            Some(created) => format!(
-                "no controller has written status since creation {} ago",
-                age(snap.now, created)
-            ),
-            None => "no controller has written status".to_string(),
-        };
-        return Judgement::new(Verdict::Unknown, "NoStatus", message).since(obj.created);
-    }
-    if empty {
+fn default(obj: &Object) -> Judgement {
+    if status_is_empty(obj) {
         return Judgement::new(
             Verdict::Converged,
             "Exists",

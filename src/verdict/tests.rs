@@ -69,6 +69,8 @@ const CASES: &[Case] = &[
     case("cr-ready-no-observed-generation.yaml", Converged, "Ready", "Ready=True: widget is serving"),
     // Paused wins over a generation lag.
     case("deployment-paused-lag.yaml", Suspended, "Paused", "paused; spec changes are pending (generation 4 not yet rolled out)"),
+    // A built-in controller that never wrote status.
+    case("deployment-no-status.yaml", Unknown, "NoStatus", "no controller has written status since creation 3m ago"),
     // 3. Abnormal-true conditions.
     case("cr-stalled.yaml", Failed, "InstallFailed", "Stalled=True: Failed to install after 1 attempt(s)"),
     case("cr-reconciling.yaml", Progressing, "ProgressingWithRetry", "new upstream revision"),
@@ -114,6 +116,7 @@ const CASES: &[Case] = &[
     case("pod-pending.yaml", Progressing, "Pending", "waiting to be scheduled"),
     case("pod-readiness-failing.yaml", Failed, "ReadinessProbeFailed", "not ready for 17m: readiness probe failed 1 time (HTTP probe failed with statuscode: 503, last 17m ago); 0/1 containers ready"),
     case("pod-readiness-failing.yaml", Progressing, "NotReady", "0/1 containers ready (not ready: app)").at("2026-11-29T22:13:30Z"),
+    case("pvc-storageclass-missing.yaml", Failed, "ProvisioningFailed", "the provisioner cannot create a volume: storageclass.storage.k8s.io \"fast-ssd\" not found (2 times, last 6m ago)"),
     case("pvc-no-matching-volume.yaml", Failed, "NoMatchingVolume", "no volume matches and no storage class is set"),
     case("pvc-bound.yaml", Converged, "Bound", "bound to volume pvc-4e1a2b3c-5d6e-4f70-8192-a3b4c5d6e701, 10Gi, storage class standard"),
     case("pvc-lost.yaml", Failed, "Lost", "its volume pvc-4e1a2b3c-5d6e-4f70-8192-a3b4c5d6e702 no longer exists"),
@@ -310,6 +313,15 @@ fn the_status_subresource_decides_between_unknown_and_exists() {
     let (snap, obj) = load("serviceaccount.yaml", NOW);
     assert_eq!(obj.status_subresource, None);
     assert_eq!(judge(&obj, &snap).reason, "Exists");
+
+    // A CronJob's status stays empty until its first run, subresource or
+    // not: its rule knows better than the discovery flag.
+    let (snap, mut obj) = load("cronjob-suspended.yaml", NOW);
+    obj.status_subresource = Some(true);
+    obj.raw["spec"]["suspend"] = serde_json::json!(false);
+    let j = judge(&obj, &snap);
+    assert_eq!((j.verdict, j.reason.as_str()), (Converged, "Scheduled"));
+    assert!(j.message.ends_with("never scheduled"), "{}", j.message);
 }
 
 /// Deletion comes first: a paused, lagging Deployment being deleted is

@@ -92,6 +92,12 @@ pub fn judge(obj: &Object, _snap: &Snapshot) -> Option<Judgement> {
             format!("{updated} of {desired} replicas updated; {counts}"),
         )
         .since(progressing)
+    } else if replicas > updated && desired == 0 {
+        Judgement::new(
+            Verdict::Progressing,
+            "ScalingDown",
+            format!("scaling to 0: {} left", count(replicas, "replica")),
+        )
     } else if replicas > updated {
         let old = replicas - updated;
         Judgement::new(

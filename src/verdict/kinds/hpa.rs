@@ -24,6 +24,20 @@ pub fn judge(obj: &Object, _snap: &Snapshot) -> Option<Judgement> {
                 .since(c.last_transition_time),
             );
         }
+        // A stabilization window after a recent scale: waiting, not stuck.
+        if c.reason.starts_with("Backoff") {
+            return Some(
+                Judgement::new(
+                    Verdict::Progressing,
+                    "Backoff",
+                    format!(
+                        "{current} replicas; waiting out a stabilization window: {}",
+                        c.message
+                    ),
+                )
+                .since(c.last_transition_time),
+            );
+        }
         let hint = if c.message.contains("metrics.k8s.io") {
             "; is metrics-server running?"
         } else {

@@ -35,25 +35,30 @@ pub fn judge(obj: &Object, snap: &Snapshot) -> Option<Judgement> {
         .str("/spec/ingressClassName")
         .map(|c| format!(" of class {c}"))
         .unwrap_or_default();
-    let waited = obj.created.map(|c| snap.now.duration_since(c));
-    let ago = obj.created.map(|c| age(snap.now, c)).unwrap_or_default();
-    if waited.is_some_and(|w| w >= ADDRESS_GRACE) {
+    if let Some(created) = obj.created
+        && snap.now.duration_since(created) >= ADDRESS_GRACE
+    {
         return Some(
             Judgement::new(
                 Verdict::Unknown,
                 "NoAddress",
                 format!(
-                    "no ingress controller{class} has written an address in {ago}; is one running?"
+                    "no ingress controller{class} has written an address in {}; is one running?",
+                    age(snap.now, created)
                 ),
             )
             .since(obj.created),
         );
     }
+    let so_far = obj
+        .created
+        .map(|c| format!(" ({} so far)", age(snap.now, c)))
+        .unwrap_or_default();
     Some(
         Judgement::new(
             Verdict::Progressing,
             "PendingAddress",
-            format!("waiting for an ingress controller{class} to write an address ({ago} so far)"),
+            format!("waiting for an ingress controller{class} to write an address{so_far}"),
         )
         .since(obj.created),
     )

@@ -34,6 +34,12 @@ pub struct Rule {
     /// Runs before the generation check: a spec that deliberately pauses
     /// reconciliation wins over a controller that has not caught up.
     pub paused: Option<RuleFn>,
+    /// Whether a controller always writes a status for this kind, so that an
+    /// empty one means nobody reconciles it. Not so for kinds whose status
+    /// starts empty by design (a CronJob before its first run, a Service or
+    /// an Ingress without a load balancer) or is set at creation (Pod, PVC,
+    /// Namespace).
+    pub expects_status: bool,
     pub judge: RuleFn,
 }
 
@@ -42,19 +48,28 @@ const fn rule(group: &'static str, kind: &'static str, judge: RuleFn) -> Rule {
         group,
         kind,
         paused: None,
+        expects_status: false,
         judge,
+    }
+}
+
+/// A rule for a kind whose controller always writes status.
+const fn reconciled(group: &'static str, kind: &'static str, judge: RuleFn) -> Rule {
+    Rule {
+        expects_status: true,
+        ..rule(group, kind, judge)
     }
 }
 
 static RULES: &[Rule] = &[
     Rule {
         paused: Some(deployment::paused),
-        ..rule("apps", "Deployment", deployment::judge)
+        ..reconciled("apps", "Deployment", deployment::judge)
     },
-    rule("apps", "ReplicaSet", replicaset::judge),
-    rule("apps", "StatefulSet", statefulset::judge),
-    rule("apps", "DaemonSet", daemonset::judge),
-    rule("batch", "Job", job::judge),
+    reconciled("apps", "ReplicaSet", replicaset::judge),
+    reconciled("apps", "StatefulSet", statefulset::judge),
+    reconciled("apps", "DaemonSet", daemonset::judge),
+    reconciled("batch", "Job", job::judge),
     rule("batch", "CronJob", cronjob::judge),
     rule("", "Pod", pod::judge),
     rule("", "PersistentVolumeClaim", pvc::judge),
