@@ -139,7 +139,7 @@ pub fn judge(obj: &Object, snap: &Snapshot) -> Judgement {
         return j;
     }
     let conds = obj.conditions();
-    if let Some(j) = generation(obj, &conds) {
+    if let Some(j) = generation(obj, &conds, rule.is_none()) {
         return j;
     }
     if let Some(j) = abnormal(&conds) {
@@ -168,7 +168,13 @@ pub fn judge(obj: &Object, snap: &Snapshot) -> Judgement {
 /// Step 2: the controller has not yet observed the latest spec, as told by
 /// `status.observedGeneration` or a condition's own `observedGeneration`.
 /// Where the controller does not report one, there is no lag to see.
-fn generation(obj: &Object, conds: &[Condition]) -> Option<Judgement> {
+///
+/// Conditions are only read for kinds without a rule (custom resources,
+/// where `metav1.Condition.observedGeneration` is the convention): built-in
+/// kinds carry conditions owned by other components, such as a Pod's
+/// PodScheduled, which the scheduler never revisits after an in-place
+/// resize bumps the generation.
+fn generation(obj: &Object, conds: &[Condition], read_conditions: bool) -> Option<Judgement> {
     if let (Some(generation), Some(observed)) = (obj.generation, obj.observed_generation())
         && observed < generation
     {
@@ -178,18 +184,18 @@ fn generation(obj: &Object, conds: &[Condition]) -> Option<Judgement> {
             format!("controller has observed generation {observed} of {generation}"),
         ));
     }
+    if !read_conditions {
+        return None;
+    }
     let (cond, observed, generation) = lagging(obj, conds)?;
-    Some(
-        Judgement::new(
-            Verdict::Progressing,
-            "ObservedGenerationLag",
-            format!(
-                "condition {} reflects generation {observed} of {generation}; the controller has not caught up",
-                cond.type_
-            ),
-        )
-        .since(cond.last_transition_time),
-    )
+    Some(Judgement::new(
+        Verdict::Progressing,
+        "ObservedGenerationLag",
+        format!(
+            "condition {} reflects generation {observed} of {generation}; the controller has not caught up",
+            cond.type_
+        ),
+    ))
 }
 
 /// Step 3: conditions whose `True` means trouble or work in progress.

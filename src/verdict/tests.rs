@@ -351,3 +351,31 @@ fn show() {
         );
     }
 }
+
+/// A Pod resized in place has a new generation; the scheduler never
+/// revisits PodScheduled, so that condition's observedGeneration stays
+/// behind and must not read as a lag.
+#[test]
+fn built_in_conditions_owned_by_others_are_not_a_lag() {
+    let (snap, mut obj) = load("pod-unschedulable.yaml", NOW);
+    assert_eq!(
+        obj.condition("PodScheduled").unwrap().observed_generation,
+        Some(1)
+    );
+    obj.generation = Some(2);
+    let j = judge(&obj, &snap);
+    assert_eq!((j.verdict, j.reason.as_str()), (Failed, "Unschedulable"));
+
+    // The same lag on a custom resource is one.
+    let (snap, mut obj) = load("cr-ready-false.yaml", NOW);
+    obj.generation = Some(2);
+    let j = judge(&obj, &snap);
+    assert_eq!(
+        (j.verdict, j.reason.as_str()),
+        (Progressing, "ObservedGenerationLag")
+    );
+    assert_eq!(
+        j.message,
+        "condition Ready reflects generation 1 of 2; the controller has not caught up"
+    );
+}
