@@ -1,0 +1,74 @@
+//! DaemonSets (apps/v1): daemon pods on the wrong nodes, rolling updates,
+//! nodes still without a daemon pod, pods not ready.
+
+use crate::model::{Object, Snapshot};
+use crate::verdict::words::{count, noun};
+use crate::verdict::{Judgement, Verdict};
+
+pub fn judge(obj: &Object, _snap: &Snapshot) -> Option<Judgement> {
+    let desired = obj.int("/status/desiredNumberScheduled").unwrap_or(0);
+    let current = obj.int("/status/currentNumberScheduled").unwrap_or(0);
+    let ready = obj.int("/status/numberReady").unwrap_or(0);
+    let updated = obj.int("/status/updatedNumberScheduled").unwrap_or(0);
+    let unavailable = obj.int("/status/numberUnavailable").unwrap_or(0);
+    let misscheduled = obj.int("/status/numberMisscheduled").unwrap_or(0);
+    let on_delete = obj.str("/spec/updateStrategy/type") == Some("OnDelete");
+    let counts = format!("{ready}/{desired} pods ready");
+
+    // A rollout usually also makes pods unavailable: name the rollout, the
+    // cause, rather than the unavailability it brings.
+    let j = if misscheduled > 0 {
+        Judgement::new(
+            Verdict::Progressing,
+            "Misscheduled",
+            format!(
+                "{} on nodes that should not run one, waiting for removal; {counts}",
+                count(misscheduled, "daemon pod")
+            ),
+        )
+    } else if updated < desired && on_delete {
+        Judgement::new(
+            Verdict::Progressing,
+            "WaitingForPodDeletion",
+            format!(
+                "updateStrategy OnDelete: {updated} of {desired} pods updated; pods update only when deleted"
+            ),
+        )
+    } else if updated < desired {
+        Judgement::new(
+            Verdict::Progressing,
+            "RolloutInProgress",
+            format!("{updated} of {desired} pods updated; {counts}"),
+        )
+    } else if current < desired {
+        Judgement::new(
+            Verdict::Progressing,
+            "Scheduling",
+            format!("{current} of {desired} nodes run a daemon pod"),
+        )
+    } else if ready < desired || unavailable > 0 {
+        let unavailable = if unavailable > 0 {
+            format!(", {unavailable} unavailable")
+        } else {
+            String::new()
+        };
+        Judgement::new(
+            Verdict::Progressing,
+            "WaitingForReady",
+            format!("{counts}{unavailable}"),
+        )
+    } else if desired == 0 {
+        Judgement::new(
+            Verdict::Converged,
+            "Ready",
+            "no node needs a daemon pod (0 scheduled)",
+        )
+    } else {
+        Judgement::new(
+            Verdict::Converged,
+            "Ready",
+            format!("{ready}/{desired} {} ready", noun(desired, "pod")),
+        )
+    };
+    Some(j.ready(ready, desired))
+}

@@ -1,0 +1,120 @@
+//! Deployments (apps/v1): paused, stuck (deadline exceeded, pods that cannot
+//! be created), rolling out, or available.
+
+use crate::model::{Object, Snapshot};
+use crate::verdict::conditions::{find, true_, with_reason};
+use crate::verdict::words::count;
+
+use super::pod_error;
+use crate::verdict::{Judgement, Verdict};
+
+/// `spec.paused`: the controller stops rolling out on purpose.
+pub fn paused(obj: &Object, _snap: &Snapshot) -> Option<Judgement> {
+    if obj.bool("/spec/paused") != Some(true) {
+        return None;
+    }
+    let desired = obj.int("/spec/replicas").unwrap_or(1);
+    let updated = obj.int("/status/updatedReplicas").unwrap_or(0);
+    let available = obj.int("/status/availableReplicas").unwrap_or(0);
+    let lag = matches!((obj.generation, obj.observed_generation()), (Some(g), Some(o)) if o < g);
+    let message = if lag {
+        format!(
+            "paused; spec changes are pending (generation {} not yet rolled out)",
+            obj.generation.unwrap_or_default()
+        )
+    } else if updated < desired {
+        format!(
+            "paused; spec changes are pending: {updated} of {desired} replicas run the latest template"
+        )
+    } else {
+        format!("paused; {available}/{desired} replicas available")
+    };
+    let conds = obj.conditions();
+    let since =
+        with_reason(&conds, "Progressing", "DeploymentPaused").and_then(|c| c.last_transition_time);
+    Some(
+        Judgement::new(Verdict::Suspended, "Paused", message)
+            .since(since)
+            .ready(obj.int("/status/readyReplicas").unwrap_or(0), desired),
+    )
+}
+
+pub fn judge(obj: &Object, _snap: &Snapshot) -> Option<Judgement> {
+    let conds = obj.conditions();
+    let desired = obj.int("/spec/replicas").unwrap_or(1);
+    let replicas = obj.int("/status/replicas").unwrap_or(0);
+    let updated = obj.int("/status/updatedReplicas").unwrap_or(0);
+    let ready = obj.int("/status/readyReplicas").unwrap_or(0);
+    let available = obj.int("/status/availableReplicas").unwrap_or(0);
+    let counts = format!("{available}/{desired} replicas available");
+    let deadline = with_reason(&conds, "Progressing", "ProgressDeadlineExceeded");
+
+    // The cause (pods cannot be created) before the symptom (no progress).
+    if let Some(c) = true_(&conds, "ReplicaFailure") {
+        let also = if deadline.is_some() {
+            "; progress deadline exceeded"
+        } else {
+            ""
+        };
+        let j = Judgement::new(
+            Verdict::Failed,
+            if c.reason.is_empty() {
+                "ReplicaFailure"
+            } else {
+                &c.reason
+            },
+            format!(
+                "cannot create pods: {}; {counts}{also}",
+                pod_error(&c.message)
+            ),
+        );
+        return Some(j.since(c.last_transition_time).ready(ready, desired));
+    }
+    if let Some(c) = deadline {
+        let secs = obj.int("/spec/progressDeadlineSeconds").unwrap_or(600);
+        let j = Judgement::new(
+            Verdict::Failed,
+            "ProgressDeadlineExceeded",
+            format!(
+                "rollout made no progress for {secs}s (progressDeadlineSeconds): {}; {counts}",
+                c.message.trim_end_matches('.')
+            ),
+        );
+        return Some(j.since(c.last_transition_time).ready(ready, desired));
+    }
+
+    let progressing = find(&conds, "Progressing").and_then(|c| c.last_transition_time);
+    let available_since = find(&conds, "Available").and_then(|c| c.last_transition_time);
+    let j = if updated < desired {
+        Judgement::new(
+            Verdict::Progressing,
+            "RolloutInProgress",
+            format!("{updated} of {desired} replicas updated; {counts}"),
+        )
+        .since(progressing)
+    } else if replicas > updated && desired == 0 {
+        Judgement::new(
+            Verdict::Progressing,
+            "ScalingDown",
+            format!("scaling to 0: {} left", count(replicas, "replica")),
+        )
+    } else if replicas > updated {
+        let old = replicas - updated;
+        Judgement::new(
+            Verdict::Progressing,
+            "RolloutInProgress",
+            format!(
+                "all {desired} replicas updated; old replicas are pending termination ({} left)",
+                count(old, "replica")
+            ),
+        )
+        .since(progressing)
+    } else if available < desired {
+        Judgement::new(Verdict::Progressing, "WaitingForAvailable", counts).since(available_since)
+    } else if desired == 0 {
+        Judgement::new(Verdict::Converged, "ScaledDown", "scaled to 0 replicas")
+    } else {
+        Judgement::new(Verdict::Converged, "Available", counts).since(available_since)
+    };
+    Some(j.ready(ready, desired))
+}

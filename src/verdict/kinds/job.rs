@@ -1,0 +1,128 @@
+//! Jobs (batch/v1): failed, failing, complete, suspended or running.
+
+use crate::model::{Object, Snapshot, age};
+use crate::verdict::conditions::{find, true_};
+use crate::verdict::words::count;
+use crate::verdict::{Judgement, Verdict};
+
+pub fn judge(obj: &Object, snap: &Snapshot) -> Option<Judgement> {
+    let conds = obj.conditions();
+    let active = obj.int("/status/active").unwrap_or(0);
+    let succeeded = obj.int("/status/succeeded").unwrap_or(0);
+    let failed = obj.int("/status/failed").unwrap_or(0);
+    let completions = obj.int("/spec/completions");
+    let with_ready = |j: Judgement| match completions {
+        Some(n) => j.ready(succeeded, n),
+        None => j,
+    };
+
+    if let Some(c) = true_(&conds, "Failed") {
+        let j = Judgement::new(
+            Verdict::Failed,
+            if c.reason.is_empty() {
+                "JobFailed"
+            } else {
+                &c.reason
+            },
+            failure(obj, &c.reason, &c.message, failed),
+        );
+        return Some(with_ready(j.since(c.last_transition_time)));
+    }
+    if let Some(c) = true_(&conds, "FailureTarget") {
+        let terminating = obj.int("/status/terminating").unwrap_or(active);
+        let j = Judgement::new(
+            Verdict::Failed,
+            if c.reason.is_empty() {
+                "JobFailed"
+            } else {
+                &c.reason
+            },
+            format!(
+                "{}; waiting for {} to terminate before the Job is marked Failed",
+                failure(obj, &c.reason, &c.message, failed),
+                count(terminating, "pod")
+            ),
+        );
+        return Some(with_ready(j.since(c.last_transition_time)));
+    }
+    if let Some(c) = true_(&conds, "Complete") {
+        let took = match (
+            obj.time("/status/startTime"),
+            obj.time("/status/completionTime"),
+        ) {
+            (Some(start), Some(end)) => format!(" in {}", age(end, start)),
+            _ => String::new(),
+        };
+        let done = c
+            .last_transition_time
+            .map(|t| format!(", {} ago", age(snap.now, t)))
+            .unwrap_or_default();
+        let j = Judgement::new(
+            Verdict::Converged,
+            "Complete",
+            format!(
+                "{succeeded} of {} succeeded{took}{done}",
+                completions.unwrap_or(succeeded)
+            ),
+        );
+        return Some(with_ready(j.since(c.last_transition_time)));
+    }
+    if let Some(c) = true_(&conds, "SuccessCriteriaMet") {
+        let j = Judgement::new(
+            Verdict::Progressing,
+            "Completing",
+            format!(
+                "success criteria met; waiting for {} to terminate",
+                count(active, "pod")
+            ),
+        );
+        return Some(with_ready(j.since(c.last_transition_time)));
+    }
+    let suspended = true_(&conds, "Suspended");
+    if obj.bool("/spec/suspend") == Some(true) || suspended.is_some() {
+        let since = suspended
+            .or_else(|| find(&conds, "Suspended"))
+            .and_then(|c| c.last_transition_time);
+        let j = Judgement::new(
+            Verdict::Suspended,
+            "Suspended",
+            format!(
+                "suspended by spec.suspend; {succeeded} of {} succeeded",
+                completions.unwrap_or(1)
+            ),
+        );
+        return Some(with_ready(j.since(since)));
+    }
+    let failures = if failed > 0 {
+        format!(", {failed} failed")
+    } else {
+        String::new()
+    };
+    let of = completions.map(|n| format!(" of {n}")).unwrap_or_default();
+    let j = Judgement::new(
+        Verdict::Progressing,
+        "Running",
+        format!("{active} active, {succeeded} succeeded{failures}{of}"),
+    )
+    .since(obj.time("/status/startTime"));
+    Some(with_ready(j))
+}
+
+/// The failure in the user's terms: which limit the Job hit.
+fn failure(obj: &Object, reason: &str, message: &str, failed: i64) -> String {
+    match reason {
+        "BackoffLimitExceeded" => format!(
+            "{} failed, reaching backoffLimit {}",
+            count(failed, "pod"),
+            obj.int("/spec/backoffLimit").unwrap_or(6)
+        ),
+        "DeadlineExceeded" => format!(
+            "ran longer than activeDeadlineSeconds {}",
+            obj.int("/spec/activeDeadlineSeconds")
+                .map(|s| format!("({s}s)"))
+                .unwrap_or_default()
+        ),
+        _ if message.is_empty() => format!("{} failed", count(failed, "pod")),
+        _ => message.to_string(),
+    }
+}

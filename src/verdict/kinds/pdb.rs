@@ -1,0 +1,32 @@
+//! PodDisruptionBudgets (policy/v1): enough healthy pods or not.
+
+use crate::model::{Object, Snapshot};
+use crate::verdict::conditions::find;
+use crate::verdict::words::{count, noun};
+use crate::verdict::{Judgement, Verdict};
+
+pub fn judge(obj: &Object, _snap: &Snapshot) -> Option<Judgement> {
+    obj.status()?;
+    let healthy = obj.int("/status/currentHealthy").unwrap_or(0);
+    let needed = obj.int("/status/desiredHealthy").unwrap_or(0);
+    let allowed = obj.int("/status/disruptionsAllowed").unwrap_or(0);
+    let since = find(&obj.conditions(), "DisruptionAllowed").and_then(|c| c.last_transition_time);
+    let disruptions = format!("{} allowed", count(allowed, "disruption"));
+    let j = if healthy < needed {
+        Judgement::new(
+            Verdict::Progressing,
+            "InsufficientPods",
+            format!(
+                "{healthy} of {needed} required {} healthy; {disruptions}",
+                noun(needed, "pod")
+            ),
+        )
+    } else {
+        Judgement::new(
+            Verdict::Converged,
+            "SufficientPods",
+            format!("{healthy} healthy, {needed} required; {disruptions}"),
+        )
+    };
+    Some(j.since(since))
+}

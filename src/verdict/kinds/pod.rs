@@ -1,0 +1,406 @@
+//! Pods (v1): finished, failed, unschedulable, containers that cannot start
+//! or keep crashing, not ready (and failing readiness probes), or running.
+
+use jiff::SignedDuration;
+use serde_json::Value;
+
+use crate::model::{Object, Snapshot, age};
+use crate::verdict::conditions::{cite, false_, find};
+use crate::verdict::words::{count, list};
+use crate::verdict::{Judgement, Verdict};
+
+/// Waiting reasons that will not clear without a change.
+const STUCK: [&str; 11] = [
+    "ImagePullBackOff",
+    "ErrImagePull",
+    "ErrImageNeverPull",
+    "InvalidImageName",
+    "ImageInspectError",
+    "RegistryUnavailable",
+    "SignatureValidationFailed",
+    "CreateContainerConfigError",
+    "CreateContainerError",
+    "RunContainerError",
+    "PreStartHookError",
+];
+
+/// How long Ready may stay False with readiness probes failing before the
+/// pod is judged Failed rather than still starting.
+const PROBE_GRACE: SignedDuration = SignedDuration::from_mins(2);
+
+/// One entry of `status.containerStatuses` or `status.initContainerStatuses`.
+struct Container<'a> {
+    init: bool,
+    raw: &'a Value,
+}
+
+impl Container<'_> {
+    fn name(&self) -> &str {
+        self.text("/name")
+    }
+    fn text(&self, pointer: &str) -> &str {
+        self.raw
+            .pointer(pointer)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+    }
+    fn int(&self, pointer: &str) -> i64 {
+        self.raw
+            .pointer(pointer)
+            .and_then(Value::as_i64)
+            .unwrap_or(0)
+    }
+    fn waiting(&self) -> &str {
+        self.text("/state/waiting/reason")
+    }
+    fn ready(&self) -> bool {
+        self.raw.get("ready").and_then(Value::as_bool) == Some(true)
+    }
+    /// `container app` or `init container migrate`.
+    fn label(&self) -> String {
+        let kind = if self.init {
+            "init container"
+        } else {
+            "container"
+        };
+        format!("{kind} {}", self.name())
+    }
+}
+
+pub fn judge(obj: &Object, snap: &Snapshot) -> Option<Judgement> {
+    let conds = obj.conditions();
+    let phase = obj.str("/status/phase").unwrap_or("Pending");
+    let containers = statuses(obj);
+    let app: Vec<&Container> = containers.iter().filter(|c| !c.init).collect();
+    let total = obj
+        .at("/spec/containers")
+        .and_then(Value::as_array)
+        .map_or(app.len(), Vec::len) as i64;
+    let ready = app.iter().filter(|c| c.ready()).count() as i64;
+    let counts = format!("{ready}/{total} containers ready");
+
+    match phase {
+        "Succeeded" => {
+            let finished = containers
+                .iter()
+                .filter_map(|c| parse(c.raw.pointer("/state/terminated/finishedAt")))
+                .max();
+            let ago = finished
+                .map(|t| format!(", {} ago", age(snap.now, t)))
+                .unwrap_or_default();
+            return Some(
+                Judgement::new(
+                    Verdict::Converged,
+                    "Completed",
+                    format!("all containers exited successfully{ago}"),
+                )
+                .since(finished)
+                .ready(ready, total),
+            );
+        }
+        "Failed" => return Some(failed(obj, &containers).ready(ready, total)),
+        "Unknown" => {
+            return Some(
+                Judgement::new(
+                    Verdict::Unknown,
+                    "PodStatusUnknown",
+                    "the node stopped reporting the pod's state",
+                )
+                .ready(ready, total),
+            );
+        }
+        _ => {}
+    }
+
+    if let Some(c) = false_(&conds, "PodScheduled") {
+        let j = match c.reason.as_str() {
+            "Unschedulable" => Judgement::new(
+                Verdict::Failed,
+                "Unschedulable",
+                format!("the scheduler cannot place it: {}", c.message),
+            ),
+            "SchedulingGated" => Judgement::new(
+                Verdict::Progressing,
+                "SchedulingGated",
+                format!("waiting for scheduling gates to be removed: {}", gates(obj)),
+            ),
+            _ => Judgement::new(Verdict::Progressing, "Pending", cite(c)),
+        };
+        return Some(j.since(c.last_transition_time).ready(ready, total));
+    }
+
+    // Containers that cannot start, init containers first (nothing else
+    // starts before them), then those merely on their way.
+    if let Some(j) = containers.iter().find_map(|c| stuck(c)) {
+        return Some(j.since(ready_since(&conds)).ready(ready, total));
+    }
+    if let Some(c) = containers
+        .iter()
+        .find(|c| matches!(c.waiting(), "ContainerCreating" | "PodInitializing"))
+    {
+        return Some(
+            Judgement::new(
+                Verdict::Progressing,
+                c.waiting(),
+                format!("{}: {}", c.label(), c.waiting()),
+            )
+            .since(obj.time("/status/startTime"))
+            .ready(ready, total),
+        );
+    }
+    if obj.str("/spec/nodeName").is_none() {
+        return Some(
+            Judgement::new(Verdict::Progressing, "Pending", "waiting to be scheduled")
+                .since(obj.created)
+                .ready(ready, total),
+        );
+    }
+    if phase == "Pending" {
+        let node = obj.str("/spec/nodeName").unwrap_or_default();
+        return Some(
+            Judgement::new(
+                Verdict::Progressing,
+                "Pending",
+                format!("scheduled to {node}; waiting for containers to start"),
+            )
+            .since(obj.created)
+            .ready(ready, total),
+        );
+    }
+
+    let ready_cond = find(&conds, "Ready");
+    if ready_cond.is_some_and(|c| c.is_true()) {
+        let j = Judgement::new(
+            Verdict::Converged,
+            "Running",
+            format!("{counts}{}", restarts(&app, snap)),
+        );
+        return Some(
+            j.since(ready_cond.and_then(|c| c.last_transition_time))
+                .ready(ready, total),
+        );
+    }
+    Some(not_ready(obj, snap, &counts).ready(ready, total))
+}
+
+/// Running, but Ready is not True.
+fn not_ready(obj: &Object, snap: &Snapshot, counts: &str) -> Judgement {
+    let conds = obj.conditions();
+    let since = ready_since(&conds);
+    if find(&conds, "ContainersReady").is_some_and(|c| c.is_true()) {
+        return Judgement::new(
+            Verdict::Progressing,
+            "ReadinessGatesPending",
+            format!(
+                "{counts}; waiting for readiness gates: {}",
+                readiness_gates(obj)
+            ),
+        )
+        .since(since);
+    }
+    let probe_failures: Vec<_> = snap
+        .events_for(&obj.uid)
+        .filter(|e| {
+            e.is_warning()
+                && e.reason == "Unhealthy"
+                && e.message.starts_with("Readiness probe failed")
+                && (since.is_none() || e.last_seen >= since)
+        })
+        .collect();
+    let unready_for = since.map(|t| snap.now.duration_since(t));
+    if let Some(last) = probe_failures.iter().max_by_key(|e| e.last_seen)
+        && unready_for.is_some_and(|d| d > PROBE_GRACE)
+    {
+        let times: u32 = probe_failures.iter().map(|e| e.count).sum();
+        let detail = last
+            .message
+            .strip_prefix("Readiness probe failed:")
+            .unwrap_or(&last.message)
+            .trim();
+        let when = last
+            .last_seen
+            .map(|t| format!(", last {} ago", age(snap.now, t)))
+            .unwrap_or_default();
+        return Judgement::new(
+            Verdict::Failed,
+            "ReadinessProbeFailed",
+            format!(
+                "not ready for {}: readiness probe failed {} ({detail}{when}); {counts}",
+                since.map(|t| age(snap.now, t)).unwrap_or_default(),
+                count(times as i64, "time"),
+            ),
+        )
+        .since(since);
+    }
+    let unready: Vec<String> = statuses(obj)
+        .iter()
+        .filter(|c| !c.init && !c.ready())
+        .map(|c| c.name().to_string())
+        .collect();
+    let which = if unready.is_empty() {
+        String::new()
+    } else {
+        format!(" (not ready: {})", list(&unready))
+    };
+    Judgement::new(Verdict::Progressing, "NotReady", format!("{counts}{which}")).since(since)
+}
+
+/// A container waiting for a reason that will not clear by itself.
+fn stuck(c: &Container) -> Option<Judgement> {
+    let reason = c.waiting();
+    if reason == "CrashLoopBackOff" {
+        let last = last_exit(c.raw.pointer("/lastState/terminated"))
+            .map(|t| format!("; last exit: {t}"))
+            .unwrap_or_default();
+        return Some(Judgement::new(
+            Verdict::Failed,
+            "CrashLoopBackOff",
+            format!(
+                "{} keeps crashing: restarted {}{last}",
+                c.label(),
+                count(c.int("/restartCount"), "time")
+            ),
+        ));
+    }
+    if !STUCK.contains(&reason) {
+        return None;
+    }
+    let message = c.text("/state/waiting/message").trim();
+    let image = c.text("/image");
+    if reason.contains("Image") && !image.is_empty() {
+        // `Back-off pulling image "x": ErrImagePull: ...` repeats the image.
+        let back_off = format!("Back-off pulling image \"{image}\"");
+        let detail = match message.strip_prefix(&back_off) {
+            Some(rest) => match rest.trim_start_matches(':').trim() {
+                "" => "backing off".to_string(),
+                rest => format!("backing off after {rest}"),
+            },
+            None if message.is_empty() => reason.to_string(),
+            None => message.to_string(),
+        };
+        let label = c.label();
+        return Some(Judgement::new(
+            Verdict::Failed,
+            reason,
+            format!("{label} cannot pull image {image}: {detail}"),
+        ));
+    }
+    let detail = if message.is_empty() { reason } else { message };
+    Some(Judgement::new(
+        Verdict::Failed,
+        reason,
+        format!("{}: {detail}", c.label()),
+    ))
+}
+
+/// `OOMKilled, exit code 137: message` from a `terminated` state.
+fn last_exit(terminated: Option<&Value>) -> Option<String> {
+    let t = terminated?;
+    let reason = t.get("reason").and_then(Value::as_str).unwrap_or("Error");
+    let code = t.get("exitCode").and_then(Value::as_i64).unwrap_or(0);
+    let message = t
+        .get("message")
+        .and_then(Value::as_str)
+        .map(str::trim)
+        .filter(|m| !m.is_empty())
+        .map(|m| format!(": {m}"))
+        .unwrap_or_default();
+    Some(format!("{reason}, exit code {code}{message}"))
+}
+
+/// A pod in phase Failed: evicted, deadline, or a container that failed.
+fn failed(obj: &Object, containers: &[Container]) -> Judgement {
+    if let Some(reason) = obj.str("/status/reason") {
+        let message = obj
+            .str("/status/message")
+            .map(str::trim)
+            .unwrap_or_default();
+        let message = if message.is_empty() {
+            format!("pod failed ({reason})")
+        } else {
+            format!("pod failed ({reason}): {message}")
+        };
+        return Judgement::new(Verdict::Failed, reason, message);
+    }
+    let failed = containers.iter().find(|c| {
+        c.raw.pointer("/state/terminated").is_some() && c.int("/state/terminated/exitCode") != 0
+    });
+    match failed {
+        Some(c) => {
+            let reason = match c.text("/state/terminated/reason") {
+                "" => "Error",
+                r => r,
+            };
+            let exit = last_exit(c.raw.pointer("/state/terminated")).unwrap_or_default();
+            Judgement::new(
+                Verdict::Failed,
+                reason,
+                format!("{} failed: {exit}", c.label()),
+            )
+            .since(parse(c.raw.pointer("/state/terminated/finishedAt")))
+        }
+        None => Judgement::new(Verdict::Failed, "PodFailed", "the pod failed"),
+    }
+}
+
+/// ``, or `; restarted 3 times (last: OOMKilled, exit code 137, 5m ago)`.
+fn restarts(containers: &[&Container], snap: &Snapshot) -> String {
+    let total: i64 = containers.iter().map(|c| c.int("/restartCount")).sum();
+    if total == 0 {
+        return String::new();
+    }
+    let last = containers
+        .iter()
+        .filter_map(|c| {
+            let t = c.raw.pointer("/lastState/terminated")?;
+            Some((parse(t.get("finishedAt")), t))
+        })
+        .max_by_key(|(at, _)| *at)
+        .and_then(|(at, t)| {
+            let when = at
+                .map(|at| format!(", {} ago", age(snap.now, at)))
+                .unwrap_or_default();
+            last_exit(Some(t)).map(|e| format!(" (last: {e}{when})"))
+        })
+        .unwrap_or_default();
+    format!("; restarted {}{last}", count(total, "time"))
+}
+
+fn statuses(obj: &Object) -> Vec<Container<'_>> {
+    let list = |pointer: &str, init: bool| {
+        obj.at(pointer)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .map(move |raw| Container { init, raw })
+    };
+    list("/status/initContainerStatuses", true)
+        .chain(list("/status/containerStatuses", false))
+        .collect()
+}
+
+fn ready_since(conds: &[crate::model::Condition]) -> Option<jiff::Timestamp> {
+    find(conds, "Ready").and_then(|c| c.last_transition_time)
+}
+
+fn parse(v: Option<&Value>) -> Option<jiff::Timestamp> {
+    crate::model::parse_time(v)
+}
+
+fn gates(obj: &Object) -> String {
+    names(obj.at("/spec/schedulingGates"), "name")
+}
+
+fn readiness_gates(obj: &Object) -> String {
+    names(obj.at("/spec/readinessGates"), "conditionType")
+}
+
+fn names(v: Option<&Value>, key: &str) -> String {
+    let names: Vec<&str> = v
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|g| g.get(key).and_then(Value::as_str))
+        .collect();
+    list(&names)
+}

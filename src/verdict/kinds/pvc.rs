@@ -1,0 +1,123 @@
+//! PersistentVolumeClaims (v1): bound, lost, or pending, and if pending, why,
+//! from the events of the volume controllers.
+
+use crate::model::{Event, Object, Snapshot, age};
+use crate::verdict::conditions::true_;
+use crate::verdict::{Judgement, Verdict};
+
+/// What the persistentvolume-controller says when no volume can match.
+const NO_VOLUME: &str =
+    "no persistent volumes available for this claim and no storage class is set";
+
+pub fn judge(obj: &Object, snap: &Snapshot) -> Option<Judgement> {
+    let volume = obj.str("/spec/volumeName").unwrap_or_default();
+    match obj.str("/status/phase")? {
+        "Bound" => Some(bound(obj, volume)),
+        "Lost" => Some(Judgement::new(
+            Verdict::Failed,
+            "Lost",
+            format!("its volume {volume} no longer exists; the data is gone or must be restored"),
+        )),
+        "Pending" => Some(pending(obj, snap)),
+        _ => None,
+    }
+}
+
+fn bound(obj: &Object, volume: &str) -> Judgement {
+    let conds = obj.conditions();
+    if let Some(c) = true_(&conds, "FileSystemResizePending") {
+        return Judgement::new(
+            Verdict::Progressing,
+            "FileSystemResizePending",
+            format!("volume {volume} resized; the file system grows when a pod next mounts it"),
+        )
+        .since(c.last_transition_time);
+    }
+    if let Some(c) = true_(&conds, "Resizing") {
+        return Judgement::new(
+            Verdict::Progressing,
+            "Resizing",
+            format!("volume {volume} is being resized"),
+        )
+        .since(c.last_transition_time);
+    }
+    let size = obj
+        .str("/status/capacity/storage")
+        .map(|s| format!(", {s}"))
+        .unwrap_or_default();
+    let class = obj
+        .str("/spec/storageClassName")
+        .filter(|c| !c.is_empty())
+        .map(|c| format!(", storage class {c}"))
+        .unwrap_or_default();
+    Judgement::new(
+        Verdict::Converged,
+        "Bound",
+        format!("bound to volume {volume}{size}{class}"),
+    )
+}
+
+fn pending(obj: &Object, snap: &Snapshot) -> Judgement {
+    let latest = snap
+        .events_for(&obj.uid)
+        .filter(|e| {
+            matches!(
+                e.reason.as_str(),
+                "ProvisioningFailed"
+                    | "FailedBinding"
+                    | "WaitForFirstConsumer"
+                    | "ExternalProvisioning"
+                    | "WaitForPodScheduled"
+            )
+        })
+        .max_by_key(|e| e.last_seen);
+    let Some(e) = latest else {
+        return Judgement::new(
+            Verdict::Progressing,
+            "Pending",
+            "waiting for a volume to be bound",
+        )
+        .since(obj.created);
+    };
+    let seen = seen(e, snap);
+    match e.reason.as_str() {
+        "ProvisioningFailed" => Judgement::new(
+            Verdict::Failed,
+            "ProvisioningFailed",
+            format!("the provisioner cannot create a volume: {}{seen}", e.message),
+        ),
+        "FailedBinding" if e.message.contains(NO_VOLUME) => Judgement::new(
+            Verdict::Failed,
+            "NoMatchingVolume",
+            format!("no volume matches and no storage class is set, so none will be provisioned{seen}"),
+        ),
+        "WaitForFirstConsumer" | "WaitForPodScheduled" => Judgement::new(
+            Verdict::Progressing,
+            "WaitingForFirstConsumer",
+            "the storage class binds on first use: waiting for a pod that uses this claim to be scheduled",
+        ),
+        "ExternalProvisioning" => Judgement::new(
+            Verdict::Progressing,
+            "Provisioning",
+            format!("waiting for the external provisioner: {}", e.message),
+        ),
+        _ => Judgement::new(
+            Verdict::Progressing,
+            "Pending",
+            format!("waiting for a volume to be bound: {}{seen}", e.message),
+        ),
+    }
+    .since(e.first_seen)
+}
+
+/// ` (12 times, last 3m ago)`: how often the controller said it.
+fn seen(e: &Event, snap: &Snapshot) -> String {
+    let last = e
+        .last_seen
+        .map(|t| format!(", last {} ago", age(snap.now, t)))
+        .unwrap_or_default();
+    format!(
+        " ({}{last})",
+        crate::verdict::words::count(e.count as i64, "time")
+    )
+}

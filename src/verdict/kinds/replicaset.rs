@@ -1,0 +1,64 @@
+//! ReplicaSets (apps/v1): pods that cannot be created, pods not yet ready,
+//! scaled down.
+
+use crate::model::{Object, Snapshot};
+use crate::verdict::conditions::true_;
+use crate::verdict::words::count;
+use crate::verdict::{Judgement, Verdict};
+
+use super::pod_error;
+
+pub fn judge(obj: &Object, _snap: &Snapshot) -> Option<Judgement> {
+    let conds = obj.conditions();
+    let desired = obj.int("/spec/replicas").unwrap_or(1);
+    let replicas = obj.int("/status/replicas").unwrap_or(0);
+    let ready = obj.int("/status/readyReplicas").unwrap_or(0);
+    let available = obj.int("/status/availableReplicas").unwrap_or(0);
+    if let Some(c) = true_(&conds, "ReplicaFailure") {
+        let reason = if c.reason.is_empty() {
+            "ReplicaFailure"
+        } else {
+            &c.reason
+        };
+        let j = Judgement::new(
+            Verdict::Failed,
+            reason,
+            format!(
+                "cannot create pods: {}; {replicas} of {desired} created, {ready} ready",
+                pod_error(&c.message)
+            ),
+        );
+        return Some(j.since(c.last_transition_time).ready(ready, desired));
+    }
+    let j = if desired == 0 && replicas == 0 {
+        Judgement::new(Verdict::Converged, "ScaledDown", "scaled to 0 replicas")
+    } else if replicas > desired {
+        Judgement::new(
+            Verdict::Progressing,
+            "ScalingDown",
+            format!(
+                "{} pending termination; {ready}/{desired} ready",
+                count(replicas - desired, "replica")
+            ),
+        )
+    } else if ready < desired {
+        Judgement::new(
+            Verdict::Progressing,
+            "WaitingForReady",
+            format!("{ready}/{desired} replicas ready ({replicas} created)"),
+        )
+    } else if available < desired {
+        Judgement::new(
+            Verdict::Progressing,
+            "WaitingForAvailable",
+            format!("{available}/{desired} replicas available (minReadySeconds)"),
+        )
+    } else {
+        Judgement::new(
+            Verdict::Converged,
+            "Ready",
+            format!("{ready}/{desired} replicas ready"),
+        )
+    };
+    Some(j.ready(ready, desired))
+}

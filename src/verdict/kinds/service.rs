@@ -1,0 +1,213 @@
+//! Services (v1): a load balancer still pending, and for a Service with a
+//! selector, whether any pod behind it is ready, from the EndpointSlices and
+//! Pods of the snapshot.
+
+use std::collections::BTreeSet;
+
+use serde_json::Value;
+
+use crate::model::{Object, Snapshot, age};
+use crate::verdict::words::{list, noun};
+use crate::verdict::{Judgement, Verdict, judge as judge_object};
+
+pub fn judge(obj: &Object, snap: &Snapshot) -> Option<Judgement> {
+    let type_ = obj.str("/spec/type").unwrap_or("ClusterIP");
+    if type_ == "ExternalName" {
+        let target = obj.str("/spec/externalName").unwrap_or("?");
+        return Some(Judgement::new(
+            Verdict::Converged,
+            "ExternalName",
+            format!("DNS alias for {target}; no endpoints to check"),
+        ));
+    }
+    if type_ == "LoadBalancer" && lb_addresses(obj).is_empty() {
+        let waited = obj
+            .created
+            .map(|c| format!(" for {}", age(snap.now, c)))
+            .unwrap_or_default();
+        return Some(
+            Judgement::new(
+                Verdict::Progressing,
+                "PendingLoadBalancer",
+                format!(
+                    "waiting{waited} for a load balancer: no controller has written status.loadBalancer.ingress"
+                ),
+            )
+            .since(obj.created),
+        );
+    }
+    let selector = selector(obj);
+    if selector.is_empty() {
+        return Some(Judgement::new(
+            Verdict::Converged,
+            "Current",
+            "no selector: its endpoints are managed outside Kubernetes",
+        ));
+    }
+    let mut j = endpoints(obj, snap, &selector);
+    let addresses = lb_addresses(obj);
+    if j.verdict == Verdict::Converged && !addresses.is_empty() {
+        j.message
+            .push_str(&format!("; load balancer at {}", addresses.join(", ")));
+    }
+    Some(j)
+}
+
+fn endpoints(obj: &Object, snap: &Snapshot, selector: &[(String, String)]) -> Judgement {
+    let namespace = obj.namespace();
+    let selector_text = selector
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect::<Vec<_>>()
+        .join(",");
+    let slices: Vec<&Object> = snap
+        .objects()
+        .iter()
+        .filter(|o| {
+            o.group() == "discovery.k8s.io"
+                && o.kind() == "EndpointSlice"
+                && o.namespace() == namespace
+                && o.labels
+                    .get("kubernetes.io/service-name")
+                    .map(String::as_str)
+                    == Some(obj.name())
+        })
+        .collect();
+    let pods_known = snap
+        .objects()
+        .iter()
+        .any(|o| is_pod(o) && o.namespace() == namespace);
+    if slices.is_empty() && !pods_known {
+        return Judgement::new(
+            Verdict::Converged,
+            "Current",
+            format!(
+                "endpoints not checked: no EndpointSlices or Pods of namespace {} were read",
+                namespace.unwrap_or_default()
+            ),
+        );
+    }
+    let pods: Vec<&Object> = snap
+        .objects()
+        .iter()
+        .filter(|o| {
+            is_pod(o)
+                && o.namespace() == namespace
+                && !matches!(o.str("/status/phase"), Some("Succeeded" | "Failed"))
+                && selector.iter().all(|(k, v)| o.labels.get(k) == Some(v))
+        })
+        .collect();
+    // The slices are what kube-proxy routes to; the pods only explain.
+    let (ready, total) = if slices.is_empty() {
+        let ready = pods.iter().filter(|p| pod_ready(p)).count() as i64;
+        (ready, pods.len() as i64)
+    } else {
+        slice_endpoints(&slices)
+    };
+    if total == 0 {
+        return Judgement::new(
+            Verdict::Failed,
+            "NoEndpoints",
+            format!("selector {selector_text} matches no pods"),
+        );
+    }
+    if ready == 0 {
+        // A Service with no ready backend serves nothing. Whether that is
+        // stuck depends on its pods: failing pods make it Failed, pods on
+        // their way up only Progressing.
+        let failing: Vec<String> = pods
+            .iter()
+            .filter(|p| !pod_ready(p))
+            .filter_map(|p| {
+                let j = judge_object(p, snap);
+                (j.verdict == Verdict::Failed).then(|| format!("{} ({})", p.name(), j.reason))
+            })
+            .collect();
+        let head = format!("0/{total} endpoints ready");
+        return if failing.is_empty() {
+            Judgement::new(
+                Verdict::Progressing,
+                "NoReadyEndpoints",
+                format!("{head}; its pods are not ready yet"),
+            )
+        } else {
+            Judgement::new(
+                Verdict::Failed,
+                "NoReadyEndpoints",
+                format!(
+                    "{head}; failing {}: {}",
+                    noun(failing.len() as i64, "pod"),
+                    list(&failing)
+                ),
+            )
+        }
+        .ready(0, total);
+    }
+    Judgement::new(
+        Verdict::Converged,
+        "EndpointsReady",
+        format!("{ready}/{total} {} ready", noun(total, "endpoint")),
+    )
+    .ready(ready, total)
+}
+
+/// Ready and total endpoints across the slices, each backend counted once
+/// (dual-stack Services have one slice per IP family).
+fn slice_endpoints(slices: &[&Object]) -> (i64, i64) {
+    let mut all = BTreeSet::new();
+    let mut ready = BTreeSet::new();
+    for slice in slices {
+        let Some(endpoints) = slice.at("/endpoints").and_then(Value::as_array) else {
+            continue;
+        };
+        for e in endpoints {
+            let key = e
+                .pointer("/targetRef/uid")
+                .or_else(|| e.pointer("/targetRef/name"))
+                .or_else(|| e.pointer("/addresses/0"))
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string();
+            // A missing ready condition means unknown, read as ready.
+            if e.pointer("/conditions/ready").and_then(Value::as_bool) != Some(false) {
+                ready.insert(key.clone());
+            }
+            all.insert(key);
+        }
+    }
+    (ready.len() as i64, all.len() as i64)
+}
+
+fn selector(obj: &Object) -> Vec<(String, String)> {
+    obj.at("/spec/selector")
+        .and_then(Value::as_object)
+        .map(|m| {
+            m.iter()
+                .filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_string())))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn lb_addresses(obj: &Object) -> Vec<&str> {
+    obj.at("/status/loadBalancer/ingress")
+        .and_then(Value::as_array)
+        .map(|list| {
+            list.iter()
+                .filter_map(|i| {
+                    i.get("ip")
+                        .or_else(|| i.get("hostname"))
+                        .and_then(Value::as_str)
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn is_pod(o: &Object) -> bool {
+    o.kind() == "Pod" && o.group().is_empty()
+}
+
+fn pod_ready(p: &Object) -> bool {
+    p.condition("Ready").is_some_and(|c| c.is_true())
+}

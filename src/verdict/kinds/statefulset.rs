@@ -1,0 +1,92 @@
+//! StatefulSets (apps/v1): pods not ready, rolling updates (including the
+//! deliberate stop of a partitioned rollout and the OnDelete strategy), scaling.
+
+use crate::model::{Object, Snapshot};
+use crate::verdict::words::{count, noun};
+use crate::verdict::{Judgement, Verdict};
+
+pub fn judge(obj: &Object, _snap: &Snapshot) -> Option<Judgement> {
+    let desired = obj.int("/spec/replicas").unwrap_or(1);
+    let replicas = obj.int("/status/replicas").unwrap_or(0);
+    let ready = obj.int("/status/readyReplicas").unwrap_or(0);
+    let updated = obj.int("/status/updatedReplicas").unwrap_or(0);
+    let current = obj.str("/status/currentRevision");
+    let update = obj.str("/status/updateRevision");
+    let revisions_differ = matches!((current, update), (Some(c), Some(u)) if c != u);
+    let strategy = obj
+        .str("/spec/updateStrategy/type")
+        .unwrap_or("RollingUpdate");
+    let partition = obj
+        .int("/spec/updateStrategy/rollingUpdate/partition")
+        .unwrap_or(0);
+
+    let j = if ready < desired {
+        Judgement::new(
+            Verdict::Progressing,
+            "WaitingForReady",
+            format!("{ready}/{desired} replicas ready"),
+        )
+    } else if revisions_differ && strategy == "OnDelete" {
+        let old = (replicas - updated).max(0);
+        Judgement::new(
+            Verdict::Progressing,
+            "WaitingForPodDeletion",
+            format!(
+                "updateStrategy OnDelete: {} on the old revision; pods update only when deleted",
+                stay(old)
+            ),
+        )
+    } else if revisions_differ && partition > 0 && updated >= (desired - partition).max(0) {
+        let old = (desired - updated).max(0);
+        Judgement::new(
+            Verdict::Suspended,
+            "PartitionedRollout",
+            format!(
+                "partition {partition}: {updated} of {desired} replicas updated to {}, {} on the old revision until the partition is lowered",
+                update.unwrap_or_default(),
+                stay(old)
+            ),
+        )
+    } else if revisions_differ || updated < desired && update.is_some() {
+        Judgement::new(
+            Verdict::Progressing,
+            "RolloutInProgress",
+            format!("{updated} of {desired} replicas updated; {ready}/{desired} ready"),
+        )
+    } else if replicas > desired {
+        Judgement::new(
+            Verdict::Progressing,
+            "ScalingDown",
+            format!(
+                "{} pending termination",
+                count(replicas - desired, "replica")
+            ),
+        )
+    } else if let Some(available) = obj.int("/status/availableReplicas")
+        && available < desired
+    {
+        Judgement::new(
+            Verdict::Progressing,
+            "WaitingForAvailable",
+            format!("{available}/{desired} replicas available (minReadySeconds)"),
+        )
+    } else if desired == 0 {
+        Judgement::new(Verdict::Converged, "ScaledDown", "scaled to 0 replicas")
+    } else {
+        Judgement::new(
+            Verdict::Converged,
+            "Ready",
+            format!("{ready}/{desired} {} ready", noun(desired, "replica")),
+        )
+    };
+    Some(j.ready(ready, desired))
+}
+
+/// `1 pod stays`, `2 pods stay`.
+fn stay(n: i64) -> String {
+    format!(
+        "{} {}",
+        count(n, "pod"),
+        if n == 1 { "stays" } else { "stay" }
+    )
+}

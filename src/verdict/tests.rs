@@ -1,0 +1,381 @@
+//! Table-driven tests of the verdicts over YAML fixtures of real objects, in
+//! `tests/fixtures/verdict/`. Each fixture is multi-document YAML: the first
+//! document is the object under test, the rest its context (events,
+//! EndpointSlices, pods, dependents). Most were captured from the test
+//! cluster with `kubectl get -o yaml`; the hand-written ones say so in a
+//! comment at the top.
+
+use std::path::Path;
+
+use jiff::Timestamp;
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::Verdict::{self, *};
+use super::{Judgement, judge};
+use crate::model::{Event, Object, Snapshot};
+
+/// The clock of every case, unless the case says otherwise: a little after
+/// the fixtures were captured.
+const NOW: &str = "2026-11-29T22:30:00Z";
+
+struct Case {
+    fixture: &'static str,
+    verdict: Verdict,
+    reason: &'static str,
+    /// A substring the message must contain.
+    message: &'static str,
+    now: &'static str,
+}
+
+const fn case(
+    fixture: &'static str,
+    verdict: Verdict,
+    reason: &'static str,
+    message: &'static str,
+) -> Case {
+    Case {
+        fixture,
+        verdict,
+        reason,
+        message,
+        now: NOW,
+    }
+}
+
+impl Case {
+    const fn at(self, now: &'static str) -> Case {
+        Case { now, ..self }
+    }
+}
+
+#[rustfmt::skip]
+const CASES: &[Case] = &[
+    // 1. Deletion.
+    case("configmap-finalizer.yaml", Terminating, "FinalizersPending", "finalizer example.com/cleanup (removed by the controller that added it)"),
+    case("configmap-foreground.yaml", Terminating, "WaitingForDependents", "waiting for 1 dependent ConfigMap/child to be deleted first"),
+    case("pvc-terminating-protection.yaml", Terminating, "FinalizersPending", "kube-controller-manager's pvc-protection controller once no pod uses the claim); still used by pod user"),
+    case("pod-deleting.yaml", Terminating, "Deleting", "deletion requested 30s ago; no finalizers, waiting for the object to go"),
+    case("namespace-terminating.yaml", Terminating, "FinalizersPending", "content is held by finalizers: example.com/cleanup on 1 object; remaining: configmaps (1)"),
+    case("namespace-discovery-failure.yaml", Terminating, "DiscoveryFailed", "metrics.k8s.io/v1beta1"),
+    // Metadata only, or nothing to reconcile.
+    case("secret-metadata-only.yaml", Converged, "Exists", "only its metadata was read"),
+    case("configmap-plain.yaml", Converged, "Exists", "ConfigMap has no status to reconcile"),
+    case("serviceaccount.yaml", Converged, "Exists", "ServiceAccount has no status to reconcile"),
+    // 2. Generation.
+    case("deployment-generation-lag.yaml", Progressing, "ObservedGenerationLag", "controller has observed generation 4 of 5"),
+    case("cr-generation-lag.yaml", Progressing, "ObservedGenerationLag", "controller has observed generation 3 of 4"),
+    case("cr-condition-generation-lag.yaml", Progressing, "ObservedGenerationLag", "condition Ready reflects generation 3 of 4"),
+    case("cr-ready-no-observed-generation.yaml", Converged, "Ready", "Ready=True: widget is serving"),
+    // Paused wins over a generation lag.
+    case("deployment-paused-lag.yaml", Suspended, "Paused", "paused; spec changes are pending (generation 4 not yet rolled out)"),
+    // A built-in controller that never wrote status.
+    case("deployment-no-status.yaml", Unknown, "NoStatus", "no controller has written status since creation 3m ago"),
+    // 3. Abnormal-true conditions.
+    case("cr-stalled.yaml", Failed, "InstallFailed", "Stalled=True: Failed to install after 1 attempt(s)"),
+    case("cr-reconciling.yaml", Progressing, "ProgressingWithRetry", "new upstream revision"),
+    // 4. Per-kind rules.
+    case("deployment-available.yaml", Converged, "Available", "3/3 replicas available"),
+    case("deployment-rollout.yaml", Progressing, "RolloutInProgress", "1 of 3 replicas updated; 3/3 replicas available"),
+    case("deployment-old-replicas.yaml", Progressing, "RolloutInProgress", "old replicas are pending termination (1 replica left)"),
+    case("deployment-waiting-available.yaml", Progressing, "WaitingForAvailable", "2/3 replicas available"),
+    case("deployment-deadline-exceeded.yaml", Failed, "ProgressDeadlineExceeded", "rollout made no progress for 5s (progressDeadlineSeconds): ReplicaSet \"stuck-6f95f7dfd4\" has timed out progressing; 0/2 replicas available"),
+    case("deployment-quota.yaml", Failed, "FailedCreate", "cannot create pods: exceeded quota: pods, requested: pods=1, used: pods=2, limited: pods=2; 2/3 replicas available"),
+    case("deployment-paused-pending.yaml", Suspended, "Paused", "paused; spec changes are pending: 0 of 2 replicas run the latest template"),
+    case("replicaset-quota.yaml", Failed, "FailedCreate", "cannot create pods: exceeded quota: pods"),
+    case("replicaset-not-ready.yaml", Progressing, "WaitingForReady", "0/1 replicas ready"),
+    case("replicaset-scaled-down.yaml", Converged, "ScaledDown", "scaled to 0 replicas"),
+    case("replicaset-ready.yaml", Converged, "Ready", "3/3 replicas ready"),
+    case("statefulset-ready.yaml", Converged, "Ready", "3/3 replicas ready"),
+    case("statefulset-not-ready.yaml", Progressing, "WaitingForReady", "2/3 replicas ready"),
+    case("statefulset-partition.yaml", Suspended, "PartitionedRollout", "partition 2: 1 of 3 replicas updated to canary-5bdc7fb547, 2 pods stay on the old revision"),
+    case("statefulset-ondelete.yaml", Progressing, "WaitingForPodDeletion", "2 pods stay on the old revision; pods update only when deleted"),
+    case("daemonset-ready.yaml", Converged, "Ready", "2/2 pods ready"),
+    case("daemonset-rollout.yaml", Progressing, "RolloutInProgress", "1 of 2 pods updated; 1/2 pods ready"),
+    case("daemonset-unready.yaml", Progressing, "WaitingForReady", "0/2 pods ready, 2 unavailable"),
+    case("daemonset-misscheduled.yaml", Progressing, "Misscheduled", "1 daemon pod on nodes that should not run one"),
+    case("job-complete.yaml", Converged, "Complete", "1 of 1 succeeded in 3s"),
+    case("job-backoff-limit.yaml", Failed, "BackoffLimitExceeded", "2 pods failed, reaching backoffLimit 1"),
+    case("job-deadline.yaml", Failed, "DeadlineExceeded", "ran longer than activeDeadlineSeconds (5s)"),
+    case("job-failure-target.yaml", Failed, "BackoffLimitExceeded", "waiting for 1 pod to terminate"),
+    case("job-suspended.yaml", Suspended, "Suspended", "suspended by spec.suspend; 0 of 1 succeeded"),
+    case("job-running.yaml", Progressing, "Running", "1 active, 0 succeeded of 1"),
+    case("cronjob-scheduled.yaml", Converged, "Scheduled", "schedule \"* * * * *\"; last scheduled 16m ago, last success 15m ago"),
+    case("cronjob-suspended.yaml", Suspended, "Suspended", "suspended by spec.suspend (schedule \"0 3 * * *\"); never scheduled"),
+    case("pod-running.yaml", Converged, "Running", "2/2 containers ready"),
+    case("pod-running-restarts.yaml", Converged, "Running", "2/2 containers ready; restarted 2 times (last: OOMKilled, exit code 137, 9m ago)"),
+    case("pod-succeeded.yaml", Converged, "Completed", "all containers exited successfully"),
+    case("pod-failed-error.yaml", Failed, "Error", "container job failed: Error, exit code 1: job step failed"),
+    case("pod-evicted.yaml", Failed, "Evicted", "pod failed (Evicted): The node was low on resource: memory."),
+    case("pod-unschedulable.yaml", Failed, "Unschedulable", "the scheduler cannot place it: 0/2 nodes are available: 2 Insufficient cpu."),
+    case("pod-crashloop-oomkilled.yaml", Failed, "CrashLoopBackOff", "container app keeps crashing: restarted 22 times; last exit: OOMKilled, exit code 137"),
+    case("pod-init-crashloop.yaml", Failed, "CrashLoopBackOff", "init container migrate keeps crashing: restarted 6 times; last exit: Error, exit code 1: connection refused: postgres:5432"),
+    case("pod-image-pull-backoff.yaml", Failed, "ImagePullBackOff", "container app cannot pull image example.com/app:does-not-exist: backing off after ErrImagePull: failed to pull and unpack image \"example.com/app:does-not-exist\": not found"),
+    case("pod-config-error.yaml", Failed, "CreateContainerConfigError", "container app: secret \"db-credentials\" not found"),
+    case("pod-container-creating.yaml", Progressing, "ContainerCreating", "container app: ContainerCreating"),
+    case("pod-pending.yaml", Progressing, "Pending", "waiting to be scheduled"),
+    case("pod-readiness-failing.yaml", Failed, "ReadinessProbeFailed", "not ready for 17m: readiness probe failed 1 time (HTTP probe failed with statuscode: 503, last 17m ago); 0/1 containers ready"),
+    case("pod-readiness-failing.yaml", Progressing, "NotReady", "0/1 containers ready (not ready: app)").at("2026-11-29T22:13:30Z"),
+    case("pvc-storageclass-missing.yaml", Failed, "ProvisioningFailed", "the provisioner cannot create a volume: storageclass.storage.k8s.io \"fast-ssd\" not found (2 times, last 6m ago)"),
+    case("pvc-no-matching-volume.yaml", Failed, "NoMatchingVolume", "no volume matches and no storage class is set"),
+    case("pvc-bound.yaml", Converged, "Bound", "bound to volume pvc-4e1a2b3c-5d6e-4f70-8192-a3b4c5d6e701, 10Gi, storage class standard"),
+    case("pvc-lost.yaml", Failed, "Lost", "its volume pvc-4e1a2b3c-5d6e-4f70-8192-a3b4c5d6e702 no longer exists"),
+    case("pvc-wait-first-consumer.yaml", Progressing, "WaitingForFirstConsumer", "waiting for a pod that uses this claim to be scheduled"),
+    case("pvc-provisioning-failed.yaml", Failed, "ProvisioningFailed", "MULTI_NODE_MULTI_WRITER not supported (9 times, last 2m ago)"),
+    case("service-ready-endpoints.yaml", Converged, "EndpointsReady", "3/3 endpoints ready"),
+    case("service-no-endpoints.yaml", Failed, "NoEndpoints", "selector app=nothing-here matches no pods"),
+    case("service-no-ready-endpoints.yaml", Progressing, "NoReadyEndpoints", "0/2 endpoints ready; its pods are not ready yet"),
+    case("service-failing-endpoints.yaml", Failed, "NoReadyEndpoints", "0/2 endpoints ready; failing pods: stuck-6f95f7dfd4-2rl9v (ReadinessProbeFailed) and stuck-6f95f7dfd4-4vrs4 (ReadinessProbeFailed)"),
+    case("service-endpoints-unchecked.yaml", Converged, "Current", "endpoints not checked"),
+    case("service-lb-pending.yaml", Progressing, "PendingLoadBalancer", "no controller has written status.loadBalancer.ingress"),
+    case("service-lb-ready.yaml", Converged, "Current", "load balancer at 203.0.113.10"),
+    case("service-no-selector.yaml", Converged, "Current", "no selector"),
+    case("service-externalname.yaml", Converged, "ExternalName", "DNS alias for db.prod.example.com"),
+    case("namespace-active.yaml", Converged, "Active", "namespace is active"),
+    case("node-ready.yaml", Converged, "Ready", "kubelet reports Ready"),
+    case("node-not-ready.yaml", Failed, "NodeNotReady", "Ready=Unknown for 12m: Kubelet stopped posting node status."),
+    case("node-memory-pressure.yaml", Failed, "MemoryPressure", "kubelet has insufficient memory available"),
+    case("node-cordoned.yaml", Suspended, "Cordoned", "cordoned (spec.unschedulable)"),
+    case("crd-established.yaml", Converged, "Established", "serving widgets.example.com (v1)"),
+    case("crd-names-conflict.yaml", Failed, "NamesNotAccepted", "NamesAccepted=False: \"wd\" is already in use"),
+    case("crd-installing.yaml", Progressing, "NotEstablished", "Established=False: the initial names have been accepted"),
+    case("hpa-failed-metrics.yaml", Failed, "FailedGetResourceMetric", "unable to get metrics for resource cpu"),
+    case("hpa-scaling.yaml", Progressing, "Scaling", "scaling from 3 to 5 replicas (min 3, max 10)"),
+    case("hpa-at-max.yaml", Converged, "Stable", "scaling limited (TooManyReplicas)"),
+    case("pdb-healthy.yaml", Converged, "SufficientPods", "3 healthy, 2 required; 1 disruption allowed"),
+    case("pdb-insufficient.yaml", Progressing, "InsufficientPods", "0 of 2 required pods healthy; 0 disruptions allowed"),
+    case("ingress-no-address.yaml", Progressing, "PendingAddress", "waiting for an ingress controller to write an address (2m so far)").at("2026-11-29T22:15:00Z"),
+    case("ingress-no-address.yaml", Unknown, "NoAddress", "no ingress controller has written an address in 17m; is one running?"),
+    case("ingress-address.yaml", Converged, "Address", "served at 203.0.113.20"),
+    // 5. Ready-style conditions of any kind.
+    case("cr-ready-false.yaml", Progressing, "DoesNotExist", "Issuing certificate as Secret does not exist"),
+    case("cr-available.yaml", Converged, "Available", "Available=True: 3 of 3 gizmos up"),
+    case("cr-synced-false.yaml", Failed, "ReconcileError", "Synced=False: update failed"),
+    case("cr-degraded.yaml", Failed, "IngressDegraded", "1/2 of replicas are available"),
+    // 6. Default.
+    case("cr-no-status.yaml", Unknown, "NoStatus", "no controller has written status since creation 20m ago"),
+    case("cr-status-without-conditions.yaml", Converged, "Current", "controller has observed generation 2"),
+];
+
+fn fixture_dir() -> &'static Path {
+    Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/verdict"
+    ))
+}
+
+/// Loads a fixture into a snapshot; returns it and the object under test.
+fn load(name: &str, now: &str) -> (Snapshot, Object) {
+    let path = fixture_dir().join(name);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut objects = Vec::new();
+    let mut events = Vec::new();
+    for doc in serde_yaml_ng::Deserializer::from_str(&text) {
+        let value = Value::deserialize(doc).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let is_event = value.get("kind").and_then(Value::as_str) == Some("Event");
+        if is_event && !objects.is_empty() {
+            events.push(Event::from_value(&value).unwrap_or_else(|| panic!("{name}: bad event")));
+        } else {
+            objects.push(Object::from_value(value).unwrap_or_else(|| panic!("{name}: bad object")));
+        }
+    }
+    let subject = objects
+        .first()
+        .cloned()
+        .unwrap_or_else(|| panic!("{name}: empty fixture"));
+    let now: Timestamp = now.parse().unwrap();
+    (Snapshot::new(objects, events, Vec::new(), now), subject)
+}
+
+fn run(name: &str, now: &str) -> Judgement {
+    let (snap, obj) = load(name, now);
+    judge(&obj, &snap)
+}
+
+#[test]
+fn every_case_gets_its_verdict_reason_and_message() {
+    let mut failures = Vec::new();
+    for c in CASES {
+        let got = run(c.fixture, c.now);
+        if got.verdict != c.verdict || got.reason != c.reason || !got.message.contains(c.message) {
+            failures.push(format!(
+                "{} (now {}):\n    want {} {} containing {:?}\n    got  {} {} {:?}",
+                c.fixture,
+                c.now,
+                c.verdict,
+                c.reason,
+                c.message,
+                got.verdict,
+                got.reason,
+                got.message
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases failed:\n{}",
+        failures.len(),
+        CASES.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn every_fixture_has_a_case() {
+    let mut missing = Vec::new();
+    for entry in std::fs::read_dir(fixture_dir()).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        if name.ends_with(".yaml") && !CASES.iter().any(|c| c.fixture == name) {
+            missing.push(name);
+        }
+    }
+    missing.sort();
+    assert!(missing.is_empty(), "fixtures without a case: {missing:?}");
+}
+
+#[test]
+fn messages_are_single_lines() {
+    for c in CASES {
+        let got = run(c.fixture, c.now);
+        assert!(
+            !got.message.contains('\n'),
+            "{}: {:?}",
+            c.fixture,
+            got.message
+        );
+        assert!(
+            !got.reason.contains(' '),
+            "{}: reason {:?}",
+            c.fixture,
+            got.reason
+        );
+    }
+}
+
+fn ts(s: &str) -> Option<Timestamp> {
+    Some(s.parse().unwrap())
+}
+
+#[test]
+fn since_comes_from_the_relevant_timestamp() {
+    let cases = [
+        ("configmap-finalizer.yaml", ts("2026-11-29T22:13:01Z")),
+        (
+            "deployment-deadline-exceeded.yaml",
+            ts("2026-11-29T22:12:42Z"),
+        ),
+        ("pod-unschedulable.yaml", ts("2026-11-29T22:12:37Z")),
+        ("job-backoff-limit.yaml", ts("2026-11-29T22:12:48Z")),
+        ("node-not-ready.yaml", ts("2026-11-29T22:18:00Z")),
+        ("cr-stalled.yaml", ts("2026-11-29T22:05:00Z")),
+        ("cr-no-status.yaml", ts("2026-11-29T22:10:00Z")),
+        ("deployment-paused-pending.yaml", ts("2026-11-29T22:12:48Z")),
+    ];
+    for (fixture, want) in cases {
+        assert_eq!(run(fixture, NOW).since, want, "{fixture}");
+    }
+}
+
+#[test]
+fn ready_counts_where_they_mean_something() {
+    let cases = [
+        ("deployment-rollout.yaml", Some((3, 3))),
+        ("deployment-quota.yaml", Some((2, 3))),
+        ("replicaset-not-ready.yaml", Some((0, 1))),
+        ("statefulset-not-ready.yaml", Some((2, 3))),
+        ("daemonset-rollout.yaml", Some((1, 2))),
+        ("job-complete.yaml", Some((1, 1))),
+        ("pod-running.yaml", Some((2, 2))),
+        ("pod-crashloop-oomkilled.yaml", Some((0, 1))),
+        ("service-ready-endpoints.yaml", Some((3, 3))),
+        ("configmap-plain.yaml", None),
+        ("cr-ready-false.yaml", None),
+    ];
+    for (fixture, want) in cases {
+        let got = run(fixture, NOW).ready.map(|r| (r.ready, r.desired));
+        assert_eq!(got, want, "{fixture}");
+    }
+}
+
+/// A built-in kind the source knows serves a status subresource, with an
+/// empty status, has nobody reconciling it; without the subresource, an
+/// object with no status simply exists.
+#[test]
+fn the_status_subresource_decides_between_unknown_and_exists() {
+    let (snap, mut obj) = load("cr-no-status.yaml", NOW);
+    obj.status_subresource = Some(false);
+    assert_eq!(judge(&obj, &snap).reason, "Exists");
+    obj.status_subresource = Some(true);
+    obj.raw["status"] = serde_json::json!({});
+    let j = judge(&obj, &snap);
+    assert_eq!((j.verdict, j.reason.as_str()), (Unknown, "NoStatus"));
+
+    let (snap, obj) = load("serviceaccount.yaml", NOW);
+    assert_eq!(obj.status_subresource, None);
+    assert_eq!(judge(&obj, &snap).reason, "Exists");
+
+    // A CronJob's status stays empty until its first run, subresource or
+    // not: its rule knows better than the discovery flag.
+    let (snap, mut obj) = load("cronjob-suspended.yaml", NOW);
+    obj.status_subresource = Some(true);
+    obj.raw["spec"]["suspend"] = serde_json::json!(false);
+    let j = judge(&obj, &snap);
+    assert_eq!((j.verdict, j.reason.as_str()), (Converged, "Scheduled"));
+    assert!(j.message.ends_with("never scheduled"), "{}", j.message);
+}
+
+/// Deletion comes first: a paused, lagging Deployment being deleted is
+/// Terminating, not Suspended.
+#[test]
+fn deletion_wins_over_everything() {
+    let (snap, mut obj) = load("deployment-paused-lag.yaml", NOW);
+    obj.deleted = ts("2026-11-29T22:29:00Z");
+    let j = judge(&obj, &snap);
+    assert_eq!((j.verdict, j.reason.as_str()), (Terminating, "Deleting"));
+    assert_eq!(
+        j.message,
+        "deletion requested 60s ago; no finalizers, waiting for the object to go"
+    );
+}
+
+/// Prints every case's judgement, to read the messages as a user would:
+/// `cargo test --lib verdict::tests::show -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn show() {
+    for c in CASES {
+        let j = run(c.fixture, c.now);
+        println!(
+            "{:<40} {:<12} {:<26} {}",
+            c.fixture, j.verdict, j.reason, j.message
+        );
+    }
+}
+
+/// A Pod resized in place has a new generation; the scheduler never
+/// revisits PodScheduled, so that condition's observedGeneration stays
+/// behind and must not read as a lag.
+#[test]
+fn built_in_conditions_owned_by_others_are_not_a_lag() {
+    let (snap, mut obj) = load("pod-unschedulable.yaml", NOW);
+    assert_eq!(
+        obj.condition("PodScheduled").unwrap().observed_generation,
+        Some(1)
+    );
+    obj.generation = Some(2);
+    let j = judge(&obj, &snap);
+    assert_eq!((j.verdict, j.reason.as_str()), (Failed, "Unschedulable"));
+
+    // The same lag on a custom resource is one.
+    let (snap, mut obj) = load("cr-ready-false.yaml", NOW);
+    obj.generation = Some(2);
+    let j = judge(&obj, &snap);
+    assert_eq!(
+        (j.verdict, j.reason.as_str()),
+        (Progressing, "ObservedGenerationLag")
+    );
+    assert_eq!(
+        j.message,
+        "condition Ready reflects generation 1 of 2; the controller has not caught up"
+    );
+}
