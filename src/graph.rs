@@ -138,7 +138,11 @@ impl<'a> Graph<'a> {
     ) -> TreeNode {
         let obj = self.snap.get(uid).expect("tree nodes are in the snapshot");
         // The root is drawn under the owner its chain follows, if any.
-        let placed_under = parent_of.get(uid).copied().or_else(|| obj.controller().or(obj.owners.first()).map(|o| o.uid.as_str()));
+        let placed_under = parent_of.get(uid).copied().or_else(|| {
+            obj.controller()
+                .or(obj.owners.first())
+                .map(|o| o.uid.as_str())
+        });
         let mut node = TreeNode {
             uid: uid.to_string(),
             children: Vec::new(),

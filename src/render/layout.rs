@@ -26,7 +26,7 @@ impl Cell {
 
 const GAP: usize = 2;
 /// The message column keeps at least this much room, even on a narrow terminal.
-const MIN_LAST: usize = 24;
+const MIN_LAST: usize = 12;
 
 /// Lays out rows under a header. Padding is computed on plain text, so
 /// colour never shifts the columns.
@@ -100,7 +100,7 @@ mod tests {
         assert_eq!(
             out,
             "NAME            VERDICT    MESSAGE\n\
-             Deployment/web  Failed     a long message that wil…\n\
+             Deployment/web  Failed     a long message that wi…\n\
              └─Pod/x         <Converged>\n"
         );
     }

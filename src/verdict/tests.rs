@@ -338,20 +338,6 @@ fn deletion_wins_over_everything() {
     );
 }
 
-/// Prints every case's judgement, to read the messages as a user would:
-/// `cargo test --lib verdict::tests::show -- --ignored --nocapture`.
-#[test]
-#[ignore]
-fn show() {
-    for c in CASES {
-        let j = run(c.fixture, c.now);
-        println!(
-            "{:<40} {:<12} {:<26} {}",
-            c.fixture, j.verdict, j.reason, j.message
-        );
-    }
-}
-
 /// A Pod resized in place has a new generation; the scheduler never
 /// revisits PodScheduled, so that condition's observedGeneration stays
 /// behind and must not read as a lag.
