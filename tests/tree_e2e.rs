@@ -548,3 +548,44 @@ fn a_deployment_with_500_pods_costs_at_most_6_requests_and_writes_nothing() {
         .collect();
     assert!(writes.is_empty(), "the plugin only reads: {writes:#?}");
 }
+
+#[test]
+fn manifests_and_categories_name_the_targets() {
+    let ns = Namespace::new("status-files");
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("web.yaml"), web("web", 1, "")).unwrap();
+    std::fs::write(dir.path().join("svc.yaml"), "apiVersion: v1\nkind: Service\nmetadata: {name: web}\nspec: {selector: {app: web}, ports: [{port: 80}]}\n").unwrap();
+    let path = dir.path().to_str().unwrap();
+    ns.kubectl(&["apply", "-f", path]).ok();
+    wait_available(&ns, "web", 1);
+    wait_until("the manifests converge", Duration::from_secs(60), || {
+        ns.reconcile(&["status", "-f", path]).code == 0
+    });
+    let doc = ns
+        .reconcile(&["status", "-f", path, "-o", "json"])
+        .ok()
+        .json();
+    let kinds: Vec<&str> = doc["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["object"]["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        kinds,
+        vec!["Service", "Deployment"],
+        "in the order of the files (svc.yaml, web.yaml)"
+    );
+
+    let all = ns.reconcile(&["status", "all", "-o", "json"]).json();
+    let mut kinds: Vec<&str> = all["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["object"]["kind"].as_str().unwrap())
+        .collect();
+    kinds.sort();
+    assert_eq!(kinds, vec!["Deployment", "Pod", "ReplicaSet", "Service"]);
+    let two = ns.reconcile(&["status", "deploy,svc", "-o", "json"]).json();
+    assert_eq!(two["items"].as_array().unwrap().len(), 2);
+}

@@ -158,6 +158,26 @@ impl Live {
             .map_err(|e| FetchError::UnknownType(unknown_type_message(&e)))
     }
 
+    /// `deploy,sts` or a category such as `all`: every type it names. A
+    /// resource name wins over a category of the same name, as in kubectl.
+    async fn resolve_many(&mut self, spelling: &str) -> Result<Vec<ResourceType>, FetchError> {
+        let mut out = Vec::new();
+        for part in spelling.split(',').filter(|p| !p.is_empty()) {
+            match self.resolve(part).await {
+                Ok(rt) => out.push(rt),
+                Err(e) => {
+                    let members: Vec<ResourceType> =
+                        self.catalog.category(part).into_iter().cloned().collect();
+                    if members.is_empty() {
+                        return Err(e);
+                    }
+                    out.extend(members);
+                }
+            }
+        }
+        Ok(out)
+    }
+
     fn type_of(&self, group: &str, kind: &str) -> Option<ResourceType> {
         self.catalog.by_kind(group, kind).cloned()
     }
@@ -208,24 +228,39 @@ impl Live {
                     }
                 }
                 TargetSpec::Type { type_, selector } => {
-                    let rt = self.resolve(type_).await?;
-                    let ns = if rt.namespaced {
-                        scope.namespace()
-                    } else {
-                        None
-                    };
-                    let list = ListSpec {
-                        rt: rt.clone(),
-                        namespace: ns.map(str::to_string),
-                        labels: selector.clone(),
-                        metadata_only: false,
-                    };
-                    let objects = self.list(&list).await.map_err(|e| {
-                        explain(&e, &self.server, &format!("list {}", rt.full_name()))
-                    })?;
-                    for obj in objects {
-                        resolved.push(Target::Found(obj.uid.clone()));
-                        target_objects.push(obj);
+                    for rt in self.resolve_many(type_).await? {
+                        let ns = if rt.namespaced {
+                            scope.namespace()
+                        } else {
+                            None
+                        };
+                        let list = ListSpec {
+                            rt: rt.clone(),
+                            namespace: ns.map(str::to_string),
+                            labels: selector.clone(),
+                            metadata_only: false,
+                        };
+                        let objects = match self.list(&list).await {
+                            Ok(objects) => objects,
+                            // A category spans types this user may not list: a gap, not a failure.
+                            Err(e @ (ApiError::Forbidden(_) | ApiError::NotFound))
+                                if !type_matches_one(type_, &rt) =>
+                            {
+                                found.fail(&rt, ns.map(str::to_string), e);
+                                continue;
+                            }
+                            Err(e) => {
+                                return Err(explain(
+                                    &e,
+                                    &self.server,
+                                    &format!("list {}", rt.full_name()),
+                                ));
+                            }
+                        };
+                        for obj in objects {
+                            resolved.push(Target::Found(obj.uid.clone()));
+                            target_objects.push(obj);
+                        }
                     }
                 }
                 TargetSpec::Manifest {
@@ -809,6 +844,16 @@ impl Live {
             .filter_map(|item| to_object(item, &spec.rt, metadata_only))
             .collect())
     }
+}
+
+/// Whether a TYPE spelling names this one type (not a category or list).
+fn type_matches_one(spelling: &str, rt: &ResourceType) -> bool {
+    !spelling.contains(',')
+        && (rt.plural == spelling
+            || rt.singular == spelling
+            || rt.kind.eq_ignore_ascii_case(spelling)
+            || rt.short_names.iter().any(|s| s == spelling)
+            || spelling.starts_with(&format!("{}.", rt.plural)))
 }
 
 /// Secrets and ConfigMaps are only ever read as metadata.

@@ -139,22 +139,21 @@ pub fn resolve(
                 out.push(pick(found, rt, namespace, name)?);
             }
             TargetSpec::Type { type_, selector } => {
-                let rt = catalog
-                    .resolve(type_)
-                    .map_err(|e| format!("{e} in the snapshot"))?;
-                for obj in snap
-                    .objects()
-                    .iter()
-                    .filter(of_type(rt))
-                    .filter(|o| in_scope(o))
-                {
-                    if selector
-                        .as_deref()
-                        .map(|q| matches_query(q, &obj.labels))
-                        .transpose()?
-                        .unwrap_or(true)
+                for rt in types_named(&catalog, type_)? {
+                    for obj in snap
+                        .objects()
+                        .iter()
+                        .filter(of_type(&rt))
+                        .filter(|o| in_scope(o))
                     {
-                        out.push(Target::Found(obj.uid.clone()));
+                        if selector
+                            .as_deref()
+                            .map(|q| matches_query(q, &obj.labels))
+                            .transpose()?
+                            .unwrap_or(true)
+                        {
+                            out.push(Target::Found(obj.uid.clone()));
+                        }
                     }
                 }
             }
@@ -179,6 +178,41 @@ pub fn resolve(
                     None => out.push(Target::Missing(id)),
                 }
             }
+        }
+    }
+    Ok(out)
+}
+
+/// Kinds in kubectl's `all` category.
+const ALL_CATEGORY: &[&str] = &[
+    "Pod",
+    "Service",
+    "DaemonSet",
+    "Deployment",
+    "ReplicaSet",
+    "StatefulSet",
+    "Job",
+    "CronJob",
+    "ReplicationController",
+    "HorizontalPodAutoscaler",
+];
+
+/// `deploy,sts`, or the category `all`: every type named.
+fn types_named(catalog: &Catalog, spelling: &str) -> Result<Vec<ResourceType>, String> {
+    let mut out = Vec::new();
+    for part in spelling.split(',').filter(|p| !p.is_empty()) {
+        match catalog.resolve(part) {
+            Ok(rt) => out.push(rt.clone()),
+            Err(_) if part == "all" => out.extend(
+                catalog
+                    .types
+                    .iter()
+                    .filter(|t| {
+                        is_builtin_group(&t.group) && ALL_CATEGORY.contains(&t.kind.as_str())
+                    })
+                    .cloned(),
+            ),
+            Err(e) => return Err(format!("{e} in the snapshot")),
         }
     }
     Ok(out)
