@@ -1,7 +1,9 @@
 //! Command-line definitions (clap). Parsing only: no I/O happens here; the
 //! values are validated into [`crate::settings`] afterwards.
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum, ValueHint};
 
 const EXAMPLES_TREE: &str = "\
 Examples:
@@ -33,15 +35,37 @@ Examples:
   # All namespaces, as JSON
   kubectl reconcile status -A -o json";
 
+const EXAMPLES_COMPLETION: &str = "\
+Examples:
+  # kubectl reconcile <TAB> (kubectl 1.26 or later, with kubectl's own completion loaded):
+  # put the helper kubectl_complete-reconcile next to the plugin on PATH
+  kubectl reconcile completion kubectl
+  kubectl reconcile completion kubectl --install-dir ~/.local/bin
+
+  # kubectl-reconcile <TAB> in bash: now, and in every new shell
+  source <(kubectl-reconcile completion bash)
+  kubectl-reconcile completion bash > ~/.local/share/bash-completion/completions/kubectl-reconcile
+
+  # zsh (any directory on $fpath), fish, PowerShell
+  kubectl-reconcile completion zsh > \"${fpath[1]}/_kubectl-reconcile\"
+  kubectl-reconcile completion fish > ~/.config/fish/completions/kubectl-reconcile.fish
+  kubectl-reconcile completion powershell | Out-String | Invoke-Expression";
+
 /// Is this Kubernetes object converged, and if not, why not?
 #[derive(Debug, Parser)]
 #[command(name = "kubectl-reconcile", bin_name = "kubectl reconcile", version, about, long_about = None)]
 #[command(
-    after_help = "Exit status: 0 every target converged, 1 some target not converged, 2 the tool could not answer."
+    after_help = "Exit status: 0 every target converged, 1 some target not converged, 2 the tool could not answer.",
+    disable_version_flag = true,
+    arg_required_else_help = true
 )]
 pub struct Cli {
+    /// Print the plugin's version, and the server's if the cluster answers within 2s
+    #[arg(short = 'V', long)]
+    pub version: bool,
+    // Optional only so that `--version` can go alone; see commands::run.
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Option<Command>,
     #[command(flatten)]
     pub global: GlobalArgs,
 }
@@ -54,6 +78,33 @@ pub enum Command {
     /// One line per object: verdict, reason, age of the last change.
     #[command(after_help = EXAMPLES_STATUS)]
     Status(TargetArgs),
+    /// Shell completion: a script for bash, zsh, fish or PowerShell, or kubectl's plugin completion helper.
+    #[command(after_help = EXAMPLES_COMPLETION)]
+    Completion(CompletionArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionArgs {
+    /// bash, zsh, fish or powershell: print the script for `kubectl-reconcile`; kubectl: install the helper that completes `kubectl reconcile`
+    #[arg(value_enum, value_name = "SHELL")]
+    pub shell: CompletionShell,
+    /// With kubectl: the directory to install kubectl_complete-reconcile into (default: where kubectl-reconcile is on PATH)
+    #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
+    pub install_dir: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CompletionShell {
+    /// A bash completion script
+    Bash,
+    /// A zsh completion script
+    Zsh,
+    /// A fish completion script
+    Fish,
+    /// A PowerShell completion script
+    Powershell,
+    /// Install kubectl's plugin completion helper (kubectl 1.26 and later)
+    Kubectl,
 }
 
 #[derive(Debug, Args)]
@@ -65,7 +116,7 @@ pub struct TargetArgs {
     #[arg(short = 'l', long)]
     pub selector: Option<String>,
     /// Manifest file, directory or - for stdin: only the identities are used; state comes from the cluster
-    #[arg(short = 'f', long = "filename", value_name = "FILE")]
+    #[arg(short = 'f', long = "filename", value_name = "FILE", value_hint = ValueHint::AnyPath)]
     pub files: Vec<String>,
 }
 
@@ -105,7 +156,7 @@ pub struct GlobalArgs {
     #[arg(short = 'A', long, global = true)]
     pub all_namespaces: bool,
     /// Path to the kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)
-    #[arg(long, global = true, value_name = "PATH")]
+    #[arg(long, global = true, value_name = "PATH", value_hint = ValueHint::FilePath)]
     pub kubeconfig: Option<String>,
     /// The kubeconfig context to use
     #[arg(long, global = true)]
@@ -132,12 +183,12 @@ pub struct GlobalArgs {
     #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
     /// Read cluster state from a snapshot (file, directory or -) instead of a server
-    #[arg(long, global = true, value_name = "PATH")]
+    #[arg(long, global = true, value_name = "PATH", value_hint = ValueHint::AnyPath)]
     pub snapshot: Option<String>,
     /// With --snapshot: the instant to judge at (RFC 3339); default the newest timestamp in the snapshot
     #[arg(long, global = true, value_name = "RFC3339")]
     pub now: Option<String>,
     /// Discovery cache directory (default: $KUBECACHEDIR, then ~/.kube/cache)
-    #[arg(long, global = true, value_name = "DIR", env = "KUBECACHEDIR")]
+    #[arg(long, global = true, value_name = "DIR", env = "KUBECACHEDIR", value_hint = ValueHint::DirPath)]
     pub cache_dir: Option<String>,
 }

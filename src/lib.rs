@@ -6,6 +6,7 @@
 pub mod catalog;
 pub mod cli;
 pub mod commands;
+pub mod completion;
 pub mod graph;
 pub mod model;
 pub mod render;

@@ -7,9 +7,21 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use kubectl_reconcile::cli::Cli;
-use kubectl_reconcile::commands;
+use kubectl_reconcile::{commands, completion};
 
 fn main() -> ExitCode {
+    // kubectl's plugin completion (through kubectl_complete-reconcile) comes
+    // before clap: a partial command line is not a valid one.
+    if std::env::args_os()
+        .nth(1)
+        .is_some_and(|a| a == completion::PROTOCOL_ARG)
+    {
+        let words: Vec<String> = std::env::args_os()
+            .skip(2)
+            .map(|w| w.to_string_lossy().into_owned())
+            .collect();
+        return print(&completion::respond(&words), 0);
+    }
     let cli = Cli::parse();
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -19,18 +31,17 @@ fn main() -> ExitCode {
         Err(e) => return fail(&anyhow::anyhow!("cannot start: {e}")),
     };
     match runtime.block_on(commands::run(cli)) {
-        Ok(outcome) => {
-            let mut out = std::io::stdout().lock();
-            match out
-                .write_all(outcome.stdout.as_bytes())
-                .and_then(|()| out.flush())
-            {
-                Ok(()) => ExitCode::from(outcome.code),
-                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-                Err(e) => fail(&anyhow::anyhow!("cannot write the output: {e}")),
-            }
-        }
+        Ok(outcome) => print(&outcome.stdout, outcome.code),
         Err(e) => fail(&e),
+    }
+}
+
+fn print(stdout: &str, code: u8) -> ExitCode {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(stdout.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => ExitCode::from(code),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => fail(&anyhow::anyhow!("cannot write the output: {e}")),
     }
 }
 

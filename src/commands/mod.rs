@@ -1,9 +1,11 @@
 //! Commands: each receives resolved settings, gets a snapshot from a source,
 //! runs the pure stages, and returns the text to print and the exit status.
 
+pub mod completion;
 mod load;
 pub mod status;
 pub mod tree;
+pub mod version;
 
 use crate::cli::{Cli, Command, TargetArgs};
 use crate::report::Item;
@@ -27,7 +29,16 @@ pub struct UsageError(pub String);
 
 pub async fn run(cli: Cli) -> anyhow::Result<Outcome> {
     let settings = Settings::from_args(&cli.global).map_err(UsageError)?;
-    match cli.command {
+    if cli.version {
+        return Ok(version::run(&settings).await);
+    }
+    let Some(command) = cli.command else {
+        return Err(UsageError(
+            "a command is needed, e.g. `kubectl reconcile tree deploy/web`; see `kubectl reconcile --help`".into(),
+        )
+        .into());
+    };
+    match command {
         Command::Tree(args) => {
             tree::run(
                 &settings,
@@ -38,6 +49,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<Outcome> {
             .await
         }
         Command::Status(args) => status::run(&settings, &target_specs(&args)?).await,
+        Command::Completion(args) => completion::run(&args),
     }
 }
 

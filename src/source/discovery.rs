@@ -68,6 +68,12 @@ pub async fn catalog(
     Ok((catalog, false))
 }
 
+/// The cached catalog whatever its age: for shell completion, where a stale
+/// answer beats none when the server does not answer.
+pub fn cached(cache_dir: &Path, server: &str) -> Option<Catalog> {
+    read_cache_file(&cache_path(cache_dir, server), server)
+}
+
 fn read_cache(path: &Path, server: &str) -> Option<Catalog> {
     let age = SystemTime::now()
         .duration_since(std::fs::metadata(path).ok()?.modified().ok()?)
@@ -75,6 +81,10 @@ fn read_cache(path: &Path, server: &str) -> Option<Catalog> {
     if age > TTL {
         return None;
     }
+    read_cache_file(path, server)
+}
+
+fn read_cache_file(path: &Path, server: &str) -> Option<Catalog> {
     let file: CacheFile = serde_json::from_slice(&std::fs::read(path).ok()?).ok()?;
     (file.version == 1 && file.server == server && !file.catalog.types.is_empty())
         .then_some(file.catalog)

@@ -3,6 +3,7 @@
 
 pub mod api;
 pub mod client;
+pub mod completion;
 pub mod discovery;
 pub mod file;
 pub mod live;
