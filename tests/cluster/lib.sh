@@ -3,6 +3,8 @@
 KUBE_VERSION=v1.36.3
 ETCD_VERSION=v3.6.16
 KWOK_VERSION=v0.8.0
+# Not part of the cluster: krew, for the packaging tests (`build krew`).
+KREW_VERSION=v0.4.3
 
 CLUSTER_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 CACHE_ROOT=${KUBECTL_RECONCILE_TEST_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kubectl-reconcile-test}
@@ -24,3 +26,4 @@ bin_dir() {
 KUBE_BIN=$(bin_dir kubernetes "$KUBE_VERSION")
 ETCD_BIN=$(bin_dir etcd "$ETCD_VERSION")
 KWOK_BIN=$(bin_dir kwok "$KWOK_VERSION")
+KREW_BIN=$(bin_dir krew "$KREW_VERSION")
