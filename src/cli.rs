@@ -33,6 +33,17 @@ Examples:
   # All namespaces, as JSON
   kubectl reconcile status -A -o json";
 
+const EXAMPLES_WHY: &str = "\
+Examples:
+  # Why is this Deployment not converged? The root cause, its evidence, a next step
+  kubectl reconcile why deploy/web
+
+  # Every root object in the namespace that is not converged, most severe first
+  kubectl reconcile why
+
+  # The same, offline, as JSON (adds rootCause, chain, conditions, events)
+  kubectl reconcile why deploy/web --snapshot snap.yaml -o json";
+
 /// Is this Kubernetes object converged, and if not, why not?
 #[derive(Debug, Parser)]
 #[command(name = "kubectl-reconcile", bin_name = "kubectl reconcile", version, about, long_about = None)]
@@ -51,6 +62,9 @@ pub enum Command {
     /// Owner-reference tree under each target, with a verdict on every node.
     #[command(after_help = EXAMPLES_TREE)]
     Tree(TreeArgs),
+    /// The root cause of non-convergence, with its evidence and a next step.
+    #[command(after_help = EXAMPLES_WHY)]
+    Why(TargetArgs),
     /// One line per object: verdict, reason, age of the last change.
     #[command(after_help = EXAMPLES_STATUS)]
     Status(TargetArgs),

@@ -6,6 +6,7 @@
 pub mod catalog;
 pub mod cli;
 pub mod commands;
+pub mod diagnose;
 pub mod graph;
 pub mod model;
 pub mod render;
@@ -15,3 +16,6 @@ pub mod settings;
 pub mod source;
 pub mod targets;
 pub mod verdict;
+
+#[cfg(test)]
+mod testutil;

@@ -4,6 +4,7 @@
 mod load;
 pub mod status;
 pub mod tree;
+pub mod why;
 
 use crate::cli::{Cli, Command, TargetArgs};
 use crate::report::Item;
@@ -11,7 +12,7 @@ use crate::settings::Settings;
 use crate::targets::{self, TargetSpec};
 use crate::verdict::Verdict;
 
-pub use load::load;
+pub use load::{load, load_why};
 
 /// What a command produced: stdout text and the exit status (0 or 1; the
 /// tool's own failures are errors, status 2).
@@ -38,6 +39,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<Outcome> {
             .await
         }
         Command::Status(args) => status::run(&settings, &target_specs(&args)?).await,
+        Command::Why(args) => why::run(&settings, &target_specs(&args)?).await,
     }
 }
 
