@@ -119,8 +119,15 @@ fn diagnosis(d: &Diagnosis, opts: &WhyOptions) -> String {
             ),
             " ",
         ));
-        if d.conditions.iter().any(|c| c.abnormal || c.lagging) {
-            out.push_str(&style.dim("  ! abnormal   ~ reflects an older generation\n"));
+        let mut legend = Vec::new();
+        if d.conditions.iter().any(|c| c.abnormal) {
+            legend.push("! abnormal");
+        }
+        if d.conditions.iter().any(|c| !c.abnormal && c.lagging) {
+            legend.push("~ reflects an older generation");
+        }
+        if !legend.is_empty() {
+            out.push_str(&style.dim(&format!("  {}\n", legend.join("   "))));
         }
     }
 
