@@ -1,9 +1,12 @@
 //! Commands: each receives resolved settings, gets a snapshot from a source,
 //! runs the pure stages, and returns the text to print and the exit status.
 
+mod frame;
 mod load;
 pub mod status;
 pub mod tree;
+pub mod wait;
+mod watch;
 pub mod why;
 
 use crate::cli::{Cli, Command, TargetArgs};
@@ -12,7 +15,7 @@ use crate::settings::Settings;
 use crate::targets::{self, TargetSpec};
 use crate::verdict::Verdict;
 
-pub use load::{load, load_why};
+pub use load::{load, load_keep, load_why, load_why_keep};
 
 /// What a command produced: stdout text and the exit status (0 or 1; the
 /// tool's own failures are errors, status 2).
@@ -30,16 +33,22 @@ pub async fn run(cli: Cli) -> anyhow::Result<Outcome> {
     let settings = Settings::from_args(&cli.global).map_err(UsageError)?;
     match cli.command {
         Command::Tree(args) => {
-            tree::run(
-                &settings,
-                &target_specs(&args.targets)?,
-                args.owners,
-                args.all,
-            )
-            .await
+            let flags = tree::TreeFlags {
+                owners: args.owners,
+                all: args.all,
+                watch: args.watch,
+            };
+            tree::run(&settings, &target_specs(&args.targets)?, flags).await
         }
-        Command::Status(args) => status::run(&settings, &target_specs(&args)?).await,
-        Command::Why(args) => why::run(&settings, &target_specs(&args)?).await,
+        Command::Status(args) => {
+            status::run(&settings, &target_specs(&args.targets)?, args.watch).await
+        }
+        Command::Why(args) => why::run(&settings, &target_specs(&args.targets)?, args.watch).await,
+        Command::Wait(args) => {
+            let timeout = crate::settings::parse_duration(&args.timeout)
+                .map_err(|e| UsageError(e.replace("--request-timeout", "--timeout")))?;
+            wait::run(&settings, &target_specs(&args.targets)?, args.for_, timeout).await
+        }
     }
 }
 

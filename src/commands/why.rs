@@ -1,48 +1,84 @@
 //! `why`: the diagnosis of each target, or of every root object in the
 //! namespace that is not converged.
 
-use super::{Outcome, exit_code, load_why};
-use crate::cli::OutputFormat;
+use super::frame::{Frame, document, state_line};
+use super::{Outcome, exit_code, load_why_keep, watch};
+use crate::model::{Snapshot, Target};
 use crate::render::{self, Style, why::WhyOptions};
 use crate::report::WhyReport;
 use crate::settings::Settings;
 use crate::targets::TargetSpec;
 
-pub async fn run(settings: &Settings, specs: &[TargetSpec]) -> anyhow::Result<Outcome> {
-    let fetched = load_why(settings, specs).await?;
-    let report = WhyReport::build(&fetched.snapshot, &fetched.targets);
-    let stdout = match settings.output {
-        OutputFormat::Json => render::json(&report),
-        OutputFormat::Yaml => render::yaml(&report),
-        OutputFormat::Text if report.items.is_empty() => {
-            let place = if settings.all_namespaces {
-                "any namespace".to_string()
-            } else {
-                "the namespace".to_string()
-            };
-            format!(
-                "Every root object in {place} is converged.\n{}",
-                render::tree_footer(
-                    &report.incomplete,
-                    Style {
-                        color: settings.color
-                    }
-                )
-            )
-        }
-        OutputFormat::Text => render::why::render(
+pub async fn run(
+    settings: &Settings,
+    specs: &[TargetSpec],
+    watching: bool,
+) -> anyhow::Result<Outcome> {
+    let loaded = load_why_keep(settings, specs).await?;
+    if watching {
+        let retarget = watch::Retarget::new(&loaded.fetched, specs.is_empty(), true, settings);
+        return watch::watch(settings, loaded, retarget, |snap, targets, compact| {
+            frame(settings, snap, targets, compact)
+        })
+        .await;
+    }
+    let f = frame(
+        settings,
+        &loaded.fetched.snapshot,
+        &loaded.fetched.targets,
+        false,
+    );
+    Ok(Outcome {
+        stdout: f.output(settings),
+        code: f.code,
+    })
+}
+
+pub fn frame(settings: &Settings, snap: &Snapshot, targets: &[Target], compact: bool) -> Frame {
+    let report = WhyReport::build(snap, targets);
+    let style = Style {
+        color: settings.color,
+    };
+    let text = if report.items.is_empty() {
+        let place = if settings.all_namespaces {
+            "any namespace"
+        } else {
+            "the namespace"
+        };
+        format!(
+            "Every root object in {place} is converged.\n{}",
+            render::tree_footer(&report.incomplete, style)
+        )
+    } else {
+        render::why::render(
             &report,
             &WhyOptions {
-                style: Style {
-                    color: settings.color,
-                },
+                style,
                 width: settings.width,
-                now: fetched.snapshot.now,
+                now: snap.now,
             },
-        ),
+        )
     };
-    Ok(Outcome {
-        stdout,
+    let states = report
+        .items
+        .iter()
+        .map(|d| {
+            let (key, mut line) = state_line(&d.item);
+            if let Some(c) = &d.root_cause {
+                let kind = c.objects.first().map(|o| o.kind.as_str()).unwrap_or("");
+                line.push_str(&format!(
+                    "; root cause: {kind} {} x{}",
+                    render::escape(&c.reason),
+                    c.count
+                ));
+            }
+            (key, line)
+        })
+        .collect();
+    Frame {
+        document: document(&report, settings, compact),
         code: exit_code(report.items.iter().map(|d| &d.item)),
-    })
+        states,
+        text,
+    }
 }

@@ -8,3 +8,4 @@ pub mod file;
 pub mod live;
 pub mod manifests;
 pub mod offline;
+pub mod watch;

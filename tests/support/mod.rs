@@ -231,3 +231,105 @@ pub fn audit_events(filter: impl Fn(&serde_json::Value) -> bool) -> Vec<serde_js
         .filter(|e| filter(e))
         .collect()
 }
+
+/// A plugin process left running (`--watch`, `wait`): its stdout lines
+/// arrive on a channel. Killed when dropped.
+pub struct Background {
+    child: std::process::Child,
+    lines: std::sync::mpsc::Receiver<String>,
+    pub seen: Vec<String>,
+    pub started: Instant,
+}
+
+impl Background {
+    /// Starts the plugin as admin with these arguments.
+    pub fn start(args: &[&str]) -> Background {
+        use std::io::BufRead;
+        let mut child = Command::new(env!("CARGO_BIN_EXE_kubectl-reconcile"))
+            .env("KUBECONFIG", &cluster().kubeconfig)
+            .env("NO_COLOR", "1")
+            .env("KUBECACHEDIR", cache_dir())
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the plugin binary runs");
+        let (tx, lines) = std::sync::mpsc::channel();
+        let stdout = child.stdout.take().unwrap();
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(stdout)
+                .lines()
+                .map_while(Result::ok)
+            {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Background {
+            child,
+            lines,
+            seen: Vec::new(),
+            started: Instant::now(),
+        }
+    }
+
+    /// Waits for a line of output that satisfies `pred`, and returns it.
+    pub fn line(&mut self, what: &str, limit: Duration, pred: impl Fn(&str) -> bool) -> String {
+        let deadline = Instant::now() + limit;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    self.seen.push(line.clone());
+                    if pred(&line) {
+                        return line;
+                    }
+                }
+                Err(_) => panic!(
+                    "no line {what} within {limit:?}; output so far:\n{}",
+                    self.seen.join("\n")
+                ),
+            }
+        }
+    }
+
+    /// The exit status, if it has exited.
+    pub fn exited(&mut self) -> Option<i32> {
+        self.child
+            .try_wait()
+            .unwrap()
+            .map(|s| s.code().unwrap_or(-1))
+    }
+
+    /// Waits for the process to end; its status and the rest of stdout.
+    pub fn finish(mut self, limit: Duration) -> (i32, String, Duration) {
+        let deadline = Instant::now() + limit;
+        loop {
+            if let Some(code) = self.exited() {
+                let elapsed = self.started.elapsed();
+                while let Ok(line) = self.lines.recv_timeout(Duration::from_millis(200)) {
+                    self.seen.push(line);
+                }
+                return (code, self.seen.join("\n"), elapsed);
+            }
+            assert!(
+                Instant::now() < deadline,
+                "still running after {limit:?}; output:\n{}",
+                self.seen.join("\n")
+            );
+            while let Ok(line) = self.lines.try_recv() {
+                self.seen.push(line);
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+}
+
+impl Drop for Background {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
