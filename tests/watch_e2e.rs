@@ -248,7 +248,7 @@ fn wait_on_a_directory_of_a_deployment_a_job_and_a_custom_resource() {
     .ok();
     let (code, out, _) = waiter.finish(Duration::from_secs(60));
     assert_eq!(code, 0, "{out}");
-    for name in ["Deployment/web", "Job/migrate", "Ticket/t1"] {
+    for name in ["Deployment/web", "Job/migrate", "Service/web", "Ticket/t1"] {
         assert!(
             out.contains(&format!("{name}: Converged")),
             "{name} in {out}"

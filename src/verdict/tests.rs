@@ -120,6 +120,8 @@ const CASES: &[Case] = &[
     case("pvc-provisioning-failed.yaml", Failed, "ProvisioningFailed", "MULTI_NODE_MULTI_WRITER not supported (9 times, last 2m ago)"),
     case("service-ready-endpoints.yaml", Converged, "EndpointsReady", "3/3 endpoints ready"),
     case("service-no-endpoints.yaml", Failed, "NoEndpoints", "selector app=nothing-here matches no pods"),
+    // Applied with its workload a moment ago: not a failure yet.
+    case("service-no-endpoints.yaml", Progressing, "WaitingForEndpoints", "matches no pods yet").at("2026-11-29T22:13:06Z"),
     case("service-no-ready-endpoints.yaml", Progressing, "NoReadyEndpoints", "0/2 endpoints ready; its pods are not ready yet"),
     case("service-failing-endpoints.yaml", Failed, "NoReadyEndpoints", "0/2 endpoints ready; failing pods: stuck-6f95f7dfd4-2rl9v (ReadinessProbeFailed) and stuck-6f95f7dfd4-4vrs4 (ReadinessProbeFailed)"),
     case("service-endpoints-unchecked.yaml", Converged, "Current", "endpoints not checked"),
