@@ -217,6 +217,13 @@ fn wait_on_a_directory_of_a_deployment_a_job_and_a_custom_resource() {
         "apiVersion: batch/v1\nkind: Job\nmetadata: {name: migrate}\nspec:\n  template:\n    spec:\n      restartPolicy: Never\n      containers: [{name: m, image: m}]\n",
     )
     .unwrap();
+    // A Service applied with its Deployment has no endpoints for a moment;
+    // that must not read as a failure.
+    std::fs::write(
+        dir.path().join("svc.yaml"),
+        "apiVersion: v1\nkind: Service\nmetadata: {name: web}\nspec: {selector: {app: web}, ports: [{port: 80}]}\n",
+    )
+    .unwrap();
     std::fs::write(
         dir.path().join("ticket.yaml"),
         "apiVersion: wait.reconcile.dev/v1\nkind: Ticket\nmetadata: {name: t1}\nspec: {seats: 2}\n",
