@@ -10,32 +10,11 @@ use serde_json::Value;
 use support::{Background, Namespace, wait_until};
 
 fn deployment(name: &str, replicas: u32, extra_spec: &str, pod_labels: &str) -> String {
-    format!(
-        r#"
-apiVersion: apps/v1
-kind: Deployment
-metadata: {{name: {name}}}
-spec:
-  replicas: {replicas}
-  selector: {{matchLabels: {{app: {name}}}}}{extra_spec}
-  template:
-    metadata: {{labels: {{app: {name}{pod_labels}}}}}
-    spec:
-      containers: [{{name: app, image: "registry.example.com/{name}:1"}}]
-"#
-    )
+    support::deployment(name, replicas, extra_spec, pod_labels, "", "")
 }
 
 fn available(ns: &Namespace, name: &str, replicas: u32) -> bool {
-    let d = ns
-        .kubectl(&["get", "deploy", name, "-o", "json"])
-        .ok()
-        .json();
-    let s = &d["status"];
-    s["availableReplicas"] == replicas
-        && s["updatedReplicas"] == replicas
-        && s["replicas"] == replicas
-        && s["observedGeneration"] == d["metadata"]["generation"]
+    support::rolled_out(ns, name, replicas)
 }
 
 #[test]
@@ -175,41 +154,10 @@ fn tree_watch_shows_the_replacement_of_a_deleted_pod() {
     assert!(new.contains(&format!("{}/Pod/web-", ns.name)), "{new}");
 }
 
-const TICKET_CRD: &str = r#"
-apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: tickets.wait.reconcile.dev}
-spec:
-  group: wait.reconcile.dev
-  names: {kind: Ticket, plural: tickets, singular: ticket}
-  scope: Namespaced
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    subresources: {status: {}}
-    schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
-"#;
-
 #[test]
 fn wait_on_a_directory_of_a_deployment_a_job_and_a_custom_resource() {
-    support::kubectl_as(
-        &support::cluster().kubeconfig,
-        &["apply", "-f", "-"],
-        Some(TICKET_CRD),
-    )
-    .ok();
-    support::kubectl(&[
-        "wait",
-        "--for=condition=Established",
-        "crd/tickets.wait.reconcile.dev",
-        "--timeout=30s",
-    ])
-    .ok();
+    support::install_crd("tickets", "Ticket", "wait.reconcile.dev", "", "");
     let ns = Namespace::new("wait-dir");
-    wait_until("tickets served", Duration::from_secs(30), || {
-        ns.kubectl(&["get", "tickets"]).code == 0
-    });
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("deploy.yaml"), deployment("web", 2, "", "")).unwrap();
     std::fs::write(

@@ -7,7 +7,7 @@ mod support;
 use std::time::Duration;
 
 use serde_json::Value;
-use support::{Namespace, kubectl, wait_until};
+use support::{Namespace, wait_until};
 
 fn deployment(
     name: &str,
@@ -16,22 +16,13 @@ fn deployment(
     pod_annotations: &str,
     resources: &str,
 ) -> String {
-    format!(
-        r#"
-apiVersion: apps/v1
-kind: Deployment
-metadata: {{name: {name}}}
-spec:
-  replicas: {replicas}
-  progressDeadlineSeconds: 10
-  selector: {{matchLabels: {{app: {name}}}}}
-  template:
-    metadata:
-      labels: {{app: {name}{pod_labels}}}
-      annotations: {{{pod_annotations}}}
-    spec:
-      containers: [{{name: app, image: "registry.example.com/{name}:1", resources: {{{resources}}}}}]
-"#
+    support::deployment(
+        name,
+        replicas,
+        "\n  progressDeadlineSeconds: 10",
+        pod_labels,
+        pod_annotations,
+        resources,
     )
 }
 
@@ -244,41 +235,10 @@ fn a_deletion_blocked_by_a_finalizer_and_a_dangling_owner() {
     .ok();
 }
 
-const GADGET_CRD: &str = r#"
-apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: gadgets.why.reconcile.dev}
-spec:
-  group: why.reconcile.dev
-  names: {kind: Gadget, plural: gadgets, singular: gadget}
-  scope: Namespaced
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    subresources: {status: {}}
-    schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
-"#;
-
 #[test]
 fn a_custom_resource_that_no_controller_serves() {
-    support::kubectl_as(
-        &support::cluster().kubeconfig,
-        &["apply", "-f", "-"],
-        Some(GADGET_CRD),
-    )
-    .ok();
-    kubectl(&[
-        "wait",
-        "--for=condition=Established",
-        "crd/gadgets.why.reconcile.dev",
-        "--timeout=30s",
-    ])
-    .ok();
+    support::install_crd("gadgets", "Gadget", "why.reconcile.dev", "", "");
     let ns = Namespace::new("why-cr");
-    wait_until("gadgets served", Duration::from_secs(30), || {
-        ns.kubectl(&["get", "gadgets"]).code == 0
-    });
     ns.apply(
         "apiVersion: why.reconcile.dev/v1\nkind: Gadget\nmetadata: {name: g1}\nspec: {size: 1}\n",
     );

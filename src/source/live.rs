@@ -216,34 +216,15 @@ impl Live {
             match spec {
                 TargetSpec::Name { type_, name } => {
                     let rt = self.resolve(type_).await?;
-                    let ns = if rt.namespaced {
+                    let ns = rt.namespaced.then(|| {
                         scope
                             .namespace()
-                            .map(str::to_string)
-                            .or(Some(self.default_namespace.clone()))
-                    } else {
-                        None
-                    };
-                    match self.get(&rt, ns.as_deref(), name).await {
-                        Ok(Some(obj)) => {
-                            resolved.push(Target::Found(obj.uid.clone()));
-                            target_objects.push(obj);
-                        }
-                        Ok(None) => resolved.push(Target::Missing(ObjectRef {
-                            api_version: rt.api_version(),
-                            kind: rt.kind.clone(),
-                            namespace: ns,
-                            name: name.clone(),
-                            uid: None,
-                        })),
-                        Err(e) => {
-                            return Err(explain(
-                                &e,
-                                &self.server,
-                                &format!("get {} {name}", rt.full_name()),
-                            ));
-                        }
-                    }
+                            .unwrap_or(&self.default_namespace)
+                            .to_string()
+                    });
+                    let (target, obj) = self.get_target(&rt, ns, name).await?;
+                    resolved.push(target);
+                    target_objects.extend(obj);
                 }
                 TargetSpec::Type { type_, selector } => {
                     for rt in self.resolve_many(type_).await? {
@@ -299,34 +280,17 @@ impl Live {
                             "the server doesn't serve {kind} in {api_version} (from a manifest); is its CRD installed?"
                         )));
                     };
-                    let ns = if rt.namespaced {
-                        namespace
-                            .clone()
-                            .or(scope.namespace().map(str::to_string))
-                            .or(Some(self.default_namespace.clone()))
-                    } else {
-                        None
-                    };
-                    match self.get(&rt, ns.as_deref(), name).await {
-                        Ok(Some(obj)) => {
-                            resolved.push(Target::Found(obj.uid.clone()));
-                            target_objects.push(obj);
-                        }
-                        Ok(None) => resolved.push(Target::Missing(ObjectRef {
-                            api_version: rt.api_version(),
-                            kind: rt.kind.clone(),
-                            namespace: ns,
-                            name: name.clone(),
-                            uid: None,
-                        })),
-                        Err(e) => {
-                            return Err(explain(
-                                &e,
-                                &self.server,
-                                &format!("get {} {name}", rt.full_name()),
-                            ));
-                        }
-                    }
+                    let ns = rt.namespaced.then(|| {
+                        namespace.clone().unwrap_or_else(|| {
+                            scope
+                                .namespace()
+                                .unwrap_or(&self.default_namespace)
+                                .to_string()
+                        })
+                    });
+                    let (target, obj) = self.get_target(&rt, ns, name).await?;
+                    resolved.push(target);
+                    target_objects.extend(obj);
                 }
             }
         }
@@ -375,6 +339,33 @@ impl Live {
             targets: resolved,
             watches: unique,
         })
+    }
+
+    /// One named target: found, or missing. Any other answer fails the command.
+    async fn get_target(
+        &self,
+        rt: &ResourceType,
+        ns: Option<String>,
+        name: &str,
+    ) -> Result<(Target, Option<Object>), FetchError> {
+        match self.get(rt, ns.as_deref(), name).await {
+            Ok(Some(obj)) => Ok((Target::Found(obj.uid.clone()), Some(obj))),
+            Ok(None) => Ok((
+                Target::Missing(ObjectRef {
+                    api_version: rt.api_version(),
+                    kind: rt.kind.clone(),
+                    namespace: ns,
+                    name: name.to_string(),
+                    uid: None,
+                }),
+                None,
+            )),
+            Err(e) => Err(explain(
+                &e,
+                &self.server,
+                &format!("get {} {name}", rt.full_name()),
+            )),
+        }
     }
 
     /// Every root object (no controller) of the usual kinds and of every

@@ -333,3 +333,90 @@ impl Drop for Background {
         let _ = self.child.wait();
     }
 }
+
+/// A Deployment manifest with one container. `spec_extra` goes into the
+/// spec (e.g. "\n  progressDeadlineSeconds: 8"); `pod_labels` is appended to
+/// the pod template's labels (e.g. ", reconcile.test/failure: crash-loop").
+pub fn deployment(
+    name: &str,
+    replicas: u32,
+    spec_extra: &str,
+    pod_labels: &str,
+    pod_annotations: &str,
+    resources: &str,
+) -> String {
+    format!(
+        r#"
+apiVersion: apps/v1
+kind: Deployment
+metadata: {{name: {name}}}
+spec:
+  replicas: {replicas}{spec_extra}
+  selector: {{matchLabels: {{app: {name}}}}}
+  template:
+    metadata:
+      labels: {{app: {name}{pod_labels}}}
+      annotations: {{{pod_annotations}}}
+    spec:
+      containers: [{{name: app, image: "registry.example.com/{name}:1", resources: {{{resources}}}}}]
+"#
+    )
+}
+
+/// Whether a Deployment has rolled out: every replica updated and
+/// available, and the latest generation observed.
+pub fn rolled_out(ns: &Namespace, name: &str, replicas: u32) -> bool {
+    let d = ns
+        .kubectl(&["get", "deploy", name, "-o", "json"])
+        .ok()
+        .json();
+    let s = &d["status"];
+    s["availableReplicas"] == replicas
+        && s["updatedReplicas"] == replicas
+        && s["replicas"] == replicas
+        && s["observedGeneration"] == d["metadata"]["generation"]
+}
+
+/// Waits until a Deployment has rolled out.
+pub fn wait_rolled_out(ns: &Namespace, name: &str, replicas: u32) {
+    wait_until(
+        &format!("{name} rolled out"),
+        Duration::from_secs(90),
+        || rolled_out(ns, name, replicas),
+    );
+}
+
+/// Installs a namespaced custom resource type with a status subresource
+/// and no schema (`extra` is appended to the CRD's `names`, and may add
+/// more documents after it), and returns once it is served.
+pub fn install_crd(plural: &str, kind: &str, group: &str, extra_names: &str, more: &str) {
+    let crd = format!(
+        r#"
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {{name: {plural}.{group}}}
+spec:
+  group: {group}
+  names: {{kind: {kind}, plural: {plural}, singular: {singular}{extra_names}}}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    subresources: {{status: {{}}}}
+    schema: {{openAPIV3Schema: {{type: object, x-kubernetes-preserve-unknown-fields: true}}}}
+{more}"#,
+        singular = kind.to_ascii_lowercase()
+    );
+    kubectl_as(&cluster().kubeconfig, &["apply", "-f", "-"], Some(&crd)).ok();
+    kubectl(&[
+        "wait",
+        "--for=condition=Established",
+        &format!("crd/{plural}.{group}"),
+        "--timeout=30s",
+    ])
+    .ok();
+    wait_until(&format!("{plural} served"), Duration::from_secs(30), || {
+        kubectl(&["get", &format!("{plural}.{group}"), "-A"]).code == 0
+    });
+}
