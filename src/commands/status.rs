@@ -15,23 +15,15 @@ pub async fn run(
     watching: bool,
 ) -> anyhow::Result<Outcome> {
     let loaded = load_keep(settings, specs, Mode::Status, None).await?;
-    if watching {
-        let retarget = watch::Retarget::new(&loaded.fetched, specs.is_empty(), false, settings);
-        return watch::watch(settings, loaded, retarget, |snap, targets, compact| {
-            frame(settings, snap, targets, compact)
-        })
-        .await;
-    }
-    let f = frame(
+    watch::show(
         settings,
-        &loaded.fetched.snapshot,
-        &loaded.fetched.targets,
+        loaded,
+        watching,
+        specs.is_empty(),
         false,
-    );
-    Ok(Outcome {
-        stdout: f.output(settings),
-        code: f.code,
-    })
+        |snap, targets, compact| frame(settings, snap, targets, compact),
+    )
+    .await
 }
 
 pub fn frame(settings: &Settings, snap: &Snapshot, targets: &[Target], compact: bool) -> Frame {

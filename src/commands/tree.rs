@@ -35,24 +35,15 @@ pub async fn run(
         None,
     )
     .await?;
-    if flags.watch {
-        let retarget = watch::Retarget::new(&loaded.fetched, false, false, settings);
-        return watch::watch(settings, loaded, retarget, |snap, targets, compact| {
-            frame(settings, snap, targets, &flags, compact)
-        })
-        .await;
-    }
-    let f = frame(
+    watch::show(
         settings,
-        &loaded.fetched.snapshot,
-        &loaded.fetched.targets,
-        &flags,
+        loaded,
+        flags.watch,
         false,
-    );
-    Ok(Outcome {
-        stdout: f.output(settings),
-        code: f.code,
-    })
+        false,
+        |snap, targets, compact| frame(settings, snap, targets, &flags, compact),
+    )
+    .await
 }
 
 pub fn frame(

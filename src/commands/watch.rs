@@ -77,8 +77,30 @@ impl Retarget {
     }
 }
 
+/// Shows a loaded answer once, or keeps it live with `--watch`.
+/// `roots`: the targets are the namespace's root objects (no target was
+/// named), found again on every change; `failing`: only those not converged.
+pub async fn show(
+    settings: &Settings,
+    loaded: Loaded,
+    watching: bool,
+    roots: bool,
+    failing: bool,
+    frame: impl Fn(&Snapshot, &[Target], bool) -> Frame,
+) -> anyhow::Result<Outcome> {
+    if watching {
+        let retarget = Retarget::new(&loaded.fetched, roots, failing, settings);
+        return watch(settings, loaded, retarget, frame).await;
+    }
+    let f = frame(&loaded.fetched.snapshot, &loaded.fetched.targets, false);
+    Ok(Outcome {
+        stdout: f.output(settings),
+        code: f.code,
+    })
+}
+
 /// Watches until interrupted; the exit status is the last frame's.
-pub async fn watch(
+async fn watch(
     settings: &Settings,
     loaded: Loaded,
     retarget: Retarget,
