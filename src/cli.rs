@@ -19,7 +19,10 @@ Examples:
 
   # Offline, from a saved snapshot
   kubectl get deploy,rs,pods,events -o yaml > snap.yaml
-  kubectl reconcile tree deploy/web --snapshot snap.yaml";
+  kubectl reconcile tree deploy/web --snapshot snap.yaml
+
+  # Live: redraw as the controllers act
+  kubectl reconcile tree deploy/web --watch";
 
 const EXAMPLES_STATUS: &str = "\
 Examples:
@@ -34,6 +37,28 @@ Examples:
 
   # All namespaces, as JSON
   kubectl reconcile status -A -o json";
+
+const EXAMPLES_WHY: &str = "\
+Examples:
+  # Why is this Deployment not converged? The root cause, its evidence, a next step
+  kubectl reconcile why deploy/web
+
+  # Every root object in the namespace that is not converged, most severe first
+  kubectl reconcile why
+
+  # The same, offline, as JSON (adds rootCause, chain, conditions, events)
+  kubectl reconcile why deploy/web --snapshot snap.yaml -o json";
+
+const EXAMPLES_WAIT: &str = "\
+Examples:
+  # A complete deploy step: apply, then wait until the cluster has converged
+  kubectl apply -f k8s/ && kubectl reconcile wait -f k8s/
+
+  # Wait for a rollout, at most 3 minutes
+  kubectl set image deploy/web web=web:1.5 && kubectl reconcile wait deploy/web --timeout 3m
+
+  # Wait until objects are gone
+  kubectl delete -f k8s/ --wait=false && kubectl reconcile wait -f k8s/ --for deleted";
 
 const EXAMPLES_COMPLETION: &str = "\
 Examples:
@@ -75,9 +100,15 @@ pub enum Command {
     /// Owner-reference tree under each target, with a verdict on every node.
     #[command(after_help = EXAMPLES_TREE)]
     Tree(TreeArgs),
+    /// The root cause of non-convergence, with its evidence and a next step.
+    #[command(after_help = EXAMPLES_WHY)]
+    Why(WatchableArgs),
     /// One line per object: verdict, reason, age of the last change.
     #[command(after_help = EXAMPLES_STATUS)]
-    Status(TargetArgs),
+    Status(WatchableArgs),
+    /// Block until every target is converged (exit 0), or failed or timed out (exit 1, with the diagnosis).
+    #[command(after_help = EXAMPLES_WAIT)]
+    Wait(WaitArgs),
     /// Shell completion: a script for bash, zsh, fish or PowerShell, or kubectl's plugin completion helper.
     #[command(after_help = EXAMPLES_COMPLETION)]
     Completion(CompletionArgs),
@@ -120,10 +151,41 @@ pub struct TargetArgs {
     pub files: Vec<String>,
 }
 
+/// Targets, and `--watch`.
+#[derive(Debug, Args)]
+pub struct WatchableArgs {
+    #[command(flatten)]
+    pub targets: TargetArgs,
+    /// Keep watching: redraw (or print changes) as controllers act
+    #[arg(short = 'w', long)]
+    pub watch: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum WaitFor {
+    Converged,
+    Deleted,
+}
+
+#[derive(Debug, Args)]
+pub struct WaitArgs {
+    #[command(flatten)]
+    pub targets: TargetArgs,
+    /// What to wait for
+    #[arg(long = "for", value_enum, default_value_t = WaitFor::Converged)]
+    pub for_: WaitFor,
+    /// Give up after this long (e.g. 90s, 5m, 1h)
+    #[arg(long, default_value = "5m", value_name = "DURATION")]
+    pub timeout: String,
+}
+
 #[derive(Debug, Args)]
 pub struct TreeArgs {
     #[command(flatten)]
     pub targets: TargetArgs,
+    /// Keep watching: redraw (or print changes) as controllers act
+    #[arg(short = 'w', long)]
+    pub watch: bool,
     /// Also show the chain of owners above each target, up to its root
     #[arg(long)]
     pub owners: bool,

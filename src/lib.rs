@@ -7,6 +7,7 @@ pub mod catalog;
 pub mod cli;
 pub mod commands;
 pub mod completion;
+pub mod diagnose;
 pub mod graph;
 pub mod model;
 pub mod render;
@@ -16,3 +17,6 @@ pub mod settings;
 pub mod source;
 pub mod targets;
 pub mod verdict;
+
+#[cfg(test)]
+mod testutil;

@@ -36,7 +36,8 @@ impl Item {
         Item::with(obj, judge(obj, snap))
     }
 
-    fn with(obj: &Object, j: Judgement) -> Item {
+    /// An item from a judgement already made.
+    pub fn with(obj: &Object, j: Judgement) -> Item {
         Item {
             object: obj.id.clone(),
             verdict: j.verdict,
@@ -245,4 +246,55 @@ fn note_text(note: &Note) -> String {
         }
         Note::Cycle(to) => format!("ownership cycle: {to} is also an owner above"),
     }
+}
+
+/// `why`: one diagnosis per target.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WhyReport {
+    pub api_version: &'static str,
+    pub kind: &'static str,
+    pub items: Vec<crate::diagnose::Diagnosis>,
+    pub incomplete: Vec<Incomplete>,
+}
+
+impl WhyReport {
+    pub fn build(snap: &Snapshot, targets: &[Target]) -> WhyReport {
+        let items = targets
+            .iter()
+            .map(|t| match t {
+                Target::Found(uid) => crate::diagnose::diagnose(snap, uid),
+                Target::Missing(id) => crate::diagnose::missing(id),
+            })
+            .collect();
+        WhyReport {
+            api_version: API_VERSION,
+            kind: "WhyReport",
+            items,
+            incomplete: snap.incomplete.clone(),
+        }
+    }
+}
+
+/// The roots that are not converged, most severe first: what `why` with
+/// no target explains.
+pub fn failing_roots(snap: &Snapshot, roots: &[Target]) -> Vec<Target> {
+    let mut judged: Vec<(u8, &Object)> = roots
+        .iter()
+        .filter_map(|t| match t {
+            Target::Found(uid) => snap.get(uid),
+            Target::Missing(_) => None,
+        })
+        .map(|o| (judge(o, snap).verdict, o))
+        .filter(|(v, _)| *v != Verdict::Converged)
+        .map(|(v, o)| (v.severity(), o))
+        .collect();
+    judged.sort_by(|(a, x), (b, y)| {
+        b.cmp(a)
+            .then((x.namespace(), x.kind(), x.name()).cmp(&(y.namespace(), y.kind(), y.name())))
+    });
+    judged
+        .into_iter()
+        .map(|(_, o)| Target::Found(o.uid.clone()))
+        .collect()
 }

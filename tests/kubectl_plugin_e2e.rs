@@ -74,7 +74,14 @@ fn has(values: &[String], wanted: &[&str]) {
 
 #[test]
 fn subcommands_flags_and_values_through_kubectl() {
-    has(&complete(&[""]), &["tree", "status", "completion"]);
+    has(
+        &complete(&[""]),
+        &["tree", "why", "status", "wait", "completion"],
+    );
+    assert_eq!(
+        complete(&["wait", "--for", ""]),
+        vec!["converged", "deleted"]
+    );
     assert_eq!(complete(&["tree", "--ow"]), vec!["--owners"]);
     assert_eq!(
         complete(&["status", "-o", ""]),

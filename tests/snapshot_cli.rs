@@ -258,3 +258,42 @@ fn text_is_cut_to_a_fixed_terminal_width() {
     );
     assert!(colored.contains("\u{1b}["), "colour when asked for");
 }
+
+#[test]
+fn why_offline_gives_the_same_diagnosis() {
+    let (code, out, err) = run(
+        &["--snapshot", SHOP, "-n", "shop", "why", "deploy/web"],
+        None,
+    );
+    assert_eq!(code, 1, "{err}");
+    golden("why-web.txt", &out);
+    let (code, json, _) = run(&["--snapshot", SHOP, "why", "-o", "json"], None);
+    assert_eq!(code, 1);
+    let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(doc["kind"], "WhyReport");
+    let roots: Vec<&str> = doc["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["object"]["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        roots,
+        vec!["web", "migrate"],
+        "the failing roots, most severe first, then by kind (Deployment before Job) and name"
+    );
+    for key in [
+        "rootCause",
+        "chain",
+        "conditions",
+        "events",
+        "generationCheck",
+        "nextSteps",
+    ] {
+        assert!(
+            doc["items"][0].get(key).is_some(),
+            "{key} in {}",
+            doc["items"][0]
+        );
+    }
+}

@@ -9,39 +9,18 @@ use serde_json::Value;
 use support::{Namespace, audit_events, cluster, kubectl, reconcile_as, wait_until};
 
 fn web(name: &str, replicas: u32, extra_labels: &str) -> String {
-    format!(
-        r#"
-apiVersion: apps/v1
-kind: Deployment
-metadata: {{name: {name}}}
-spec:
-  replicas: {replicas}
-  progressDeadlineSeconds: 8
-  selector: {{matchLabels: {{app: {name}}}}}
-  template:
-    metadata: {{labels: {{app: {name}{extra_labels}}}}}
-    spec:
-      containers: [{{name: web, image: "nginx:1.27"}}]
-"#
+    support::deployment(
+        name,
+        replicas,
+        "\n  progressDeadlineSeconds: 8",
+        extra_labels,
+        "",
+        "",
     )
 }
 
 fn wait_available(ns: &Namespace, name: &str, replicas: u32) {
-    wait_until(
-        &format!("{name} available"),
-        Duration::from_secs(90),
-        || {
-            let d = ns
-                .kubectl(&["get", "deploy", name, "-o", "json"])
-                .ok()
-                .json();
-            let s = &d["status"];
-            s["availableReplicas"] == replicas
-                && s["updatedReplicas"] == replicas
-                && s["replicas"] == replicas
-                && s["observedGeneration"] == d["metadata"]["generation"]
-        },
-    );
+    support::wait_rolled_out(ns, name, replicas);
 }
 
 /// `kind/name` of a node and its children, recursively, as one string.
@@ -159,51 +138,17 @@ fn a_stuck_rollout_shows_old_and_new_replicasets() {
     assert!(text.stdout.contains("ImagePullBackOff"), "{}", text.stdout);
 }
 
-const WIDGET_CRD: &str = r#"
-apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: widgets.e2e.reconcile.dev}
-spec:
-  group: e2e.reconcile.dev
-  names: {kind: Widget, plural: widgets, singular: widget, shortNames: [wdg], categories: [all]}
-  scope: Namespaced
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    subresources: {status: {}}
-    schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: ClusterRole
-metadata:
-  name: e2e-widgets-view
-  labels: {rbac.authorization.k8s.io/aggregate-to-view: "true"}
-rules:
-- apiGroups: [e2e.reconcile.dev]
-  resources: [widgets]
-  verbs: [get, list, watch]
-"#;
-
+/// Widgets, readable by the `view` ClusterRole through aggregation.
 fn install_widgets() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
-        support::kubectl_as(
-            &cluster().kubeconfig,
-            &["apply", "-f", "-"],
-            Some(WIDGET_CRD),
-        )
-        .ok();
-        kubectl(&[
-            "wait",
-            "--for=condition=Established",
-            "crd/widgets.e2e.reconcile.dev",
-            "--timeout=30s",
-        ])
-        .ok();
-        wait_until("widgets served", Duration::from_secs(30), || {
-            kubectl(&["get", "widgets", "-A"]).code == 0
-        });
+        support::install_crd(
+            "widgets",
+            "Widget",
+            "e2e.reconcile.dev",
+            ", shortNames: [wdg], categories: [all]",
+            "---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: e2e-widgets-view\n  labels: {rbac.authorization.k8s.io/aggregate-to-view: \"true\"}\nrules:\n- apiGroups: [e2e.reconcile.dev]\n  resources: [widgets]\n  verbs: [get, list, watch]\n",
+        );
     });
 }
 

@@ -2,10 +2,14 @@
 //! runs the pure stages, and returns the text to print and the exit status.
 
 pub mod completion;
+mod frame;
 mod load;
 pub mod status;
 pub mod tree;
 pub mod version;
+pub mod wait;
+mod watch;
+pub mod why;
 
 use crate::cli::{Cli, Command, TargetArgs};
 use crate::report::Item;
@@ -13,7 +17,7 @@ use crate::settings::Settings;
 use crate::targets::{self, TargetSpec};
 use crate::verdict::Verdict;
 
-pub use load::load;
+pub use load::{load, load_keep, load_why, load_why_keep};
 
 /// What a command produced: stdout text and the exit status (0 or 1; the
 /// tool's own failures are errors, status 2).
@@ -40,15 +44,22 @@ pub async fn run(cli: Cli) -> anyhow::Result<Outcome> {
     };
     match command {
         Command::Tree(args) => {
-            tree::run(
-                &settings,
-                &target_specs(&args.targets)?,
-                args.owners,
-                args.all,
-            )
-            .await
+            let flags = tree::TreeFlags {
+                owners: args.owners,
+                all: args.all,
+                watch: args.watch,
+            };
+            tree::run(&settings, &target_specs(&args.targets)?, flags).await
         }
-        Command::Status(args) => status::run(&settings, &target_specs(&args)?).await,
+        Command::Status(args) => {
+            status::run(&settings, &target_specs(&args.targets)?, args.watch).await
+        }
+        Command::Why(args) => why::run(&settings, &target_specs(&args.targets)?, args.watch).await,
+        Command::Wait(args) => {
+            let timeout = crate::settings::parse_duration(&args.timeout)
+                .map_err(|e| UsageError(e.replace("--request-timeout", "--timeout")))?;
+            wait::run(&settings, &target_specs(&args.targets)?, args.for_, timeout).await
+        }
         Command::Completion(args) => completion::run(&args),
     }
 }

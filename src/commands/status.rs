@@ -1,32 +1,47 @@
 //! `status`: one line per target, or per root object of the namespace.
 
-use super::{Outcome, exit_code, load};
-use crate::cli::OutputFormat;
+use super::frame::{Frame, document, state_line};
+use super::{Outcome, exit_code, load_keep, watch};
+use crate::model::{Snapshot, Target};
 use crate::render::{self, Style, status::StatusOptions};
 use crate::report::StatusReport;
 use crate::settings::Settings;
 use crate::source::live::Mode;
 use crate::targets::TargetSpec;
 
-pub async fn run(settings: &Settings, specs: &[TargetSpec]) -> anyhow::Result<Outcome> {
-    let fetched = load(settings, specs, Mode::Status).await?;
-    let report = StatusReport::build(&fetched.snapshot, &fetched.targets);
-    let stdout = match settings.output {
-        OutputFormat::Json => render::json(&report),
-        OutputFormat::Yaml => render::yaml(&report),
-        OutputFormat::Text => render::status::render(
-            &report,
-            &StatusOptions {
-                style: Style {
-                    color: settings.color,
-                },
-                width: settings.width,
-                now: fetched.snapshot.now,
+pub async fn run(
+    settings: &Settings,
+    specs: &[TargetSpec],
+    watching: bool,
+) -> anyhow::Result<Outcome> {
+    let loaded = load_keep(settings, specs, Mode::Status, None).await?;
+    watch::show(
+        settings,
+        loaded,
+        watching,
+        specs.is_empty(),
+        false,
+        |snap, targets, compact| frame(settings, snap, targets, compact),
+    )
+    .await
+}
+
+pub fn frame(settings: &Settings, snap: &Snapshot, targets: &[Target], compact: bool) -> Frame {
+    let report = StatusReport::build(snap, targets);
+    let text = render::status::render(
+        &report,
+        &StatusOptions {
+            style: Style {
+                color: settings.color,
             },
-        ),
-    };
-    Ok(Outcome {
-        stdout,
+            width: settings.width,
+            now: snap.now,
+        },
+    );
+    Frame {
+        document: document(&report, settings, compact),
         code: exit_code(&report.items),
-    })
+        states: report.items.iter().map(state_line).collect(),
+        text,
+    }
 }

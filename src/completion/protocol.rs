@@ -431,8 +431,17 @@ mod tests {
     fn subcommands_come_from_the_clap_definition() {
         let r = req("");
         let subs = values(&r);
-        for name in ["tree", "status", "completion"] {
-            assert!(subs.contains(&name.to_string()), "{subs:?}");
+        let defined: Vec<String> = crate::cli::Cli::command()
+            .get_subcommands()
+            .map(|s| s.get_name().to_string())
+            .collect();
+        assert!(defined.len() >= 3, "{defined:?}");
+        for name in defined
+            .iter()
+            .map(String::as_str)
+            .chain(["tree", "status", "completion"])
+        {
+            assert!(subs.contains(&name.to_string()), "{name} not in {subs:?}");
         }
         let r = req("-n shop ");
         assert!(values(&r).contains(&"tree".to_string()));

@@ -7,6 +7,7 @@ pub mod layout;
 pub mod status;
 mod style;
 pub mod tree;
+pub mod why;
 
 pub use style::Style;
 
@@ -50,6 +51,11 @@ fn footer(incomplete: &[Incomplete], style: Style) -> String {
         ));
     }
     out
+}
+
+/// The footer on its own, for answers with no table.
+pub fn tree_footer(incomplete: &[Incomplete], style: Style) -> String {
+    footer(incomplete, style)
 }
 
 /// The JSON document, pretty-printed.

@@ -52,6 +52,28 @@ impl Api {
         Api { client, timeout }
     }
 
+    /// Opens a watch: `path_and_query` must carry `watch=1`. The stream ends
+    /// when the server closes it or the connection breaks.
+    pub async fn watch(
+        &self,
+        path_and_query: &str,
+    ) -> Result<
+        impl futures::Stream<Item = Result<kube::core::WatchEvent<Value>, ApiError>> + use<>,
+        ApiError,
+    > {
+        use futures::StreamExt;
+        let request = http::Request::get(path_and_query)
+            .body(Vec::new())
+            .map_err(|e| ApiError::Other(0, e.to_string()))?;
+        match tokio::time::timeout(self.timeout, self.client.request_events::<Value>(request)).await
+        {
+            Err(_) => Err(ApiError::Timeout),
+            Ok(Ok(stream)) => Ok(stream
+                .map(|r: Result<kube::core::WatchEvent<Value>, kube::Error>| r.map_err(classify))),
+            Ok(Err(err)) => Err(classify(err)),
+        }
+    }
+
     /// GETs `path_and_query` and parses the JSON answer.
     pub async fn get(&self, path_and_query: &str, accept: Option<&str>) -> Result<Value, ApiError> {
         let mut request = http::Request::get(path_and_query);

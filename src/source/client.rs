@@ -48,9 +48,9 @@ pub async fn connect(conn: &Connection) -> anyhow::Result<Connected> {
     let mut config = kube::Config::from_custom_kubeconfig(kubeconfig, &options)
         .await
         .context("the kubeconfig does not describe a usable cluster and user (check --context, --cluster and --user)")?;
+    // Each request has its own deadline (source::api); watches are long
+    // reads, so the client itself has no read timeout.
     config.connect_timeout = Some(conn.request_timeout);
-    config.read_timeout = Some(conn.request_timeout);
-    config.write_timeout = Some(conn.request_timeout);
     // Retries are the caller's business: hidden ones could stall for minutes.
     config.default_retry = false;
     config.headers.push((

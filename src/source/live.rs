@@ -12,6 +12,7 @@ use serde_json::Value;
 use super::api::{Api, ApiError, METADATA_LIST, query_escape};
 use super::client::{Connection, connect};
 use super::discovery;
+use super::watch::WatchSpec;
 use crate::catalog::{Catalog, ResourceType, UnknownType};
 use crate::model::{Event, Incomplete, Object, ObjectRef, Snapshot, Target, dedupe_events};
 use crate::selector;
@@ -46,6 +47,8 @@ pub enum Mode {
 pub struct Fetched {
     pub snapshot: Snapshot,
     pub targets: Vec<Target>,
+    /// What to watch to keep this snapshot current (live sources only).
+    pub watches: Vec<WatchSpec>,
 }
 
 /// Fails the whole command: the tool could not answer.
@@ -91,6 +94,8 @@ pub struct Live {
     cache_dir: PathBuf,
     server: String,
     pub default_namespace: String,
+    /// Every list and get made, to be watched by `--watch` and `wait`.
+    recorded: std::sync::Mutex<Vec<WatchSpec>>,
 }
 
 /// A list to run: a type, where, and which objects.
@@ -129,6 +134,7 @@ impl Live {
             cache_dir,
             server: connected.server,
             default_namespace: connected.default_namespace,
+            recorded: std::sync::Mutex::new(Vec::new()),
         })
     }
 
@@ -140,16 +146,7 @@ impl Live {
     async fn resolve(&mut self, spelling: &str) -> Result<ResourceType, FetchError> {
         match self.catalog.resolve(spelling) {
             Ok(rt) => return Ok(rt.clone()),
-            Err(_) if self.catalog_from_cache => {
-                let (catalog, _) =
-                    discovery::catalog(&self.api, &self.cache_dir, &self.server, true)
-                        .await
-                        .map_err(|e| {
-                            explain(&e, &self.server, "refresh the API types (discovery)")
-                        })?;
-                self.catalog = catalog;
-                self.catalog_from_cache = false;
-            }
+            Err(_) if self.catalog_from_cache => self.refresh().await?,
             Err(_) => {}
         }
         self.catalog
@@ -178,6 +175,27 @@ impl Live {
         Ok(out)
     }
 
+    /// The type of a Kind; a miss on a cached catalog refreshes it once.
+    async fn type_of_fresh(
+        &mut self,
+        group: &str,
+        kind: &str,
+    ) -> Result<Option<ResourceType>, FetchError> {
+        if self.type_of(group, kind).is_none() && self.catalog_from_cache {
+            self.refresh().await?;
+        }
+        Ok(self.type_of(group, kind))
+    }
+
+    async fn refresh(&mut self) -> Result<(), FetchError> {
+        let (catalog, _) = discovery::catalog(&self.api, &self.cache_dir, &self.server, true)
+            .await
+            .map_err(|e| explain(&e, &self.server, "refresh the API types (discovery)"))?;
+        self.catalog = catalog;
+        self.catalog_from_cache = false;
+        Ok(())
+    }
+
     fn type_of(&self, group: &str, kind: &str) -> Option<ResourceType> {
         self.catalog.by_kind(group, kind).cloned()
     }
@@ -198,34 +216,15 @@ impl Live {
             match spec {
                 TargetSpec::Name { type_, name } => {
                     let rt = self.resolve(type_).await?;
-                    let ns = if rt.namespaced {
+                    let ns = rt.namespaced.then(|| {
                         scope
                             .namespace()
-                            .map(str::to_string)
-                            .or(Some(self.default_namespace.clone()))
-                    } else {
-                        None
-                    };
-                    match self.get(&rt, ns.as_deref(), name).await {
-                        Ok(Some(obj)) => {
-                            resolved.push(Target::Found(obj.uid.clone()));
-                            target_objects.push(obj);
-                        }
-                        Ok(None) => resolved.push(Target::Missing(ObjectRef {
-                            api_version: rt.api_version(),
-                            kind: rt.kind.clone(),
-                            namespace: ns,
-                            name: name.clone(),
-                            uid: None,
-                        })),
-                        Err(e) => {
-                            return Err(explain(
-                                &e,
-                                &self.server,
-                                &format!("get {} {name}", rt.full_name()),
-                            ));
-                        }
-                    }
+                            .unwrap_or(&self.default_namespace)
+                            .to_string()
+                    });
+                    let (target, obj) = self.get_target(&rt, ns, name).await?;
+                    resolved.push(target);
+                    target_objects.extend(obj);
                 }
                 TargetSpec::Type { type_, selector } => {
                     for rt in self.resolve_many(type_).await? {
@@ -276,39 +275,22 @@ impl Live {
                         name: String::new(),
                         uid: None,
                     };
-                    let Some(rt) = self.type_of(group.group(), kind) else {
+                    let Some(rt) = self.type_of_fresh(group.group(), kind).await? else {
                         return Err(FetchError::UnknownType(format!(
                             "the server doesn't serve {kind} in {api_version} (from a manifest); is its CRD installed?"
                         )));
                     };
-                    let ns = if rt.namespaced {
-                        namespace
-                            .clone()
-                            .or(scope.namespace().map(str::to_string))
-                            .or(Some(self.default_namespace.clone()))
-                    } else {
-                        None
-                    };
-                    match self.get(&rt, ns.as_deref(), name).await {
-                        Ok(Some(obj)) => {
-                            resolved.push(Target::Found(obj.uid.clone()));
-                            target_objects.push(obj);
-                        }
-                        Ok(None) => resolved.push(Target::Missing(ObjectRef {
-                            api_version: rt.api_version(),
-                            kind: rt.kind.clone(),
-                            namespace: ns,
-                            name: name.clone(),
-                            uid: None,
-                        })),
-                        Err(e) => {
-                            return Err(explain(
-                                &e,
-                                &self.server,
-                                &format!("get {} {name}", rt.full_name()),
-                            ));
-                        }
-                    }
+                    let ns = rt.namespaced.then(|| {
+                        namespace.clone().unwrap_or_else(|| {
+                            scope
+                                .namespace()
+                                .unwrap_or(&self.default_namespace)
+                                .to_string()
+                        })
+                    });
+                    let (target, obj) = self.get_target(&rt, ns, name).await?;
+                    resolved.push(target);
+                    target_objects.extend(obj);
                 }
             }
         }
@@ -344,10 +326,46 @@ impl Live {
             now,
         );
         snapshot.absent = found.absent;
+        let mut watches = std::mem::take(&mut *self.recorded.lock().expect("recorded lock"));
+        watches.dedup();
+        let mut unique: Vec<WatchSpec> = Vec::new();
+        for w in watches {
+            if !unique.contains(&w) {
+                unique.push(w);
+            }
+        }
         Ok(Fetched {
             snapshot,
             targets: resolved,
+            watches: unique,
         })
+    }
+
+    /// One named target: found, or missing. Any other answer fails the command.
+    async fn get_target(
+        &self,
+        rt: &ResourceType,
+        ns: Option<String>,
+        name: &str,
+    ) -> Result<(Target, Option<Object>), FetchError> {
+        match self.get(rt, ns.as_deref(), name).await {
+            Ok(Some(obj)) => Ok((Target::Found(obj.uid.clone()), Some(obj))),
+            Ok(None) => Ok((
+                Target::Missing(ObjectRef {
+                    api_version: rt.api_version(),
+                    kind: rt.kind.clone(),
+                    namespace: ns,
+                    name: name.to_string(),
+                    uid: None,
+                }),
+                None,
+            )),
+            Err(e) => Err(explain(
+                &e,
+                &self.server,
+                &format!("get {} {name}", rt.full_name()),
+            )),
+        }
     }
 
     /// Every root object (no controller) of the usual kinds and of every
@@ -738,16 +756,22 @@ impl Live {
         let Some(rt) = self.type_of("", "Event") else {
             return Vec::new();
         };
-        let mut lists = Vec::new();
+        let event_spec = |namespace: Option<String>, fields: Option<String>| WatchSpec {
+            rt: rt.clone(),
+            namespace,
+            labels: None,
+            fields,
+        };
+        let mut lists: Vec<WatchSpec> = Vec::new();
         if roots_mode && *scope == Scope::AllNamespaces {
-            lists.push((rt.collection_path(None), None));
+            lists.push(event_spec(None, None));
         } else {
             let namespaces: BTreeSet<&str> =
                 found.objects.iter().filter_map(|o| o.namespace()).collect();
             lists.extend(
                 namespaces
                     .into_iter()
-                    .map(|ns| (rt.collection_path(Some(ns)), Some(ns.to_string()))),
+                    .map(|ns| event_spec(Some(ns.to_string()), None)),
             );
             for obj in found
                 .objects
@@ -755,19 +779,18 @@ impl Live {
                 .filter(|o| o.namespace().is_none())
                 .take(16)
             {
-                let field = query_escape(&format!("involvedObject.uid={}", obj.uid));
-                lists.push((
-                    format!("{}?fieldSelector={field}", rt.collection_path(None)),
+                lists.push(event_spec(
                     None,
+                    Some(format!("involvedObject.uid={}", obj.uid)),
                 ));
             }
         }
         stream::iter(lists)
-            .map(|(path, ns)| {
+            .map(|spec| {
                 let rt = rt.clone();
                 async move {
                     let mut out = Collected::default();
-                    match self.api.get(&path, None).await {
+                    match self.api.get(&spec.list_path(), None).await {
                         Ok(list) => {
                             out.events = list
                                 .get("items")
@@ -775,9 +798,10 @@ impl Live {
                                 .into_iter()
                                 .flatten()
                                 .filter_map(Event::from_value)
-                                .collect()
+                                .collect();
+                            self.record(spec);
                         }
-                        Err(e) => out.fail(&rt, ns, e),
+                        Err(e) => out.fail(&rt, spec.namespace.clone(), e),
                     }
                     out
                 }
@@ -819,14 +843,32 @@ impl Live {
             )
             .await
         {
-            Ok(value) => Ok(to_object(value, rt, metadata_only)),
+            Ok(value) => {
+                self.record(WatchSpec {
+                    rt: rt.clone(),
+                    namespace: ns.map(str::to_string),
+                    labels: None,
+                    fields: Some(format!("metadata.name={name}")),
+                });
+                Ok(to_object(value, rt, metadata_only))
+            }
             Err(ApiError::NotFound) => Ok(None),
             Err(e) => Err(e),
         }
     }
 
+    fn record(&self, spec: WatchSpec) {
+        self.recorded.lock().expect("recorded lock").push(spec);
+    }
+
+    /// The API client, for the watches.
+    pub fn api(&self) -> &Api {
+        &self.api
+    }
+
     async fn list(&self, spec: &ListSpec) -> Result<Vec<Object>, ApiError> {
         let metadata_only = spec.metadata_only || is_data_type(&spec.rt);
+
         let mut path = spec.rt.collection_path(spec.namespace.as_deref());
         if let Some(labels) = spec.labels.as_deref().filter(|l| !l.is_empty()) {
             path = format!("{path}?labelSelector={}", query_escape(labels));
@@ -835,6 +877,14 @@ impl Live {
             .api
             .get(&path, metadata_only.then_some(METADATA_LIST))
             .await?;
+        if !spec.metadata_only {
+            self.record(WatchSpec {
+                rt: spec.rt.clone(),
+                namespace: spec.namespace.clone(),
+                labels: spec.labels.clone(),
+                fields: None,
+            });
+        }
         Ok(list
             .get("items")
             .and_then(Value::as_array)
@@ -863,7 +913,7 @@ fn is_data_type(rt: &ResourceType) -> bool {
 
 /// An item of a list (which carries no apiVersion and kind of its own) or a
 /// metadata-only answer, as an Object of its real type.
-fn to_object(mut item: Value, rt: &ResourceType, metadata_only: bool) -> Option<Object> {
+pub(crate) fn to_object(mut item: Value, rt: &ResourceType, metadata_only: bool) -> Option<Object> {
     let map = item.as_object_mut()?;
     map.insert("apiVersion".into(), Value::String(rt.api_version()));
     map.insert("kind".into(), Value::String(rt.kind.clone()));

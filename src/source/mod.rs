@@ -9,3 +9,4 @@ pub mod file;
 pub mod live;
 pub mod manifests;
 pub mod offline;
+pub mod watch;

@@ -231,3 +231,192 @@ pub fn audit_events(filter: impl Fn(&serde_json::Value) -> bool) -> Vec<serde_js
         .filter(|e| filter(e))
         .collect()
 }
+
+/// A plugin process left running (`--watch`, `wait`): its stdout lines
+/// arrive on a channel. Killed when dropped.
+pub struct Background {
+    child: std::process::Child,
+    lines: std::sync::mpsc::Receiver<String>,
+    pub seen: Vec<String>,
+    pub started: Instant,
+}
+
+impl Background {
+    /// Starts the plugin as admin with these arguments.
+    pub fn start(args: &[&str]) -> Background {
+        use std::io::BufRead;
+        let mut child = Command::new(env!("CARGO_BIN_EXE_kubectl-reconcile"))
+            .env("KUBECONFIG", &cluster().kubeconfig)
+            .env("NO_COLOR", "1")
+            .env("KUBECACHEDIR", cache_dir())
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the plugin binary runs");
+        let (tx, lines) = std::sync::mpsc::channel();
+        let stdout = child.stdout.take().unwrap();
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(stdout)
+                .lines()
+                .map_while(Result::ok)
+            {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Background {
+            child,
+            lines,
+            seen: Vec::new(),
+            started: Instant::now(),
+        }
+    }
+
+    /// Waits for a line of output that satisfies `pred`, and returns it.
+    pub fn line(&mut self, what: &str, limit: Duration, pred: impl Fn(&str) -> bool) -> String {
+        let deadline = Instant::now() + limit;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    self.seen.push(line.clone());
+                    if pred(&line) {
+                        return line;
+                    }
+                }
+                Err(_) => panic!(
+                    "no line {what} within {limit:?}; output so far:\n{}",
+                    self.seen.join("\n")
+                ),
+            }
+        }
+    }
+
+    /// The exit status, if it has exited.
+    pub fn exited(&mut self) -> Option<i32> {
+        self.child
+            .try_wait()
+            .unwrap()
+            .map(|s| s.code().unwrap_or(-1))
+    }
+
+    /// Waits for the process to end; its status and the rest of stdout.
+    pub fn finish(mut self, limit: Duration) -> (i32, String, Duration) {
+        let deadline = Instant::now() + limit;
+        loop {
+            if let Some(code) = self.exited() {
+                let elapsed = self.started.elapsed();
+                while let Ok(line) = self.lines.recv_timeout(Duration::from_millis(200)) {
+                    self.seen.push(line);
+                }
+                return (code, self.seen.join("\n"), elapsed);
+            }
+            assert!(
+                Instant::now() < deadline,
+                "still running after {limit:?}; output:\n{}",
+                self.seen.join("\n")
+            );
+            while let Ok(line) = self.lines.try_recv() {
+                self.seen.push(line);
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+}
+
+impl Drop for Background {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A Deployment manifest with one container. `spec_extra` goes into the
+/// spec (e.g. "\n  progressDeadlineSeconds: 8"); `pod_labels` is appended to
+/// the pod template's labels (e.g. ", reconcile.test/failure: crash-loop").
+pub fn deployment(
+    name: &str,
+    replicas: u32,
+    spec_extra: &str,
+    pod_labels: &str,
+    pod_annotations: &str,
+    resources: &str,
+) -> String {
+    format!(
+        r#"
+apiVersion: apps/v1
+kind: Deployment
+metadata: {{name: {name}}}
+spec:
+  replicas: {replicas}{spec_extra}
+  selector: {{matchLabels: {{app: {name}}}}}
+  template:
+    metadata:
+      labels: {{app: {name}{pod_labels}}}
+      annotations: {{{pod_annotations}}}
+    spec:
+      containers: [{{name: app, image: "registry.example.com/{name}:1", resources: {{{resources}}}}}]
+"#
+    )
+}
+
+/// Whether a Deployment has rolled out: every replica updated and
+/// available, and the latest generation observed.
+pub fn rolled_out(ns: &Namespace, name: &str, replicas: u32) -> bool {
+    let d = ns
+        .kubectl(&["get", "deploy", name, "-o", "json"])
+        .ok()
+        .json();
+    let s = &d["status"];
+    s["availableReplicas"] == replicas
+        && s["updatedReplicas"] == replicas
+        && s["replicas"] == replicas
+        && s["observedGeneration"] == d["metadata"]["generation"]
+}
+
+/// Waits until a Deployment has rolled out.
+pub fn wait_rolled_out(ns: &Namespace, name: &str, replicas: u32) {
+    wait_until(
+        &format!("{name} rolled out"),
+        Duration::from_secs(90),
+        || rolled_out(ns, name, replicas),
+    );
+}
+
+/// Installs a namespaced custom resource type with a status subresource
+/// and no schema (`extra` is appended to the CRD's `names`, and may add
+/// more documents after it), and returns once it is served.
+pub fn install_crd(plural: &str, kind: &str, group: &str, extra_names: &str, more: &str) {
+    let crd = format!(
+        r#"
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {{name: {plural}.{group}}}
+spec:
+  group: {group}
+  names: {{kind: {kind}, plural: {plural}, singular: {singular}{extra_names}}}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    subresources: {{status: {{}}}}
+    schema: {{openAPIV3Schema: {{type: object, x-kubernetes-preserve-unknown-fields: true}}}}
+{more}"#,
+        singular = kind.to_ascii_lowercase()
+    );
+    kubectl_as(&cluster().kubeconfig, &["apply", "-f", "-"], Some(&crd)).ok();
+    kubectl(&[
+        "wait",
+        "--for=condition=Established",
+        &format!("crd/{plural}.{group}"),
+        "--timeout=30s",
+    ])
+    .ok();
+    wait_until(&format!("{plural} served"), Duration::from_secs(30), || {
+        kubectl(&["get", &format!("{plural}.{group}"), "-A"]).code == 0
+    });
+}

@@ -10,6 +10,9 @@ use crate::model::{Object, Snapshot, age};
 use crate::verdict::words::{list, noun};
 use crate::verdict::{Judgement, Verdict, judge as judge_object};
 
+/// How long a new Service may have no pods before that is a failure.
+const ENDPOINTS_GRACE: jiff::SignedDuration = jiff::SignedDuration::from_secs(60);
+
 pub fn judge(obj: &Object, snap: &Snapshot) -> Option<Judgement> {
     let type_ = obj.str("/spec/type").unwrap_or("ClusterIP");
     if type_ == "ExternalName" {
@@ -105,6 +108,18 @@ fn endpoints(obj: &Object, snap: &Snapshot, selector: &[(String, String)]) -> Ju
         slice_endpoints(&slices)
     };
     if total == 0 {
+        // Applied together with its workload, a Service has no pods for a
+        // moment: that is not yet a failure.
+        let young = obj
+            .created
+            .is_some_and(|c| snap.now.duration_since(c) < ENDPOINTS_GRACE);
+        if young {
+            return Judgement::new(
+                Verdict::Progressing,
+                "WaitingForEndpoints",
+                format!("selector {selector_text} matches no pods yet"),
+            );
+        }
         return Judgement::new(
             Verdict::Failed,
             "NoEndpoints",

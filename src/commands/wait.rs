@@ -1,0 +1,248 @@
+//! `wait`: block until every target is converged (or deleted), driven by
+//! watches. A target that fails, or the timeout, ends the wait with the
+//! diagnosis. One progress line on stderr says what is still pending.
+
+use std::io::{IsTerminal, Write};
+use std::time::Duration;
+
+use super::load::{identity, load_keep, load_why};
+use super::watch::Retarget;
+use super::{Outcome, UsageError};
+use crate::cli::{OutputFormat, WaitFor};
+use crate::render::{self, Style, why::WhyOptions};
+use crate::report::{Item, StatusReport, WhyReport};
+use crate::settings::Settings;
+use crate::source::live::Mode;
+use crate::source::watch::Cache;
+use crate::targets::TargetSpec;
+use crate::verdict::Verdict;
+
+enum State<'a> {
+    Done,
+    Failed(Vec<&'a Item>),
+    Pending(Vec<&'a Item>),
+}
+
+fn evaluate(items: &[Item], want: WaitFor) -> State<'_> {
+    match want {
+        WaitFor::Converged => {
+            let failed: Vec<&Item> = items
+                .iter()
+                .filter(|i| i.verdict == Verdict::Failed)
+                .collect();
+            if !failed.is_empty() {
+                return State::Failed(failed);
+            }
+            let pending: Vec<&Item> = items
+                .iter()
+                .filter(|i| i.verdict != Verdict::Converged)
+                .collect();
+            if pending.is_empty() {
+                State::Done
+            } else {
+                State::Pending(pending)
+            }
+        }
+        WaitFor::Deleted => {
+            let pending: Vec<&Item> = items
+                .iter()
+                .filter(|i| i.verdict != Verdict::NotFound)
+                .collect();
+            if pending.is_empty() {
+                State::Done
+            } else {
+                State::Pending(pending)
+            }
+        }
+    }
+}
+
+pub async fn run(
+    settings: &Settings,
+    specs: &[TargetSpec],
+    want: WaitFor,
+    timeout: Duration,
+) -> anyhow::Result<Outcome> {
+    if specs.is_empty() {
+        return Err(UsageError(
+            "wait needs a target, e.g. `wait deploy/web` or `wait -f k8s/`".into(),
+        )
+        .into());
+    }
+    if settings.snapshot.is_some() {
+        return Err(
+            UsageError("wait needs a live cluster: a snapshot does not change".into()).into(),
+        );
+    }
+    let started = tokio::time::Instant::now();
+    let loaded = load_keep(settings, specs, Mode::Status, None).await?;
+    let retarget = Retarget::new(&loaded.fetched, false, false, settings);
+    let live = loaded.live.expect("a live read");
+    let base_incomplete = loaded.fetched.snapshot.incomplete.clone();
+    let mut cache = Cache::start(live.api(), loaded.fetched.watches.clone());
+    let mut snapshot = loaded.fetched.snapshot;
+    let mut targets = loaded.fetched.targets;
+    let mut progress = Progress::new(settings);
+    let deadline = started + timeout;
+    loop {
+        let report = StatusReport::build(&snapshot, &targets);
+        match evaluate(&report.items, want) {
+            State::Done => {
+                progress.clear();
+                let stdout = match settings.output {
+                    OutputFormat::Text => report
+                        .items
+                        .iter()
+                        .map(|i| {
+                            format!(
+                                "{}/{}: {} ({})\n",
+                                render::escape(&i.object.kind),
+                                render::escape(&i.object.name),
+                                i.verdict,
+                                render::escape(&i.reason)
+                            )
+                        })
+                        .collect(),
+                    _ => super::frame::document(&report, settings, false),
+                };
+                return Ok(Outcome { stdout, code: 0 });
+            }
+            State::Failed(items) => {
+                progress.clear();
+                eprintln!(
+                    "error: {} failed; it will not converge without a change",
+                    names(&items)
+                );
+                return diagnose(settings, &items).await;
+            }
+            State::Pending(items) => {
+                progress.show(&items, started.elapsed());
+                let pending: Vec<Item> = items.into_iter().cloned().collect();
+                tokio::select! {
+                    _ = tokio::time::sleep_until(deadline) => {
+                        progress.clear();
+                        let refs: Vec<&Item> = pending.iter().collect();
+                        eprintln!("error: timed out after {}s waiting for {}", timeout.as_secs(), names(&refs));
+                        return diagnose(settings, &refs).await;
+                    }
+                    got = cache.changes.recv() => {
+                        if got.is_none() {
+                            return Err(anyhow::anyhow!("the watches stopped"));
+                        }
+                        tokio::time::sleep(Duration::from_millis(100)).await;
+                        while cache.changes.try_recv().is_ok() {}
+                        if cache.synced() {
+                            snapshot = cache.snapshot(&base_incomplete, jiff::Timestamp::now());
+                            targets = retarget.targets(&snapshot);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn names(items: &[&Item]) -> String {
+    items
+        .iter()
+        .map(|i| {
+            format!(
+                "{}/{}",
+                render::escape(&i.object.kind),
+                render::escape(&i.object.name)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The `why` of the targets that failed or are still pending; exit 1.
+async fn diagnose(settings: &Settings, items: &[&Item]) -> anyhow::Result<Outcome> {
+    let specs: Vec<TargetSpec> = items.iter().map(|i| identity(&i.object)).collect();
+    let fetched = load_why(settings, &specs).await?;
+    let report = WhyReport::build(&fetched.snapshot, &fetched.targets);
+    let stdout = match settings.output {
+        OutputFormat::Text => render::why::render(
+            &report,
+            &WhyOptions {
+                style: Style {
+                    color: settings.color,
+                },
+                width: settings.width,
+                now: fetched.snapshot.now,
+            },
+        ),
+        _ => super::frame::document(&report, settings, false),
+    };
+    Ok(Outcome { stdout, code: 1 })
+}
+
+/// The one progress line on stderr: rewritten in place on a terminal,
+/// printed when it changes otherwise.
+struct Progress {
+    terminal: bool,
+    width: usize,
+    last: String,
+}
+
+impl Progress {
+    fn new(_settings: &Settings) -> Progress {
+        let terminal = std::io::stderr().is_terminal();
+        let width = if terminal {
+            terminal_size::terminal_size()
+                .map(|(w, _)| w.0 as usize)
+                .unwrap_or(100)
+        } else {
+            usize::MAX
+        };
+        Progress {
+            terminal,
+            width,
+            last: String::new(),
+        }
+    }
+
+    fn show(&mut self, pending: &[&Item], elapsed: Duration) {
+        let parts: Vec<String> = pending
+            .iter()
+            .map(|i| {
+                let ready = i
+                    .ready
+                    .map(|r| format!(" {}/{}", r.ready, r.desired))
+                    .unwrap_or_default();
+                format!(
+                    "{}/{} {} {}{ready}",
+                    i.object.kind, i.object.name, i.verdict, i.reason
+                )
+            })
+            .collect();
+        let line = render::escape(&format!(
+            "waiting for {}: {}",
+            pending.len(),
+            parts.join("; ")
+        ))
+        .into_owned();
+        if line == self.last {
+            return;
+        }
+        let mut err = std::io::stderr().lock();
+        let _ = if self.terminal {
+            write!(
+                err,
+                "\r\x1b[K{} ({}s)",
+                crate::render::layout::truncate(&line, self.width.saturating_sub(8)),
+                elapsed.as_secs()
+            )
+        } else {
+            writeln!(err, "{line}")
+        };
+        let _ = err.flush();
+        self.last = line;
+    }
+
+    fn clear(&mut self) {
+        if self.terminal && !self.last.is_empty() {
+            let _ = write!(std::io::stderr(), "\r\x1b[K");
+        }
+    }
+}

@@ -1,0 +1,222 @@
+//! The root-cause chain: from the target down to the deepest objects that
+//! are not converged, with identical causes grouped, and the container that
+//! fails inside a pod.
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::graph::TreeNode;
+use crate::model::{Object, ObjectRef, Snapshot};
+use crate::verdict::{Judgement, Verdict};
+
+/// A group of identical causes: the same kind, verdict and reason.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Cause {
+    pub verdict: Verdict,
+    pub reason: String,
+    /// The first member's message.
+    pub message: String,
+    pub count: usize,
+    pub objects: Vec<ObjectRef>,
+}
+
+/// One link of the chain: an object, or the container inside the last pod.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Link {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub object: Option<ObjectRef>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub container: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<Verdict>,
+    pub reason: String,
+    pub message: String,
+}
+
+/// The causes (most severe and most numerous first) and the chain down to
+/// the first member of the first cause.
+pub fn causes(
+    snap: &Snapshot,
+    tree: &TreeNode,
+    judged: &HashMap<String, Judgement>,
+) -> (Vec<Cause>, Vec<Link>) {
+    let verdict = |uid: &str| judged[uid].verdict;
+    let mut leaves: Vec<Vec<&TreeNode>> = Vec::new();
+    collect(tree, &mut vec![], &mut leaves, &verdict);
+    if leaves.is_empty() {
+        return (Vec::new(), Vec::new());
+    }
+    let mut groups: Vec<(Cause, Vec<&TreeNode>)> = Vec::new();
+    for path in &leaves {
+        let leaf = path.last().expect("paths are not empty");
+        let obj = snap.get(&leaf.uid).expect("tree nodes are in the snapshot");
+        let j = &judged[&leaf.uid];
+        match groups.iter_mut().find(|(c, p)| {
+            c.verdict == j.verdict
+                && c.reason == j.reason
+                && snap.get(&p.last().unwrap().uid).unwrap().kind() == obj.kind()
+        }) {
+            Some((cause, _)) => {
+                cause.count += 1;
+                cause.objects.push(obj.id.clone());
+            }
+            None => groups.push((
+                Cause {
+                    verdict: j.verdict,
+                    reason: j.reason.clone(),
+                    message: j.message.clone(),
+                    count: 1,
+                    objects: vec![obj.id.clone()],
+                },
+                path.clone(),
+            )),
+        }
+    }
+    groups.sort_by(|(a, _), (b, _)| {
+        b.verdict
+            .severity()
+            .cmp(&a.verdict.severity())
+            .then(b.count.cmp(&a.count))
+    });
+    let path = &groups[0].1;
+    let mut chain: Vec<Link> = path
+        .iter()
+        .map(|node| {
+            let j = &judged[&node.uid];
+            Link {
+                object: Some(snap.get(&node.uid).expect("in snapshot").id.clone()),
+                container: None,
+                verdict: Some(j.verdict),
+                reason: j.reason.clone(),
+                message: j.message.clone(),
+            }
+        })
+        .collect();
+    if let Some(last) = path.last().and_then(|n| snap.get(&n.uid))
+        && let Some(link) = failing_container(last)
+    {
+        chain.push(link);
+    }
+    (groups.into_iter().map(|(c, _)| c).collect(), chain)
+}
+
+/// Paths from the root to every node that is not converged while all its
+/// children are.
+fn collect<'a>(
+    node: &'a TreeNode,
+    path: &mut Vec<&'a TreeNode>,
+    out: &mut Vec<Vec<&'a TreeNode>>,
+    verdict: &dyn Fn(&str) -> Verdict,
+) {
+    path.push(node);
+    let failing_children: Vec<&TreeNode> = node
+        .children
+        .iter()
+        .filter(|c| subtree_failing(c, verdict))
+        .collect();
+    if failing_children.is_empty() {
+        if verdict(&node.uid) != Verdict::Converged {
+            out.push(path.clone());
+        }
+    } else {
+        for child in failing_children {
+            collect(child, path, out, verdict);
+        }
+    }
+    path.pop();
+}
+
+fn subtree_failing(node: &TreeNode, verdict: &dyn Fn(&str) -> Verdict) -> bool {
+    verdict(&node.uid) != Verdict::Converged
+        || node.children.iter().any(|c| subtree_failing(c, verdict))
+}
+
+/// The first container of a pod that is stuck: waiting for a reason other
+/// than starting up, or terminated with an error.
+fn failing_container(pod: &Object) -> Option<Link> {
+    if pod.kind() != "Pod" || !pod.group().is_empty() {
+        return None;
+    }
+    let statuses = ["/status/initContainerStatuses", "/status/containerStatuses"]
+        .iter()
+        .filter_map(|p| pod.at(p).and_then(Value::as_array))
+        .flatten();
+    for status in statuses {
+        let name = status.get("name").and_then(Value::as_str).unwrap_or("?");
+        let text = |p: &str| {
+            status
+                .pointer(p)
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string()
+        };
+        let waiting = text("/state/waiting/reason");
+        let terminated = text("/state/terminated/reason");
+        let last = status.pointer("/lastState/terminated");
+        let mut message = Vec::new();
+        let reason = if !waiting.is_empty()
+            && !matches!(waiting.as_str(), "ContainerCreating" | "PodInitializing")
+        {
+            message.push(text("/state/waiting/message"));
+            waiting
+        } else if !terminated.is_empty()
+            && status
+                .pointer("/state/terminated/exitCode")
+                .and_then(Value::as_i64)
+                != Some(0)
+        {
+            message.push(termination(status.pointer("/state/terminated").unwrap()));
+            terminated
+        } else if status.get("ready").and_then(Value::as_bool) == Some(false)
+            && status.pointer("/state/running").is_some()
+        {
+            message.push("running but not ready".into());
+            "NotReady".into()
+        } else {
+            continue;
+        };
+        if let Some(last) = last {
+            message.push(format!("last termination: {}", termination(last)));
+        }
+        let restarts = status
+            .get("restartCount")
+            .and_then(Value::as_i64)
+            .unwrap_or(0);
+        if restarts > 0 {
+            message.push(format!("{restarts} restarts"));
+        }
+        message.retain(|m| !m.is_empty());
+        return Some(Link {
+            object: None,
+            container: Some(name.to_string()),
+            verdict: None,
+            reason,
+            message: message.join("; "),
+        });
+    }
+    None
+}
+
+/// `OOMKilled, exit code 137: message`.
+fn termination(t: &Value) -> String {
+    let reason = t
+        .get("reason")
+        .and_then(Value::as_str)
+        .unwrap_or("terminated");
+    let mut s = match t.get("exitCode").and_then(Value::as_i64) {
+        Some(code) => format!("{reason}, exit code {code}"),
+        None => reason.to_string(),
+    };
+    if let Some(msg) = t
+        .get("message")
+        .and_then(Value::as_str)
+        .filter(|m| !m.is_empty())
+    {
+        s.push_str(&format!(": {msg}"));
+    }
+    s
+}

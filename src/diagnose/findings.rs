@@ -1,0 +1,199 @@
+//! Diagnoses beside the verdicts: a pod nothing will recreate, an owner that
+//! is gone, controllers whose selectors overlap, a status nobody writes.
+
+use std::collections::HashSet;
+
+use serde::Serialize;
+
+use super::generation::GenerationCheck;
+use crate::graph::{ChainLink, Note, TreeNode};
+use crate::model::{Object, ObjectRef, Snapshot, age};
+use crate::selector;
+use crate::verdict::Judgement;
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Finding {
+    /// Stable CamelCase: BarePod, OwnerGone, InvalidOwner, SelectorOverlap,
+    /// StaleStatus, NoStatusWriter.
+    pub reason: String,
+    pub message: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub objects: Vec<ObjectRef>,
+}
+
+fn finding(reason: &str, message: String, objects: Vec<ObjectRef>) -> Finding {
+    Finding {
+        reason: reason.into(),
+        message,
+        objects,
+    }
+}
+
+pub struct Context<'a> {
+    pub snap: &'a Snapshot,
+    pub target: &'a Object,
+    pub tree: &'a TreeNode,
+    pub judgement: &'a Judgement,
+    pub generation: &'a GenerationCheck,
+    pub owners: &'a [ChainLink],
+}
+
+pub fn findings(cx: &Context) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let target = cx.target;
+    if target.kind() == "Pod" && target.group().is_empty() && target.owners.is_empty() {
+        out.push(finding(
+            "BarePod",
+            "no controller owns this pod: nothing will recreate it if it is deleted, evicted, or its node fails".into(),
+            vec![target.id.clone()],
+        ));
+    }
+    for link in cx.owners {
+        if let ChainLink::Dangling(o) = link {
+            out.push(finding(
+                "OwnerGone",
+                format!("its owner {}/{} no longer exists; the garbage collector will delete the objects that depend on it", o.kind, o.name),
+                vec![target.id.clone()],
+            ));
+        }
+    }
+    walk(cx.tree, &mut |node| {
+        let Some(obj) = cx.snap.get(&node.uid) else {
+            return;
+        };
+        for note in &node.notes {
+            match note {
+                Note::DanglingOwner(o) if node.uid != target.uid => out.push(finding(
+                    "OwnerGone",
+                    format!(
+                        "{}/{}: its owner {}/{} no longer exists; garbage collection is pending",
+                        obj.kind(),
+                        obj.name(),
+                        o.kind,
+                        o.name
+                    ),
+                    vec![obj.id.clone()],
+                )),
+                Note::InvalidOwner(o, why) => out.push(finding(
+                    "InvalidOwner",
+                    format!(
+                        "{}/{} has an invalid owner reference to {}/{}: {why}",
+                        obj.kind(),
+                        obj.name(),
+                        o.kind,
+                        o.name
+                    ),
+                    vec![obj.id.clone()],
+                )),
+                _ => {}
+            }
+        }
+    });
+    if let Some(f) = overlap(cx) {
+        out.push(f);
+    }
+    if cx.generation.stale {
+        let manager = cx
+            .generation
+            .status_written
+            .as_ref()
+            .map(|c| c.manager.as_str())
+            .unwrap_or("its controller");
+        let since = cx
+            .generation
+            .spec_changed
+            .as_ref()
+            .map(|c| age(cx.snap.now, c.at))
+            .unwrap_or_default();
+        out.push(finding(
+            "StaleStatus",
+            format!(
+                "observedGeneration has lagged for {since} and status has not been written since the spec changed; is {manager} running and healthy?"
+            ),
+            vec![target.id.clone()],
+        ));
+    }
+    if cx.judgement.reason == "NoStatus" {
+        let created = target
+            .created
+            .map(|c| format!(" since creation {} ago", age(cx.snap.now, c)))
+            .unwrap_or_default();
+        out.push(finding(
+            "NoStatusWriter",
+            format!(
+                "no status written{created}; is the controller for {} running?",
+                group_name(target)
+            ),
+            vec![target.id.clone()],
+        ));
+    }
+    out
+}
+
+fn group_name(obj: &Object) -> String {
+    if obj.group().is_empty() {
+        format!("{} objects", obj.kind())
+    } else {
+        format!("{} ({})", obj.kind(), obj.group())
+    }
+}
+
+fn walk<'a>(node: &'a TreeNode, f: &mut impl FnMut(&'a TreeNode)) {
+    f(node);
+    for c in &node.children {
+        walk(c, f);
+    }
+}
+
+/// Pods (and ReplicaSets) that the target's selector matches but another
+/// controller owns: two controllers may fight over them.
+fn overlap(cx: &Context) -> Option<Finding> {
+    let target = cx.target;
+    let sel = target.at("/spec/selector").filter(|s| s.is_object())?;
+    if !matches!(
+        target.kind(),
+        "Deployment" | "ReplicaSet" | "StatefulSet" | "DaemonSet" | "Job"
+    ) {
+        return None;
+    }
+    let mut mine: HashSet<&str> = HashSet::new();
+    walk(cx.tree, &mut |n| {
+        mine.insert(n.uid.as_str());
+    });
+    let others: Vec<&Object> = cx
+        .snap
+        .objects()
+        .iter()
+        .filter(|o| {
+            o.namespace() == target.namespace()
+                && matches!(o.kind(), "Pod" | "ReplicaSet")
+                && !mine.contains(o.uid.as_str())
+        })
+        .filter(|o| {
+            o.controller()
+                .is_some_and(|c| !mine.contains(c.uid.as_str()))
+        })
+        .filter(|o| selector::matches(sel, &o.labels))
+        .collect();
+    if others.is_empty() {
+        return None;
+    }
+    let mut controllers: Vec<String> = others
+        .iter()
+        .filter_map(|o| o.controller())
+        .map(|c| format!("{}/{}", c.kind, c.name))
+        .collect();
+    controllers.sort();
+    controllers.dedup();
+    Some(finding(
+        "SelectorOverlap",
+        format!(
+            "selector {} also matches {} object(s) controlled by {}; controllers with overlapping selectors fight over the same pods",
+            selector::to_query(sel).unwrap_or_default(),
+            others.len(),
+            controllers.join(", ")
+        ),
+        others.iter().map(|o| o.id.clone()).collect(),
+    ))
+}

@@ -1,0 +1,172 @@
+//! `why`: the diagnosis of one target, as an operator would assemble it by
+//! hand from `describe`, `get events` and `get -o yaml` at every level of the
+//! tree: the verdict, the generation check, the conditions, the root-cause
+//! chain, one event timeline, other findings, and the next step. Pure.
+
+mod chain;
+mod events;
+mod findings;
+mod generation;
+mod steps;
+
+#[cfg(test)]
+mod tests;
+
+use std::collections::{HashMap, HashSet};
+
+use serde::Serialize;
+
+pub use chain::{Cause, Link};
+pub use events::{EventLine, NO_EVENTS};
+pub use findings::Finding;
+pub use generation::{Change, GenerationCheck, STALE_AFTER};
+pub use steps::NextStep;
+
+use crate::graph::{Graph, TreeNode};
+use crate::model::{Condition, Object, ObjectRef, Snapshot};
+use crate::report::Item;
+use crate::verdict::{Judgement, judge};
+
+/// A condition of the target, flagged when abnormal or behind the spec.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ConditionView {
+    #[serde(flatten)]
+    pub condition: Condition,
+    pub abnormal: bool,
+    pub lagging: bool,
+}
+
+/// Everything `why` says about one target.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Diagnosis {
+    #[serde(flatten)]
+    pub item: Item,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub generation_check: Option<GenerationCheck>,
+    pub conditions: Vec<ConditionView>,
+    /// The most severe group of identical causes; none when converged.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub root_cause: Option<Cause>,
+    /// From the target down to the root cause (and its failing container).
+    pub chain: Vec<Link>,
+    /// Every group of causes, the root cause first.
+    pub causes: Vec<Cause>,
+    pub findings: Vec<Finding>,
+    pub events: Vec<EventLine>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub events_note: Option<String>,
+    pub next_steps: Vec<NextStep>,
+}
+
+/// Conditions whose `True` is the bad news.
+const NEGATIVE: &[&str] = &[
+    "Stalled",
+    "Failed",
+    "FailureTarget",
+    "ReplicaFailure",
+    "Degraded",
+    "MemoryPressure",
+    "DiskPressure",
+    "PIDPressure",
+    "NetworkUnavailable",
+    "Terminating",
+    "Reconciling",
+    "NamespaceDeletionDiscoveryFailure",
+    "NamespaceDeletionGroupVersionParsingFailure",
+    "NamespaceDeletionContentFailure",
+    "NamespaceContentRemaining",
+    "NamespaceFinalizersRemaining",
+    "ScalingLimited",
+];
+
+fn abnormal(c: &Condition) -> bool {
+    if NEGATIVE.contains(&c.type_.as_str()) {
+        c.is_true()
+    } else {
+        c.is_false() && c.type_ != "Suspended"
+    }
+}
+
+/// Diagnoses the object `uid` of the snapshot.
+pub fn diagnose(snap: &Snapshot, uid: &str) -> Diagnosis {
+    let graph = Graph::new(snap);
+    let target = snap.get(uid).expect("targets are in the snapshot");
+    let tree = graph.tree(uid);
+    let mut judged: HashMap<String, Judgement> = HashMap::new();
+    judge_all(snap, &tree, &mut judged);
+    let judgement = judged[uid].clone();
+    let generation = generation::check(target, snap.now);
+    let (causes, chain) = chain::causes(snap, &tree, &judged);
+    let owners = graph.owner_chain(uid);
+    let findings = findings::findings(&findings::Context {
+        snap,
+        target,
+        tree: &tree,
+        judgement: &judgement,
+        generation: &generation,
+        owners: &owners,
+    });
+    let mut uids: HashSet<&str> = HashSet::new();
+    collect_uids(&tree, &mut uids);
+    let events = events::timeline(snap, &uids);
+    let next_steps = steps::next_steps(target, causes.first(), &chain, &findings);
+    Diagnosis {
+        item: Item::with(target, judgement),
+        generation_check: (target.generation.is_some()).then_some(generation),
+        conditions: conditions(target),
+        root_cause: causes.first().cloned(),
+        chain,
+        causes,
+        findings,
+        events_note: events.is_empty().then(|| NO_EVENTS.to_string()),
+        events,
+        next_steps,
+    }
+}
+
+/// A target that does not exist.
+pub fn missing(id: &ObjectRef) -> Diagnosis {
+    Diagnosis {
+        item: Item::missing(id),
+        generation_check: None,
+        conditions: vec![],
+        root_cause: None,
+        chain: vec![],
+        causes: vec![],
+        findings: vec![],
+        events: vec![],
+        events_note: None,
+        next_steps: vec![NextStep {
+            text: "Check the name and namespace; it may have been deleted.".into(),
+            commands: vec![],
+        }],
+    }
+}
+
+fn judge_all(snap: &Snapshot, node: &TreeNode, out: &mut HashMap<String, Judgement>) {
+    let obj = snap.get(&node.uid).expect("tree nodes are in the snapshot");
+    out.insert(node.uid.clone(), judge(obj, snap));
+    for c in &node.children {
+        judge_all(snap, c, out);
+    }
+}
+
+fn collect_uids<'a>(node: &'a TreeNode, out: &mut HashSet<&'a str>) {
+    out.insert(&node.uid);
+    for c in &node.children {
+        collect_uids(c, out);
+    }
+}
+
+fn conditions(obj: &Object) -> Vec<ConditionView> {
+    obj.conditions()
+        .into_iter()
+        .map(|c| ConditionView {
+            abnormal: abnormal(&c),
+            lagging: matches!((c.observed_generation, obj.generation), (Some(o), Some(g)) if o < g),
+            condition: c,
+        })
+        .collect()
+}

@@ -1,0 +1,522 @@
+//! Diagnoses over realistic snapshots: the verdict fixtures of real objects
+//! (`tests/fixtures/verdict/`), the example namespace captured from the test
+//! cluster (`examples/shop.yaml`), and small hand-built trees for what needs
+//! several objects (overlapping selectors, dangling owners).
+
+use serde_json::json;
+
+use super::*;
+use crate::model::{Event, Object};
+use crate::testutil::load;
+use crate::verdict::Verdict;
+
+const NOW: &str = "2026-11-29T22:30:00Z";
+
+/// fixture, root cause reason, a phrase of the first next step, a phrase of
+/// the root cause's message (or of the chain's last link).
+const CASES: &[(&str, &str, &str, &str)] = &[
+    (
+        "pod-image-pull-backoff.yaml",
+        "ImagePullBackOff",
+        "image cannot be pulled",
+        "pull",
+    ),
+    (
+        "pod-crashloop-oomkilled.yaml",
+        "CrashLoopBackOff",
+        "OOMKilled",
+        "exit code 137",
+    ),
+    (
+        "pod-init-crashloop.yaml",
+        "CrashLoopBackOff",
+        "--previous",
+        "restart",
+    ),
+    (
+        "pod-readiness-failing.yaml",
+        "ReadinessProbeFailed",
+        "readiness probe",
+        "Readiness probe failed",
+    ),
+    (
+        "pod-unschedulable.yaml",
+        "Unschedulable",
+        "No node can run the pod",
+        "Insufficient cpu",
+    ),
+    (
+        "pod-config-error.yaml",
+        "CreateContainerConfigError",
+        "refers to something missing",
+        "not found",
+    ),
+    (
+        "replicaset-quota.yaml",
+        "FailedCreate",
+        "ResourceQuota",
+        "exceeded quota",
+    ),
+    (
+        "deployment-quota.yaml",
+        "FailedCreate",
+        "resourcequota",
+        "exceeded quota",
+    ),
+    (
+        "deployment-deadline-exceeded.yaml",
+        "ProgressDeadlineExceeded",
+        "rollout undo",
+        "progress",
+    ),
+    (
+        "deployment-paused-pending.yaml",
+        "Paused",
+        "rollout resume",
+        "paused",
+    ),
+    (
+        "statefulset-partition.yaml",
+        "PartitionedRollout",
+        "partition",
+        "partition",
+    ),
+    (
+        "statefulset-not-ready.yaml",
+        "WaitingForReady",
+        "watch it converge",
+        "ready",
+    ),
+    (
+        "daemonset-misscheduled.yaml",
+        "Misscheduled",
+        "no longer match",
+        "should not run one",
+    ),
+    (
+        "daemonset-unready.yaml",
+        "WaitingForReady",
+        "watch it converge",
+        "ready",
+    ),
+    (
+        "job-backoff-limit.yaml",
+        "BackoffLimitExceeded",
+        "Job has given up",
+        "backoffLimit",
+    ),
+    (
+        "job-deadline.yaml",
+        "DeadlineExceeded",
+        "Job has given up",
+        "activeDeadlineSeconds",
+    ),
+    (
+        "cronjob-suspended.yaml",
+        "Suspended",
+        "spec.suspend",
+        "suspend",
+    ),
+    (
+        "pvc-storageclass-missing.yaml",
+        "ProvisioningFailed",
+        "storageClassName",
+        "storageclass",
+    ),
+    (
+        "pvc-no-matching-volume.yaml",
+        "NoMatchingVolume",
+        "matching PersistentVolume",
+        "no storage class is set",
+    ),
+    (
+        "pvc-wait-first-consumer.yaml",
+        "WaitingForFirstConsumer",
+        "WaitForFirstConsumer",
+        "binds on first use",
+    ),
+    (
+        "service-no-endpoints.yaml",
+        "NoEndpoints",
+        "selector matches no pods",
+        "matches no pods",
+    ),
+    (
+        "service-no-ready-endpoints.yaml",
+        "NoReadyEndpoints",
+        "none is ready",
+        "ready",
+    ),
+    (
+        "namespace-terminating.yaml",
+        "FinalizersPending",
+        "finalizers",
+        "finalizer",
+    ),
+    (
+        "namespace-discovery-failure.yaml",
+        "DiscoveryFailed",
+        "namespace waits",
+        "discovery",
+    ),
+    (
+        "configmap-finalizer.yaml",
+        "FinalizersPending",
+        "finalizers",
+        "example.com",
+    ),
+    (
+        "pvc-terminating-protection.yaml",
+        "FinalizersPending",
+        "finalizers",
+        "pvc-protection",
+    ),
+    (
+        "cr-no-status.yaml",
+        "NoStatus",
+        "controller (operator)",
+        "no controller has written status",
+    ),
+    (
+        "cr-synced-false.yaml",
+        "ReconcileError",
+        "controller of Bucket",
+        "accessdenied",
+    ),
+    (
+        "hpa-failed-metrics.yaml",
+        "FailedGetResourceMetric",
+        "metrics",
+        "metrics",
+    ),
+    (
+        "ingress-no-address.yaml",
+        "NoAddress",
+        "ingress controller",
+        "ingress controller",
+    ),
+    ("node-not-ready.yaml", "NodeNotReady", "kubelet", "kubelet"),
+];
+
+fn diag(fixture: &str) -> Diagnosis {
+    let (snap, obj) = load(fixture, NOW);
+    diagnose(&snap, &obj.uid)
+}
+
+#[test]
+fn every_diagnosis_over_real_fixtures() {
+    let mut failures = Vec::new();
+    for (fixture, reason, step, evidence) in CASES {
+        let d = diag(fixture);
+        let Some(cause) = &d.root_cause else {
+            failures.push(format!("{fixture}: no root cause"));
+            continue;
+        };
+        let step_text: String = d
+            .next_steps
+            .iter()
+            .map(|s| format!("{} {}", s.text, s.commands.join(" ")))
+            .collect();
+        let evidence_text = format!(
+            "{} {}",
+            cause.message,
+            d.chain
+                .iter()
+                .map(|l| l.message.as_str())
+                .collect::<Vec<_>>()
+                .join(" ")
+        )
+        .to_lowercase();
+        if cause.reason != *reason {
+            failures.push(format!(
+                "{fixture}: root cause {} (want {reason})",
+                cause.reason
+            ));
+        }
+        if !step_text.contains(step) {
+            failures.push(format!("{fixture}: next step {step_text:?} lacks {step:?}"));
+        }
+        if !evidence_text.contains(&evidence.to_lowercase()) {
+            failures.push(format!(
+                "{fixture}: evidence {evidence_text:?} lacks {evidence:?}"
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn converged_objects_have_no_root_cause_and_say_so() {
+    for fixture in [
+        "deployment-available.yaml",
+        "job-complete.yaml",
+        "pvc-bound.yaml",
+        "service-ready-endpoints.yaml",
+    ] {
+        let d = diag(fixture);
+        assert_eq!(d.item.verdict, Verdict::Converged, "{fixture}");
+        assert!(d.root_cause.is_none() && d.chain.is_empty(), "{fixture}");
+    }
+}
+
+#[test]
+fn no_events_is_not_health() {
+    let d = diag("cr-no-status.yaml");
+    assert!(d.events.is_empty());
+    assert!(
+        d.events_note
+            .as_deref()
+            .unwrap()
+            .contains("events expire after about an hour")
+    );
+    assert!(
+        d.findings
+            .iter()
+            .any(|f| f.reason == "NoStatusWriter"
+                && f.message.contains("is the controller for Widget")),
+        "{:?}",
+        d.findings
+    );
+}
+
+#[test]
+fn a_pod_nothing_recreates() {
+    let d = diag("pod-running.yaml");
+    assert_eq!(d.item.verdict, Verdict::Converged);
+    assert!(
+        d.findings
+            .iter()
+            .any(|f| f.reason == "BarePod" && f.message.contains("nothing will recreate it"))
+    );
+    assert!(
+        d.next_steps
+            .iter()
+            .any(|s| s.text.contains("under a controller"))
+    );
+}
+
+#[test]
+fn conditions_are_flagged() {
+    let d = diag("deployment-deadline-exceeded.yaml");
+    let progressing = d
+        .conditions
+        .iter()
+        .find(|c| c.condition.type_ == "Progressing")
+        .unwrap();
+    assert!(progressing.abnormal);
+    let available = d
+        .conditions
+        .iter()
+        .find(|c| c.condition.type_ == "Available")
+        .unwrap();
+    assert_eq!(available.abnormal, available.condition.is_false());
+    let lag = diag("cr-condition-generation-lag.yaml");
+    assert!(
+        lag.conditions.iter().any(|c| c.lagging),
+        "{:?}",
+        lag.conditions
+    );
+}
+
+/// The example namespace from the test cluster: a rollout that cannot pull
+/// its new image, and a Job whose three pods failed.
+fn shop() -> Snapshot {
+    crate::source::file::load_snapshot(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/examples/shop.yaml"),
+        None,
+    )
+    .unwrap()
+}
+
+#[test]
+fn the_chain_walks_down_to_the_failing_container() {
+    let snap = shop();
+    let web = snap
+        .find("apps", "Deployment", Some("shop"), "web")
+        .unwrap();
+    let d = diagnose(&snap, &web.uid);
+    let path: Vec<String> = d
+        .chain
+        .iter()
+        .map(|l| match (&l.object, &l.container) {
+            (Some(o), _) => o.kind.clone(),
+            (None, Some(c)) => format!("container {c}"),
+            _ => unreachable!(),
+        })
+        .collect();
+    assert_eq!(
+        path,
+        vec!["Deployment", "ReplicaSet", "Pod", "container web"]
+    );
+    assert_eq!(d.chain[3].reason, "ImagePullBackOff");
+    assert!(
+        d.events
+            .iter()
+            .any(|e| e.type_ == "Warning" && e.reason == "Failed")
+    );
+    assert_eq!(d.events[0].type_, "Warning", "warnings first");
+}
+
+#[test]
+fn identical_causes_are_one_line_with_a_count() {
+    let snap = shop();
+    let job = snap.find("batch", "Job", Some("shop"), "migrate").unwrap();
+    let d = diagnose(&snap, &job.uid);
+    let cause = d.root_cause.unwrap();
+    assert_eq!(cause.count, 3, "three failed pods are one cause");
+    assert_eq!(cause.objects.len(), 3);
+    assert_eq!(d.causes.len(), 1);
+    assert!(d.chain.last().unwrap().message.contains("exit code 1"));
+}
+
+fn obj(v: serde_json::Value) -> Object {
+    Object::from_value(v).unwrap()
+}
+
+fn deployment(name: &str, uid: &str, app: &str) -> Object {
+    obj(json!({"apiVersion": "apps/v1", "kind": "Deployment",
+        "metadata": {"name": name, "namespace": "shop", "uid": uid, "generation": 1, "creationTimestamp": "2026-11-29T22:00:00Z"},
+        "spec": {"replicas": 1, "selector": {"matchLabels": {"app": app}}},
+        "status": {"observedGeneration": 1, "replicas": 1, "updatedReplicas": 1, "readyReplicas": 1, "availableReplicas": 1,
+            "conditions": [{"type": "Available", "status": "True", "reason": "MinimumReplicasAvailable"}]}}))
+}
+
+fn pod_of(name: &str, uid: &str, owner: (&str, &str, &str), app: &str) -> Object {
+    obj(json!({"apiVersion": "v1", "kind": "Pod",
+        "metadata": {"name": name, "namespace": "shop", "uid": uid, "labels": {"app": app},
+            "ownerReferences": [{"apiVersion": "apps/v1", "kind": owner.0, "name": owner.1, "uid": owner.2, "controller": true}]},
+        "spec": {"containers": [{"name": "c", "image": "i"}]},
+        "status": {"phase": "Running", "conditions": [{"type": "Ready", "status": "True"}],
+            "containerStatuses": [{"name": "c", "ready": true, "restartCount": 0, "state": {"running": {}}}]}}))
+}
+
+#[test]
+fn controllers_fighting_over_pods_are_named() {
+    let rs = obj(json!({"apiVersion": "apps/v1", "kind": "ReplicaSet",
+        "metadata": {"name": "web-1", "namespace": "shop", "uid": "rs1", "labels": {"app": "web"},
+            "ownerReferences": [{"apiVersion": "apps/v1", "kind": "Deployment", "name": "web", "uid": "d1", "controller": true}]},
+        "spec": {"replicas": 1, "selector": {"matchLabels": {"app": "web"}}},
+        "status": {"replicas": 1, "readyReplicas": 1, "availableReplicas": 1}}));
+    let snap = Snapshot::new(
+        vec![
+            deployment("web", "d1", "web"),
+            rs,
+            pod_of("web-1-a", "p1", ("ReplicaSet", "web-1", "rs1"), "web"),
+            deployment("web-canary", "d2", "canary"),
+            pod_of(
+                "canary-x",
+                "p2",
+                ("ReplicaSet", "web-canary-1", "rs2"),
+                "web",
+            ),
+        ],
+        vec![],
+        vec![],
+        NOW.parse().unwrap(),
+    );
+    let d = diagnose(&snap, "d1");
+    let f = d
+        .findings
+        .iter()
+        .find(|f| f.reason == "SelectorOverlap")
+        .expect("overlap found");
+    assert!(
+        f.message.contains(
+            "selector app=web also matches 1 object(s) controlled by ReplicaSet/web-canary-1"
+        ),
+        "{}",
+        f.message
+    );
+    assert!(
+        d.next_steps
+            .iter()
+            .any(|s| s.text.contains("selector that matches only its own pods"))
+    );
+}
+
+#[test]
+fn a_dangling_owner_is_reported() {
+    let mut snap = Snapshot::new(
+        vec![pod_of(
+            "orphan",
+            "p1",
+            ("ReplicaSet", "gone-7f", "rs-gone"),
+            "x",
+        )],
+        vec![],
+        vec![],
+        NOW.parse().unwrap(),
+    );
+    snap.absent.push(crate::model::ObjectRef {
+        api_version: "apps/v1".into(),
+        kind: "ReplicaSet".into(),
+        namespace: Some("shop".into()),
+        name: "gone-7f".into(),
+        uid: Some("rs-gone".into()),
+    });
+    let d = diagnose(&snap, "p1");
+    let f = d
+        .findings
+        .iter()
+        .find(|f| f.reason == "OwnerGone")
+        .expect("dangling owner found");
+    assert!(
+        f.message.contains("ReplicaSet/gone-7f no longer exists"),
+        "{}",
+        f.message
+    );
+}
+
+#[test]
+fn a_stale_status_reads_as_a_wedged_controller() {
+    let mut d = deployment("web", "d1", "web").raw;
+    d["metadata"]["generation"] = json!(4);
+    d["status"]["observedGeneration"] = json!(3);
+    d["metadata"]["managedFields"] = json!([
+        {"manager": "kubectl-edit", "operation": "Update", "time": "2026-11-29T22:10:00Z", "fieldsV1": {"f:spec": {"f:template": {}}}},
+        {"manager": "kube-controller-manager", "operation": "Update", "time": "2026-11-29T22:01:00Z", "subresource": "status", "fieldsV1": {"f:status": {}}}]);
+    let snap = Snapshot::new(vec![obj(d)], vec![], vec![], NOW.parse().unwrap());
+    let diag = diagnose(&snap, "d1");
+    assert_eq!(diag.item.reason, "ObservedGenerationLag");
+    let g = diag.generation_check.as_ref().unwrap();
+    assert!(g.stale);
+    assert!(
+        g.summary[0].contains("spec changed 20m ago by kubectl-edit"),
+        "{:?}",
+        g.summary
+    );
+    let f = diag
+        .findings
+        .iter()
+        .find(|f| f.reason == "StaleStatus")
+        .expect("stale status found");
+    assert!(
+        f.message.contains("lagged for 20m") && f.message.contains("kube-controller-manager"),
+        "{}",
+        f.message
+    );
+}
+
+#[test]
+fn events_of_the_whole_subtree_are_in_the_timeline() {
+    let ev = |uid: &str, kind: &str, name: &str, reason: &str| {
+        Event::from_value(&json!({"metadata": {"uid": format!("ev-{uid}")}, "involvedObject": {"uid": uid, "kind": kind, "name": name},
+            "type": "Warning", "reason": reason, "message": "m", "lastTimestamp": "2026-11-29T22:20:00Z"}))
+        .unwrap()
+    };
+    let snap = Snapshot::new(
+        vec![
+            deployment("web", "d1", "web"),
+            pod_of("web-a", "p1", ("Deployment", "web", "d1"), "web"),
+        ],
+        vec![
+            ev("p1", "Pod", "web-a", "BackOff"),
+            ev("elsewhere", "Pod", "other", "Nope"),
+        ],
+        vec![],
+        NOW.parse().unwrap(),
+    );
+    let d = diagnose(&snap, "d1");
+    let reasons: Vec<&str> = d.events.iter().map(|e| e.reason.as_str()).collect();
+    assert_eq!(reasons, vec!["BackOff"]);
+}

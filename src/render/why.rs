@@ -1,0 +1,283 @@
+//! The text of `why`: sections a person reads top to bottom.
+
+use jiff::Timestamp;
+
+use super::escape::escape;
+use super::layout::{Cell, table};
+use super::{Style, footer};
+use crate::diagnose::Diagnosis;
+use crate::model::age;
+use crate::report::WhyReport;
+use crate::verdict::Verdict;
+
+pub struct WhyOptions {
+    pub style: Style,
+    pub width: Option<usize>,
+    pub now: Timestamp,
+}
+
+/// At most this many timeline lines in text; JSON has them all.
+const MAX_EVENTS: usize = 25;
+
+pub fn render(report: &WhyReport, opts: &WhyOptions) -> String {
+    let mut out = String::new();
+    for (i, d) in report.items.iter().enumerate() {
+        if i > 0 {
+            out.push_str(&format!(
+                "\n{}\n\n",
+                "─".repeat(opts.width.unwrap_or(80).min(80))
+            ));
+        }
+        out.push_str(&diagnosis(d, opts));
+    }
+    out.push_str(&footer(&report.incomplete, opts.style));
+    out
+}
+
+fn indent(text: &str, by: &str) -> String {
+    text.lines().map(|l| format!("{by}{l}\n")).collect()
+}
+
+fn diagnosis(d: &Diagnosis, opts: &WhyOptions) -> String {
+    let style = opts.style;
+    let width = opts.width.map(|w| w.saturating_sub(2));
+    let item = &d.item;
+    let e = |s: &str| escape(s).into_owned();
+    let mut out = String::new();
+    let place = item
+        .object
+        .namespace
+        .as_deref()
+        .map(|ns| format!(" in {}", e(ns)))
+        .unwrap_or_default();
+    let since = item
+        .since
+        .map(|s| format!(" for {}", age(opts.now, s)))
+        .unwrap_or_default();
+    out.push_str(&format!(
+        "{}{place}: {} ({}){since}\n",
+        style.bold(&format!(
+            "{}/{}",
+            e(&item.object.kind),
+            e(&item.object.name)
+        )),
+        style.verdict(item.verdict, item.verdict.as_str()),
+        e(&item.reason)
+    ));
+    if !item.message.is_empty() {
+        out.push_str(&format!("  {}\n", e(&item.message)));
+    }
+    if item.verdict == Verdict::NotFound {
+        for s in &d.next_steps {
+            out.push_str(&format!(
+                "\n{}\n  {}\n",
+                style.bold("Next step"),
+                e(&s.text)
+            ));
+        }
+        return out;
+    }
+
+    if let Some(g) = &d.generation_check {
+        out.push_str(&format!("\n{}\n", style.bold("Generation")));
+        for line in &g.summary {
+            out.push_str(&format!("  {}\n", e(line)));
+        }
+    }
+
+    if !d.conditions.is_empty() {
+        out.push_str(&format!("\n{}\n", style.bold("Conditions")));
+        let rows = d
+            .conditions
+            .iter()
+            .map(|c| {
+                let flag = match (c.abnormal, c.lagging) {
+                    (true, _) => "!",
+                    (false, true) => "~",
+                    _ => " ",
+                };
+                vec![
+                    Cell::plain(flag),
+                    Cell::plain(e(&c.condition.type_)),
+                    Cell::plain(e(&c.condition.status)),
+                    Cell::plain(e(&c.condition.reason)),
+                    Cell::plain(
+                        c.condition
+                            .last_transition_time
+                            .map(|t| age(opts.now, t))
+                            .unwrap_or_default(),
+                    ),
+                    Cell::plain(e(&c.condition.message)),
+                ]
+            })
+            .collect();
+        out.push_str(&indent(
+            &table(
+                &["", "TYPE", "STATUS", "REASON", "AGE", "MESSAGE"],
+                rows,
+                width,
+            ),
+            " ",
+        ));
+        let mut legend = Vec::new();
+        if d.conditions.iter().any(|c| c.abnormal) {
+            legend.push("! abnormal");
+        }
+        if d.conditions.iter().any(|c| !c.abnormal && c.lagging) {
+            legend.push("~ reflects an older generation");
+        }
+        if !legend.is_empty() {
+            out.push_str(&style.dim(&format!("  {}\n", legend.join("   "))));
+        }
+    }
+
+    match &d.root_cause {
+        None => out.push_str(&format!(
+            "\n{}\n  every object in its tree is converged\n",
+            style.bold("Root cause")
+        )),
+        Some(cause) => {
+            let first = cause.objects.first();
+            let who = first
+                .map(|o| format!("{}/{}", e(&o.kind), e(&o.name)))
+                .unwrap_or_default();
+            let count = if cause.count > 1 {
+                format!(" (x{}, e.g. {who})", cause.count)
+            } else {
+                format!(" ({who})")
+            };
+            out.push_str(&format!(
+                "\n{} {}{count}\n",
+                style.bold("Root cause:"),
+                style.verdict(
+                    cause.verdict,
+                    &format!(
+                        "{} {}",
+                        e(first.map(|o| o.kind.as_str()).unwrap_or("")),
+                        e(&cause.reason)
+                    )
+                )
+            ));
+            out.push_str(&format!("  {}\n", e(&cause.message)));
+            let mut rows = Vec::new();
+            for (depth, link) in d.chain.iter().enumerate() {
+                let prefix = if depth == 0 {
+                    String::new()
+                } else {
+                    format!("{}└─", "  ".repeat(depth - 1))
+                };
+                let name = match (&link.object, &link.container) {
+                    (Some(o), _) => format!("{}/{}", e(&o.kind), e(&o.name)),
+                    (None, Some(c)) => format!("container {}", e(c)),
+                    (None, None) => String::new(),
+                };
+                let verdict = link.verdict;
+                rows.push(vec![
+                    Cell::plain(format!("{prefix}{name}")),
+                    Cell::painted(verdict.map(|v| v.as_str()).unwrap_or(""), move |s| {
+                        verdict
+                            .map(|v| style.verdict(v, s))
+                            .unwrap_or_else(|| s.to_string())
+                    }),
+                    Cell::plain(e(&link.reason)),
+                    Cell::plain(if link.verdict == Some(Verdict::Converged) {
+                        String::new()
+                    } else {
+                        e(&link.message)
+                    }),
+                ]);
+            }
+            out.push_str(&indent(
+                &table(&["PATH", "VERDICT", "REASON", "MESSAGE"], rows, width),
+                "  ",
+            ));
+            if d.causes.len() > 1 {
+                out.push_str("  Other causes:\n");
+                for c in &d.causes[1..] {
+                    let kind = c.objects.first().map(|o| o.kind.as_str()).unwrap_or("");
+                    out.push_str(&format!(
+                        "  - {} x{} {} {}: {}\n",
+                        e(kind),
+                        c.count,
+                        c.verdict,
+                        e(&c.reason),
+                        e(&c.message)
+                    ));
+                }
+            }
+        }
+    }
+
+    if !d.findings.is_empty() {
+        out.push_str(&format!("\n{}\n", style.bold("Also")));
+        for f in &d.findings {
+            out.push_str(&format!("  - {}: {}\n", e(&f.reason), e(&f.message)));
+        }
+    }
+
+    out.push_str(&format!(
+        "\n{}\n",
+        style.bold("Events (warnings first, oldest first)")
+    ));
+    match &d.events_note {
+        Some(note) => out.push_str(&format!("  {}\n", e(note))),
+        None => {
+            let skipped = d.events.len().saturating_sub(MAX_EVENTS);
+            let rows = d
+                .events
+                .iter()
+                .take(MAX_EVENTS)
+                .map(|ev| {
+                    let objects = match ev.objects.as_slice() {
+                        [one] => e(one),
+                        [first, rest @ ..] => format!("{} (+{})", e(first), rest.len()),
+                        [] => String::new(),
+                    };
+                    let warn = ev.type_ == "Warning";
+                    vec![
+                        Cell::plain(
+                            ev.last_seen
+                                .map(|t| age(opts.now, t))
+                                .unwrap_or_else(|| "?".into()),
+                        ),
+                        Cell::painted(e(&ev.type_), move |s| {
+                            if warn {
+                                style.verdict(Verdict::Failed, s)
+                            } else {
+                                s.to_string()
+                            }
+                        }),
+                        Cell::plain(e(&ev.reason)),
+                        Cell::plain(objects),
+                        Cell::plain(ev.count.to_string()),
+                        Cell::plain(e(&ev.message)),
+                    ]
+                })
+                .collect();
+            out.push_str(&indent(
+                &table(
+                    &["LAST SEEN", "TYPE", "REASON", "OBJECT", "COUNT", "MESSAGE"],
+                    rows,
+                    width,
+                ),
+                "  ",
+            ));
+            if skipped > 0 {
+                out.push_str(&style.dim(&format!(
+                    "  ... and {skipped} more (-o json lists them all)\n"
+                )));
+            }
+        }
+    }
+
+    if !d.next_steps.is_empty() {
+        out.push_str(&format!("\n{}\n", style.bold("Next step")));
+        for s in &d.next_steps {
+            out.push_str(&format!("  {}\n", e(&s.text)));
+            for c in &s.commands {
+                out.push_str(&format!("    {}\n", e(c)));
+            }
+        }
+    }
+    out
+}

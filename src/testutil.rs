@@ -1,0 +1,40 @@
+//! Test helpers shared by the unit tests: the YAML fixtures of real objects
+//! in `tests/fixtures/verdict/`, loaded as snapshots.
+
+use std::path::Path;
+
+use jiff::Timestamp;
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::model::{Event, Object, Snapshot};
+
+pub fn fixture_dir() -> &'static Path {
+    Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/verdict"
+    ))
+}
+
+/// Loads a fixture into a snapshot; returns it and the object under test.
+pub fn load(name: &str, now: &str) -> (Snapshot, Object) {
+    let path = fixture_dir().join(name);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut objects = Vec::new();
+    let mut events = Vec::new();
+    for doc in serde_yaml_ng::Deserializer::from_str(&text) {
+        let value = Value::deserialize(doc).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let is_event = value.get("kind").and_then(Value::as_str) == Some("Event");
+        if is_event && !objects.is_empty() {
+            events.push(Event::from_value(&value).unwrap_or_else(|| panic!("{name}: bad event")));
+        } else {
+            objects.push(Object::from_value(value).unwrap_or_else(|| panic!("{name}: bad object")));
+        }
+    }
+    let subject = objects
+        .first()
+        .cloned()
+        .unwrap_or_else(|| panic!("{name}: empty fixture"));
+    let now: Timestamp = now.parse().unwrap();
+    (Snapshot::new(objects, events, Vec::new(), now), subject)
+}

@@ -1,0 +1,243 @@
+//! End-to-end tests of `--watch` and `wait` on the real control plane:
+//! watches see controllers act, and `wait` returns when (and only when)
+//! the cluster has converged.
+
+mod support;
+
+use std::time::Duration;
+
+use serde_json::Value;
+use support::{Background, Namespace, wait_until};
+
+fn deployment(name: &str, replicas: u32, extra_spec: &str, pod_labels: &str) -> String {
+    support::deployment(name, replicas, extra_spec, pod_labels, "", "")
+}
+
+fn available(ns: &Namespace, name: &str, replicas: u32) -> bool {
+    support::rolled_out(ns, name, replicas)
+}
+
+#[test]
+fn wait_returns_when_a_real_rollout_completes_and_not_before() {
+    let ns = Namespace::new("wait-rollout");
+    let slow =
+        "\n  minReadySeconds: 3\n  strategy: {rollingUpdate: {maxSurge: 1, maxUnavailable: 0}}";
+    ns.apply(&deployment("web", 3, slow, ""));
+    wait_until("first rollout", Duration::from_secs(90), || {
+        available(&ns, "web", 3)
+    });
+
+    ns.kubectl(&[
+        "set",
+        "image",
+        "deploy/web",
+        "app=registry.example.com/web:2",
+    ])
+    .ok();
+    let waiter = Background::start(&["-n", &ns.name, "wait", "deploy/web", "--timeout", "120s"]);
+    let (code, out, elapsed) = waiter.finish(Duration::from_secs(150));
+    assert_eq!(code, 0, "{out}");
+    // At the moment wait returned, the rollout was complete: every replica
+    // updated and available, the latest generation observed.
+    assert!(
+        available(&ns, "web", 3),
+        "wait returned before the rollout completed"
+    );
+    let image = ns.jsonpath("deploy/web", "{.spec.template.spec.containers[0].image}");
+    assert_eq!(image, "registry.example.com/web:2");
+    // Three pods, one at a time, each ready for 3s: it cannot be done sooner.
+    assert!(
+        elapsed >= Duration::from_secs(6),
+        "returned after {elapsed:?}, before the rollout could finish"
+    );
+    assert!(
+        out.contains("Deployment/web: Converged (Available)"),
+        "{out}"
+    );
+}
+
+#[test]
+fn wait_fails_fast_with_the_cause_when_the_image_cannot_be_pulled() {
+    let ns = Namespace::new("wait-fail");
+    ns.apply(&deployment(
+        "web",
+        2,
+        "\n  progressDeadlineSeconds: 8",
+        ", reconcile.test/failure: image-pull-backoff",
+    ));
+    let waiter = Background::start(&["-n", &ns.name, "wait", "deploy/web", "--timeout", "120s"]);
+    let (code, out, elapsed) = waiter.finish(Duration::from_secs(90));
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        elapsed < Duration::from_secs(60),
+        "it failed as soon as the deadline passed, not at the timeout: {elapsed:?}"
+    );
+    assert!(
+        out.contains("ProgressDeadlineExceeded")
+            && out.contains("Root cause: Pod ImagePullBackOff"),
+        "{out}"
+    );
+}
+
+#[test]
+fn status_watch_records_verdicts_during_a_scale_up() {
+    let ns = Namespace::new("watch-json");
+    ns.apply(&deployment("web", 1, "\n  minReadySeconds: 2", ""));
+    wait_until("one replica", Duration::from_secs(60), || {
+        available(&ns, "web", 1)
+    });
+    let mut watcher = Background::start(&[
+        "-n",
+        &ns.name,
+        "status",
+        "deploy/web",
+        "--watch",
+        "-o",
+        "json",
+    ]);
+    let verdict = |line: &str| -> String {
+        let doc: Value = serde_json::from_str(line)
+            .unwrap_or_else(|e| panic!("one JSON document per line ({e}): {line}"));
+        assert_eq!(doc["kind"], "StatusReport");
+        doc["items"][0]["verdict"].as_str().unwrap().to_string()
+    };
+    watcher.line("initial Converged", Duration::from_secs(30), |l| {
+        verdict(l) == "Converged"
+    });
+    ns.kubectl(&["scale", "deploy/web", "--replicas=3"]).ok();
+    watcher.line("Progressing", Duration::from_secs(30), |l| {
+        verdict(l) == "Progressing"
+    });
+    let last = watcher.line("Converged again", Duration::from_secs(60), |l| {
+        verdict(l) == "Converged"
+    });
+    let doc: Value = serde_json::from_str(&last).unwrap();
+    assert_eq!(doc["items"][0]["ready"]["ready"], 3);
+    let sequence: Vec<String> = watcher.seen.iter().map(|l| verdict(l)).collect();
+    let mut collapsed = sequence.clone();
+    collapsed.dedup();
+    assert_eq!(
+        collapsed,
+        vec!["Converged", "Progressing", "Converged"],
+        "{sequence:?}"
+    );
+}
+
+#[test]
+fn tree_watch_shows_the_replacement_of_a_deleted_pod() {
+    let ns = Namespace::new("watch-tree");
+    ns.apply(&deployment("web", 2, "", ""));
+    wait_until("two replicas", Duration::from_secs(60), || {
+        available(&ns, "web", 2)
+    });
+    let pods: Vec<String> = ns
+        .kubectl(&["get", "pods", "-o", "name"])
+        .ok()
+        .stdout
+        .lines()
+        .map(|l| l.trim_start_matches("pod/").to_string())
+        .collect();
+    let mut watcher = Background::start(&["-n", &ns.name, "tree", "deploy/web", "--watch"]);
+    // Off a terminal: timestamped change lines, the first frame in full.
+    watcher.line("the first pod", Duration::from_secs(30), |l| {
+        l.contains(&format!("/Pod/{}", pods[0]))
+    });
+    ns.kubectl(&["delete", "pod", &pods[0], "--wait=false"])
+        .ok();
+    let gone = watcher.line("the deleted pod gone", Duration::from_secs(60), |l| {
+        l.contains(&pods[0]) && l.ends_with(" gone")
+    });
+    assert!(gone.starts_with("20"), "timestamped: {gone}");
+    let new = watcher.line("a replacement pod", Duration::from_secs(60), |l| {
+        l.contains("/Pod/web-") && !pods.iter().any(|p| l.contains(p.as_str()))
+    });
+    assert!(new.contains(&format!("{}/Pod/web-", ns.name)), "{new}");
+}
+
+#[test]
+fn wait_on_a_directory_of_a_deployment_a_job_and_a_custom_resource() {
+    support::install_crd("tickets", "Ticket", "wait.reconcile.dev", "", "");
+    let ns = Namespace::new("wait-dir");
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("deploy.yaml"), deployment("web", 2, "", "")).unwrap();
+    std::fs::write(
+        dir.path().join("job.yaml"),
+        "apiVersion: batch/v1\nkind: Job\nmetadata: {name: migrate}\nspec:\n  template:\n    spec:\n      restartPolicy: Never\n      containers: [{name: m, image: m}]\n",
+    )
+    .unwrap();
+    // A Service applied with its Deployment has no endpoints for a moment;
+    // that must not read as a failure.
+    std::fs::write(
+        dir.path().join("svc.yaml"),
+        "apiVersion: v1\nkind: Service\nmetadata: {name: web}\nspec: {selector: {app: web}, ports: [{port: 80}]}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("ticket.yaml"),
+        "apiVersion: wait.reconcile.dev/v1\nkind: Ticket\nmetadata: {name: t1}\nspec: {seats: 2}\n",
+    )
+    .unwrap();
+    let path = dir.path().to_str().unwrap();
+    ns.kubectl(&["apply", "-f", path]).ok();
+    let mut waiter = Background::start(&["-n", &ns.name, "wait", "-f", path, "--timeout", "120s"]);
+    // The Deployment and the Job converge by themselves; the Ticket needs
+    // its controller, which is this test.
+    wait_until("deployment and job done", Duration::from_secs(60), || {
+        available(&ns, "web", 2)
+            && ns.jsonpath(
+                "job/migrate",
+                r#"{.status.conditions[?(@.type=="Complete")].status}"#,
+            ) == "True"
+    });
+    std::thread::sleep(Duration::from_secs(2));
+    assert_eq!(
+        waiter.exited(),
+        None,
+        "wait must not return while the Ticket has no status"
+    );
+    let generation = ns.jsonpath("ticket/t1", "{.metadata.generation}");
+    ns.kubectl(&[
+        "patch", "ticket", "t1", "--subresource=status", "--type=merge", "-p",
+        &format!(r#"{{"status":{{"observedGeneration":{generation},"conditions":[{{"type":"Ready","status":"True","reason":"Booked","message":"2 seats booked","lastTransitionTime":"2026-01-01T00:00:00Z"}}]}}}}"#),
+    ])
+    .ok();
+    let (code, out, _) = waiter.finish(Duration::from_secs(60));
+    assert_eq!(code, 0, "{out}");
+    for name in ["Deployment/web", "Job/migrate", "Service/web", "Ticket/t1"] {
+        assert!(
+            out.contains(&format!("{name}: Converged")),
+            "{name} in {out}"
+        );
+    }
+}
+
+#[test]
+fn wait_for_deleted() {
+    let ns = Namespace::new("wait-deleted");
+    ns.apply("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: doomed, finalizers: [example.com/hold]}\n");
+    let mut waiter = Background::start(&[
+        "-n",
+        &ns.name,
+        "wait",
+        "configmap/doomed",
+        "--for",
+        "deleted",
+        "--timeout",
+        "60s",
+    ]);
+    ns.kubectl(&["delete", "configmap", "doomed", "--wait=false"])
+        .ok();
+    std::thread::sleep(Duration::from_secs(2));
+    assert_eq!(waiter.exited(), None, "still there: a finalizer holds it");
+    ns.kubectl(&[
+        "patch",
+        "configmap",
+        "doomed",
+        "--type=merge",
+        "-p",
+        r#"{"metadata":{"finalizers":null}}"#,
+    ])
+    .ok();
+    let (code, out, _) = waiter.finish(Duration::from_secs(30));
+    assert_eq!(code, 0, "{out}");
+}

@@ -1,0 +1,39 @@
+//! A watch survives a restart of the API server. This test stops the real
+//! kube-apiserver process, so it is alone in its own test binary: cargo runs
+//! test binaries one at a time, and nothing else talks to the cluster then.
+
+mod support;
+
+use std::process::Command;
+use std::time::Duration;
+
+use support::{Background, Namespace, wait_until};
+
+#[test]
+fn a_watch_carries_on_after_the_api_server_restarts() {
+    let ns = Namespace::new("watch-restart");
+    ns.apply("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 1\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n      containers: [{name: app, image: app}]\n");
+    wait_until("one replica", Duration::from_secs(60), || {
+        ns.jsonpath("deploy/web", "{.status.availableReplicas}") == "1"
+    });
+    let mut watcher = Background::start(&["-n", &ns.name, "status", "deploy/web", "--watch"]);
+    watcher.line("the first state", Duration::from_secs(30), |l| {
+        l.contains("Deployment/web Converged Available 1/1")
+    });
+
+    let restart = Command::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/cluster/restart-apiserver"
+    ))
+    .status()
+    .unwrap();
+    assert!(restart.success(), "the API server came back");
+    assert_eq!(watcher.exited(), None, "the watch outlived the restart");
+
+    ns.kubectl(&["scale", "deploy/web", "--replicas=2"]).ok();
+    watcher.line(
+        "the scale-up after the restart",
+        Duration::from_secs(90),
+        |l| l.contains("Deployment/web Converged Available 2/2"),
+    );
+}
