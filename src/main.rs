@@ -46,6 +46,10 @@ fn print(stdout: &str, code: u8) -> ExitCode {
 }
 
 fn fail(err: &anyhow::Error) -> ExitCode {
-    let _ = writeln!(std::io::stderr(), "error: {err:#}");
+    let _ = writeln!(
+        std::io::stderr(),
+        "error: {}",
+        kubectl_reconcile::source::api::anyhow_chain(err)
+    );
     ExitCode::from(2)
 }

@@ -44,7 +44,9 @@ fn text(server: &str) -> String {
 async fn server_version(settings: &Settings) -> Result<String, String> {
     let mut conn = settings.connection.clone();
     conn.request_timeout = conn.request_timeout.min(SERVER_DEADLINE);
-    let connected = connect(&conn).await.map_err(|e| format!("{e:#}"))?;
+    let connected = connect(&conn)
+        .await
+        .map_err(|e| crate::source::api::anyhow_chain(&e))?;
     let api = Api::new(connected.client, conn.request_timeout);
     let version = api.get("/version", None).await.map_err(|e| match e {
         ApiError::Unreachable(text) => {

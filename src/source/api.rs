@@ -126,6 +126,19 @@ pub fn error_chain(err: &dyn std::error::Error) -> String {
     parts.join(": ")
 }
 
+/// An error and its causes on one line, each cause said once (kube's
+/// errors repeat their source in their own message).
+pub fn anyhow_chain(err: &anyhow::Error) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    for cause in err.chain() {
+        let text = cause.to_string();
+        if !parts.iter().any(|p| p.contains(&text)) {
+            parts.push(text);
+        }
+    }
+    parts.join(": ")
+}
+
 /// Percent-encodes a query value (label and field selectors).
 pub fn query_escape(value: &str) -> String {
     let mut out = String::with_capacity(value.len());
@@ -143,6 +156,21 @@ pub fn query_escape(value: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn causes_are_said_once() {
+        let io = std::io::Error::new(
+            std::io::ErrorKind::NotFound,
+            "No such file or directory (os error 2)",
+        );
+        let err = anyhow::Error::new(io)
+            .context("failed to read kubeconfig: No such file or directory (os error 2)")
+            .context("cannot read a kubeconfig");
+        assert_eq!(
+            anyhow_chain(&err),
+            "cannot read a kubeconfig: failed to read kubeconfig: No such file or directory (os error 2)"
+        );
+    }
 
     #[test]
     fn selectors_are_escaped_for_the_query_string() {

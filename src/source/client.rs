@@ -19,6 +19,11 @@ pub struct Connection {
     pub request_timeout: Duration,
 }
 
+/// A kube error with its causes, each said once.
+fn cause(e: impl std::error::Error + Send + Sync + 'static) -> String {
+    super::api::anyhow_chain(&anyhow::Error::new(e))
+}
+
 /// The identity every request carries.
 pub fn user_agent() -> String {
     format!("kubectl-reconcile/{}", env!("CARGO_PKG_VERSION"))
@@ -34,11 +39,15 @@ pub struct Connected {
 
 pub async fn connect(conn: &Connection) -> anyhow::Result<Connected> {
     let kubeconfig = match &conn.kubeconfig {
-        Some(path) => Kubeconfig::read_from(path)
-            .with_context(|| format!("cannot read the kubeconfig {path}"))?,
-        None => Kubeconfig::read().context(
-            "cannot read a kubeconfig from $KUBECONFIG or ~/.kube/config; pass --kubeconfig",
-        )?,
+        Some(path) => Kubeconfig::read_from(path).map_err(|e| {
+            anyhow::anyhow!("cannot read the kubeconfig {path}: {}\nhint: check the path given to --kubeconfig", cause(e))
+        })?,
+        None => Kubeconfig::read().map_err(|e| {
+            anyhow::anyhow!(
+                "cannot read a kubeconfig from $KUBECONFIG or ~/.kube/config: {}\nhint: pass --kubeconfig PATH, set KUBECONFIG, or use --snapshot to work offline",
+                cause(e)
+            )
+        })?,
     };
     let options = KubeConfigOptions {
         context: conn.context.clone(),

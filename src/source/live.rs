@@ -122,7 +122,7 @@ impl Live {
     pub async fn connect(conn: &Connection, cache_dir: PathBuf) -> Result<Live, FetchError> {
         let connected = connect(conn)
             .await
-            .map_err(|e| FetchError::Api(format!("{e:#}")))?;
+            .map_err(|e| FetchError::Api(super::api::anyhow_chain(&e)))?;
         let api = Api::new(connected.client, conn.request_timeout);
         let (catalog, from_cache) = discovery::catalog(&api, &cache_dir, &connected.server, false)
             .await
