@@ -76,7 +76,7 @@ pub async fn run(
     }
     let started = tokio::time::Instant::now();
     let loaded = load_keep(settings, specs, Mode::Status, None).await?;
-    let retarget = Retarget::new(&loaded.fetched, false, false, settings);
+    let retarget = Retarget::new(&loaded.fetched, false, false);
     let live = loaded.live.expect("a live read");
     let base_incomplete = loaded.fetched.snapshot.incomplete.clone();
     let mut cache = Cache::start(live.api(), loaded.fetched.watches.clone());

@@ -30,7 +30,7 @@ pub enum Retarget {
 }
 
 impl Retarget {
-    pub fn new(fetched: &Fetched, roots: bool, failing: bool, _settings: &Settings) -> Retarget {
+    pub fn new(fetched: &Fetched, roots: bool, failing: bool) -> Retarget {
         if roots {
             return Retarget::Roots { failing };
         }
@@ -89,7 +89,7 @@ pub async fn show(
     frame: impl Fn(&Snapshot, &[Target], bool) -> Frame,
 ) -> anyhow::Result<Outcome> {
     if watching {
-        let retarget = Retarget::new(&loaded.fetched, roots, failing, settings);
+        let retarget = Retarget::new(&loaded.fetched, roots, failing);
         return watch(settings, loaded, retarget, frame).await;
     }
     let f = frame(&loaded.fetched.snapshot, &loaded.fetched.targets, false);

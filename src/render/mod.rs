@@ -54,7 +54,7 @@ fn footer(incomplete: &[Incomplete], style: Style) -> String {
 }
 
 /// The footer on its own, for answers with no table.
-pub fn tree_footer(incomplete: &[Incomplete], style: Style) -> String {
+pub fn incomplete_footer(incomplete: &[Incomplete], style: Style) -> String {
     footer(incomplete, style)
 }
 
