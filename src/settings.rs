@@ -45,13 +45,8 @@ impl Settings {
         };
         let terminal = std::io::stdout().is_terminal();
         let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-        let color = match args.color {
-            ColorChoice::Always => true,
-            ColorChoice::Never => false,
-            ColorChoice::Auto => {
-                terminal && !no_color && std::env::var("TERM").map_or(true, |t| t != "dumb")
-            }
-        };
+        let dumb = std::env::var("TERM").is_ok_and(|t| t == "dumb");
+        let color = use_color(args.color, terminal, no_color, dumb);
         let width = terminal.then(|| {
             terminal_size::terminal_size()
                 .map(|(w, _)| w.0 as usize)
@@ -84,6 +79,16 @@ impl Settings {
     }
 }
 
+/// Colour only when asked for, or on a terminal that wants it: `NO_COLOR`
+/// (any non-empty value) and `TERM=dumb` turn `auto` off; `always` wins.
+pub fn use_color(choice: ColorChoice, terminal: bool, no_color: bool, dumb: bool) -> bool {
+    match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => terminal && !no_color && !dumb,
+    }
+}
+
 /// kubectl's `--request-timeout` forms: `30s`, `1m`, `1h`, `500ms`, a bare
 /// number of seconds; `0` means the default.
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
@@ -111,6 +116,20 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn colour_follows_the_terminal_and_no_color() {
+        use ColorChoice::*;
+        assert!(use_color(Auto, true, false, false));
+        assert!(!use_color(Auto, false, false, false), "not on a pipe");
+        assert!(!use_color(Auto, true, true, false), "NO_COLOR");
+        assert!(!use_color(Auto, true, false, true), "TERM=dumb");
+        assert!(
+            use_color(Always, false, true, false),
+            "an explicit flag wins"
+        );
+        assert!(!use_color(Never, true, false, false));
+    }
 
     #[test]
     fn request_timeouts_like_kubectl() {

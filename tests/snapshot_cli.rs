@@ -297,3 +297,30 @@ fn why_offline_gives_the_same_diagnosis() {
         );
     }
 }
+
+#[test]
+fn colour_only_when_asked_for_off_a_terminal() {
+    let (_, always, _) = run(
+        &[
+            "--snapshot",
+            SHOP,
+            "-n",
+            "shop",
+            "status",
+            "--color",
+            "always",
+        ],
+        None,
+    );
+    assert!(
+        always.contains("\u{1b}["),
+        "--color always colours even a pipe"
+    );
+    let (_, auto, _) = run(&["--snapshot", SHOP, "-n", "shop", "status"], None);
+    assert!(!auto.contains('\u{1b}'), "auto: no colour on a pipe");
+    assert_eq!(
+        always.lines().count(),
+        auto.lines().count(),
+        "the same lines with and without colour"
+    );
+}
