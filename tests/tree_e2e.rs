@@ -534,3 +534,30 @@ fn manifests_and_categories_name_the_targets() {
     let two = ns.reconcile(&["status", "deploy,svc", "-o", "json"]).json();
     assert_eq!(two["items"].as_array().unwrap().len(), 2);
 }
+
+#[test]
+fn a_cronjob_tree_reaches_the_pods_of_its_jobs() {
+    let ns = Namespace::new("tree-cron");
+    ns.kubectl(&[
+        "create",
+        "cronjob",
+        "tick",
+        "--image=busybox",
+        "--schedule=0 0 1 1 *",
+    ])
+    .ok();
+    ns.kubectl(&["create", "job", "--from=cronjob/tick", "tick-manual"])
+        .ok();
+    wait_until("the job completes", Duration::from_secs(60), || {
+        ns.jsonpath(
+            "job/tick-manual",
+            r#"{.status.conditions[?(@.type=="Complete")].status}"#,
+        ) == "True"
+    });
+    let run = ns.reconcile(&["tree", "cronjob/tick", "-o", "json"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        shape(&run.json()["items"][0]),
+        "CronJob=Converged[Job=Converged[Pod=Converged]]"
+    );
+}

@@ -493,14 +493,25 @@ impl Live {
                 ],
                 true,
             ),
+            // Jobs carry no label of their CronJob; their pods all carry the
+            // Job controller's label, so one list covers every Job's pods,
+            // also those of Jobs created later (for --watch).
             ("batch", "CronJob") => (
-                vec![self.type_of("batch", "Job").map(|rt| ListSpec {
-                    rt,
-                    namespace: ns.clone(),
-                    labels: None,
-                    metadata_only: false,
-                })],
-                false,
+                vec![
+                    self.type_of("batch", "Job").map(|rt| ListSpec {
+                        rt,
+                        namespace: ns.clone(),
+                        labels: None,
+                        metadata_only: false,
+                    }),
+                    self.type_of("", "Pod").map(|rt| ListSpec {
+                        rt,
+                        namespace: ns.clone(),
+                        labels: Some("batch.kubernetes.io/controller-uid".into()),
+                        metadata_only: false,
+                    }),
+                ],
+                true,
             ),
             ("", "Service") => (
                 self.service_lists(obj).into_iter().map(Some).collect(),
