@@ -39,7 +39,7 @@ pub fn frame(settings: &Settings, snap: &Snapshot, targets: &[Target], compact: 
         };
         format!(
             "Every root object in {place} is converged.\n{}",
-            render::incomplete_footer(&report.incomplete, style)
+            render::footer(&report.incomplete, style)
         )
     } else {
         render::why::render(

@@ -33,7 +33,7 @@ fn since_text(item: &Item, now: Timestamp) -> String {
 
 /// The footer that says what could not be read, so a partial answer is
 /// never mistaken for a whole one.
-fn footer(incomplete: &[Incomplete], style: Style) -> String {
+pub fn footer(incomplete: &[Incomplete], style: Style) -> String {
     if incomplete.is_empty() {
         return String::new();
     }
@@ -51,11 +51,6 @@ fn footer(incomplete: &[Incomplete], style: Style) -> String {
         ));
     }
     out
-}
-
-/// The footer on its own, for answers with no table.
-pub fn incomplete_footer(incomplete: &[Incomplete], style: Style) -> String {
-    footer(incomplete, style)
 }
 
 /// The JSON document, pretty-printed.

@@ -268,14 +268,10 @@ impl Live {
                     namespace,
                     name,
                 } => {
-                    let group = crate::model::ObjectRef {
-                        api_version: api_version.clone(),
-                        kind: kind.clone(),
-                        namespace: None,
-                        name: String::new(),
-                        uid: None,
-                    };
-                    let Some(rt) = self.type_of_fresh(group.group(), kind).await? else {
+                    let Some(rt) = self
+                        .type_of_fresh(crate::model::group_of(api_version), kind)
+                        .await?
+                    else {
                         return Err(FetchError::UnknownType(format!(
                             "the server doesn't serve {kind} in {api_version} (from a manifest); is its CRD installed?"
                         )));
