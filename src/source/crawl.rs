@@ -518,7 +518,10 @@ impl<'a, R: Reader> Crawl<'a, R> {
                         .extend(listing.items.iter().filter_map(Event::from_value));
                     self.watch(read);
                 }
-                Err(e) => self.fail(&read, e),
+                Err(e) => {
+                    self.failed += 1;
+                    self.fail(&read, e);
+                }
             }
             self.tried += 1;
             return;

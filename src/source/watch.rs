@@ -52,6 +52,8 @@ struct Store {
     objects: HashMap<usize, HashMap<String, Object>>,
     events: HashMap<usize, HashMap<String, Event>>,
     gaps: HashMap<usize, Incomplete>,
+    /// Reads whose watch is forbidden (they are re-listed instead).
+    unwatchable: HashMap<usize, Incomplete>,
     /// Since when the API server has not answered, if it does not now.
     lost_since: Option<Instant>,
 }
@@ -123,7 +125,7 @@ impl Cache {
         builder.objects(store.objects.values().flat_map(|m| m.values().cloned()));
         builder.events(store.events.values().flat_map(|m| m.values().cloned()));
         builder.gaps(&self.gaps);
-        for gap in store.gaps.values() {
+        for gap in store.gaps.values().chain(store.unwatchable.values()) {
             builder.gap(gap.clone());
         }
         builder.build(now)
@@ -208,12 +210,15 @@ async fn run(
                 Err(ApiError::Gone) => break,
                 Err(e @ ApiError::Forbidden(_)) => {
                     // Said at once; the list is then repeated instead.
-                    store
+                    let first = store
                         .lock()
                         .expect("cache lock")
-                        .gaps
-                        .insert(id, gap(&read, &e, "watching; re-listed every 5s instead"));
-                    let _ = tx.send(());
+                        .unwatchable
+                        .insert(id, gap(&read, &e, "watching; re-listed every 5s instead"))
+                        .is_none();
+                    if first {
+                        let _ = tx.send(());
+                    }
                     tokio::time::sleep(RELIST_EVERY).await;
                     break;
                 }

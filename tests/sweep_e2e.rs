@@ -1,0 +1,204 @@
+//! End-to-end tests of what a sweep and a wait may claim on the real
+//! control plane: a sweep that could read nothing is an error (exit 2), a
+//! partial one never says all is converged, a namespace that does not exist
+//! is an error, every object without an owner is swept (an orphaned
+//! ReplicaSet too), `wait` waits for an object that does not exist yet, and
+//! a user who may list but not watch still sees a rollout converge.
+
+mod support;
+
+use std::time::Duration;
+
+use support::{Background, Namespace, kubectl, reconcile, wait_until};
+
+fn deployment(name: &str, replicas: u32) -> String {
+    support::deployment(name, replicas, "", "", "", "")
+}
+
+/// The plugin as an impersonated user with only the given groups.
+fn reconcile_as_user(user: &str, args: &[&str]) -> support::Run {
+    let mut all = vec!["--as", user];
+    all.extend_from_slice(args);
+    reconcile(&all)
+}
+
+#[test]
+fn a_sweep_by_a_user_with_no_rights_is_an_error_not_a_healthy_namespace() {
+    let ns = Namespace::new("sweep-norights");
+    ns.apply(&deployment("web", 1));
+    for cmd in ["status", "why"] {
+        let run = reconcile_as_user("nobody-at-all", &["-n", &ns.name, cmd]);
+        assert_eq!(run.code, 2, "{cmd}: {}\n{}", run.stdout, run.stderr);
+        assert!(
+            run.stderr.contains("could not read any object"),
+            "{cmd}: {}",
+            run.stderr
+        );
+        assert!(!run.stdout.contains("converged"), "{cmd}: {}", run.stdout);
+    }
+    // A user who may read one namespace and asks about every namespace.
+    kubectl(&[
+        "create",
+        "rolebinding",
+        "viewer",
+        "--clusterrole=view",
+        "--user=ns-viewer",
+        "-n",
+        &ns.name,
+    ])
+    .ok();
+    let run = reconcile_as_user("ns-viewer", &["-A", "status"]);
+    assert_eq!(run.code, 2, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr
+            .contains("could not read any object in any namespace"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn a_partial_sweep_names_what_is_missing_and_never_claims_convergence() {
+    let ns = Namespace::new("sweep-partial");
+    ns.apply(&deployment("web", 1));
+    wait_until("rollout", Duration::from_secs(60), || {
+        support::rolled_out(&ns, "web", 1)
+    });
+    ns.kubectl(&[
+        "create",
+        "role",
+        "deploys",
+        "--verb=get,list,watch",
+        "--resource=deployments,replicasets,pods,events",
+    ])
+    .ok();
+    ns.kubectl(&[
+        "create",
+        "rolebinding",
+        "deploys",
+        "--role=deploys",
+        "--user=deploy-reader",
+    ])
+    .ok();
+    let why = reconcile_as_user("deploy-reader", &["-n", &ns.name, "why"]);
+    assert_eq!(why.code, 1, "{}\n{}", why.stdout, why.stderr);
+    assert!(!why.stdout.contains("is converged"), "{}", why.stdout);
+    assert!(
+        why.stdout.contains("convergence is not known"),
+        "{}",
+        why.stdout
+    );
+    let status = reconcile_as_user("deploy-reader", &["-n", &ns.name, "status", "-o", "json"]);
+    assert_eq!(status.code, 1, "{}\n{}", status.stdout, status.stderr);
+    let doc = status.json();
+    let items = doc["items"].as_array().unwrap();
+    assert_eq!(items.len(), 1, "the Deployment it could read: {doc}");
+    assert_eq!(items[0]["verdict"], "Converged");
+    let gaps: Vec<&str> = doc["incomplete"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|g| g["resource"].as_str())
+        .collect();
+    assert!(gaps.contains(&"services"), "{gaps:?}");
+    assert!(gaps.contains(&"statefulsets.apps"), "{gaps:?}");
+}
+
+#[test]
+fn a_namespace_that_does_not_exist_is_an_error() {
+    let missing = format!("no-such-ns-{}", std::process::id());
+    for args in [
+        vec!["-n", &missing, "why"],
+        vec!["-n", &missing, "status"],
+        vec!["-n", &missing, "status", "deploy/web"],
+        vec!["-n", &missing, "wait", "deploy/web", "--timeout", "10s"],
+    ] {
+        let run = reconcile(&args);
+        assert_eq!(run.code, 2, "{args:?}: {}\n{}", run.stdout, run.stderr);
+        assert!(
+            run.stderr
+                .contains(&format!("namespace \"{missing}\" not found")),
+            "{args:?}: {}",
+            run.stderr
+        );
+    }
+}
+
+#[test]
+fn wait_waits_for_an_object_that_does_not_exist_yet() {
+    let ns = Namespace::new("wait-later");
+    let waiter = Background::start(&["-n", &ns.name, "wait", "deploy/later", "--timeout", "90s"]);
+    std::thread::sleep(Duration::from_secs(3));
+    ns.apply(&deployment("later", 1));
+    let (code, out, _) = waiter.finish(Duration::from_secs(120));
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("Deployment/later: Converged"), "{out}");
+}
+
+#[test]
+fn an_orphaned_replicaset_is_swept_as_a_root() {
+    let ns = Namespace::new("sweep-orphan");
+    ns.apply(&deployment("web", 1));
+    wait_until("rollout", Duration::from_secs(60), || {
+        support::rolled_out(&ns, "web", 1)
+    });
+    ns.kubectl(&["delete", "deployment", "web", "--cascade=orphan"])
+        .ok();
+    wait_until("the orphan", Duration::from_secs(30), || {
+        ns.kubectl(&[
+            "get",
+            "rs",
+            "-o",
+            "jsonpath={.items[0].metadata.ownerReferences}",
+        ])
+        .stdout
+        .is_empty()
+    });
+    let run = ns.reconcile(&["status", "-o", "json"]);
+    let doc = run.json();
+    let kinds: Vec<String> = doc["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["object"]["kind"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(kinds, ["ReplicaSet"], "{doc}");
+}
+
+#[test]
+fn a_user_who_may_list_but_not_watch_still_sees_a_rollout_converge() {
+    let ns = Namespace::new("wait-nowatch");
+    ns.kubectl(&[
+        "create",
+        "role",
+        "lister",
+        "--verb=get,list",
+        "--resource=deployments,replicasets,pods,events",
+    ])
+    .ok();
+    ns.kubectl(&[
+        "create",
+        "rolebinding",
+        "lister",
+        "--role=lister",
+        "--user=lister",
+    ])
+    .ok();
+    ns.apply(&deployment("web", 2));
+    let waiter = Background::start(&[
+        "--as",
+        "lister",
+        "-n",
+        &ns.name,
+        "wait",
+        "deploy/web",
+        "--timeout",
+        "60s",
+    ]);
+    let (code, out, elapsed) = waiter.finish(Duration::from_secs(90));
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        elapsed < Duration::from_secs(45),
+        "converged by re-listing: {elapsed:?}"
+    );
+}
