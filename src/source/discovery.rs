@@ -80,16 +80,17 @@ pub async fn catalog(api: &Api, cache_dir: &Path, server: &str) -> Result<Discov
     }
     let mut types = core.catalog.types.clone();
     types.extend(groups.catalog.types.iter().cloned());
-    let stale = core
-        .stale
-        .iter()
-        .chain(&groups.stale)
-        .map(|gv| Incomplete {
+    let mut stale = Vec::new();
+    for gv in core.stale.iter().chain(&groups.stale) {
+        stale.push(Incomplete {
             resource: format!("API group {gv}"),
             namespace: None,
-            error: "unable to retrieve the complete list of server APIs: its API server did not answer discovery".into(),
-        })
-        .collect();
+            error: format!(
+                "unable to retrieve the complete list of server APIs: {}",
+                why_stale(api, gv).await
+            ),
+        });
+    }
     Ok(Discovered {
         catalog: Catalog { types },
         stale,
@@ -126,6 +127,35 @@ async fn document(
         },
         false,
     ))
+}
+
+/// Why an aggregated API is not answering, from its APIService's
+/// `Available` condition (the server's own words); asked only for a group
+/// that discovery found stale.
+async fn why_stale(api: &Api, group_version: &str) -> String {
+    let fallback = "its API server did not answer discovery".to_string();
+    let Some((group, version)) = group_version.split_once('/') else {
+        return fallback;
+    };
+    let path = format!("/apis/apiregistration.k8s.io/v1/apiservices/{version}.{group}");
+    let Ok(service) = api.get(&path, None).await else {
+        return fallback;
+    };
+    service
+        .pointer("/status/conditions")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .find(|c| c.get("type").and_then(Value::as_str) == Some("Available"))
+        .map(|c| {
+            let text = |k: &str| c.get(k).and_then(Value::as_str).unwrap_or("");
+            format!(
+                "APIService {version}.{group} is not available: {} ({})",
+                text("message"),
+                text("reason")
+            )
+        })
+        .unwrap_or(fallback)
 }
 
 /// Group versions whose discovery is stale: their aggregated API server
