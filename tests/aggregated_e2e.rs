@@ -22,7 +22,9 @@ impl Drop for ApiService {
 fn a_broken_aggregated_api_is_named_with_its_reason() {
     let ns = Namespace::new("aggregated");
     ns.apply(&support::deployment("web", 1, "", "", "", ""));
-    wait_until("rollout", Duration::from_secs(60), || support::rolled_out(&ns, "web", 1));
+    wait_until("rollout", Duration::from_secs(60), || {
+        support::rolled_out(&ns, "web", 1)
+    });
     let group = format!("broken{}.example.org", std::process::id());
     let manifest = format!(
         "apiVersion: apiregistration.k8s.io/v1\nkind: APIService\nmetadata: {{name: v1beta1.{group}}}\n\

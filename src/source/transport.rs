@@ -1,7 +1,9 @@
 //! The HTTP stack under the kube client, built here rather than by kube so
 //! that sockets set TCP_NODELAY (without it a small request written in two
-//! parts waits ~40 ms for the peer's delayed ACK) and answers are
-//! compressed with gzip. Authentication, the base URL and extra headers
+//! parts waits ~40 ms for the peer's delayed ACK), TLS offers HTTP/2 (one
+//! connection carries every concurrent request and watch, as kubectl's
+//! does, instead of one TLS handshake per concurrent request) and answers
+//! are compressed with gzip. Authentication, the base URL and extra headers
 //! are kube's own layers; kube's retry layer is left out on purpose.
 
 use std::time::Duration;
@@ -18,7 +20,17 @@ pub fn client(config: kube::Config, connect_timeout: Duration) -> kube::Result<k
     http.enforce_http(false);
     http.set_nodelay(true);
     http.set_connect_timeout(Some(connect_timeout));
-    let https = config.rustls_https_connector_with_connector(http)?;
+    let mut builder = hyper_rustls::HttpsConnectorBuilder::new()
+        .with_tls_config(config.rustls_client_config()?)
+        .https_or_http();
+    if let Some(name) = &config.tls_server_name {
+        let name = rustls::pki_types::ServerName::try_from(name.clone()).map_err(|e| {
+            kube::Error::Service(format!("invalid --tls-server-name {name:?}: {e}").into())
+        })?;
+        builder =
+            builder.with_server_name_resolver(hyper_rustls::FixedServerNameResolver::new(name));
+    }
+    let https = builder.enable_http1().enable_http2().wrap_connector(http);
     let hyper: hyper_util::client::legacy::Client<_, kube::client::Body> =
         hyper_util::client::legacy::Builder::new(TokioExecutor::new()).build(https);
     let service = ServiceBuilder::new()
