@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_kubectl_reconcile_global_optspecs
-    string join \n V/version n/namespace= A/all-namespaces kubeconfig= context= cluster= user= as= as-group= request-timeout= o/output= color= snapshot= now= cache-dir= h/help
+    string join \n V/version n/namespace= A/all-namespaces kubeconfig= context= cluster= user= as= as-group= as-uid= s/server= token= certificate-authority= client-certificate= client-key= insecure-skip-tls-verify tls-server-name= disable-compression request-timeout= v/v= o/output= field-selector= no-headers show-labels L/label-columns= sort-by= color= snapshot= now= cache-dir= h/help
 end
 
 function __fish_kubectl_reconcile_needs_command
@@ -31,10 +31,27 @@ complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_needs_command" -l clu
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_needs_command" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_needs_command" -l as -d 'Username to impersonate' -r
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_needs_command" -l as-group -d 'Group to impersonate (repeatable)' -r
-complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_needs_command" -l request-timeout -d 'Timeout of each request, e.g. 10s or 1m (0: the default, 20s)' -r
-complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_needs_command" -s o -l output -d 'Output format' -r -f -a "text\t''
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_needs_command" -l as-uid -d 'UID to impersonate' -r
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_needs_command" -s s -l server -d 'The address and port of the API server (overrides the kubeconfig\'s)' -r
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_needs_command" -l token -d 'Bearer token for authentication to the API server' -r
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_needs_command" -l certificate-authority -d 'Path to a CA certificate file for the server' -r -F
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_needs_command" -l client-certificate -d 'Path to a client certificate file for TLS' -r -F
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_needs_command" -l client-key -d 'Path to a client key file for TLS' -r -F
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_needs_command" -l tls-server-name -d 'Server name to check the server\'s certificate against (default: the host of --server)' -r
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_needs_command" -l request-timeout -d 'Timeout of each request, as Go spells durations (10s, 1m30s, 500ms) or a number of seconds; 0: the default, 20s' -r
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_needs_command" -s v -l v -d 'Log level: 6 prints each request (method, URL, status, time) on stderr, 8 adds the headers (credentials masked)' -r
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_needs_command" -s o -l output -d 'Output format: text, wide, name, json, yaml, jsonpath=TEMPLATE, jsonpath-file=FILE, custom-columns=SPEC, custom-columns-file=FILE' -r -f -a "text\t''
+wide\t''
+name\t''
 json\t''
-yaml\t''"
+yaml\t''
+jsonpath=\t''
+jsonpath-file=\t''
+custom-columns=\t''
+custom-columns-file=\t''"
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_needs_command" -l field-selector -d 'Field selector over the objects listed, e.g. status.phase=Running or metadata.name!=web (=, ==, !=; comma-separated)' -r
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_needs_command" -s L -l label-columns -d 'Text output: a column for each of these labels (comma-separated, repeatable)' -r
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_needs_command" -l sort-by -d 'Sort the status table by a JSONPath over each item, e.g. \'{.since}\' or .object.name' -r
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_needs_command" -l color -d 'When to colour text output; NO_COLOR turns colour off' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -43,6 +60,10 @@ complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_needs_command" -l now
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_needs_command" -l cache-dir -d 'Discovery cache directory (default: $KUBECACHEDIR, then ~/.kube/cache)' -r -f -a "(__fish_complete_directories)"
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_needs_command" -s V -l version -d 'Print the plugin\'s version, and the server\'s if the cluster answers within 2s'
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_needs_command" -s A -l all-namespaces -d 'All namespaces'
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_needs_command" -l insecure-skip-tls-verify -d 'Do not check the server\'s certificate (insecure)'
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_needs_command" -l disable-compression -d 'Ask the server not to compress responses'
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_needs_command" -l no-headers -d 'Text output without the header line'
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_needs_command" -l show-labels -d 'Text output: a LABELS column with every label'
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_needs_command" -s h -l help -d 'Print help'
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_needs_command" -f -a "tree" -d 'Owner-reference tree under each target, with a verdict on every node'
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_needs_command" -f -a "why" -d 'The root cause of non-convergence, with its evidence and a next step'
@@ -59,20 +80,42 @@ complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand tree
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand tree" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand tree" -l as -d 'Username to impersonate' -r
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand tree" -l as-group -d 'Group to impersonate (repeatable)' -r
-complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand tree" -l request-timeout -d 'Timeout of each request, e.g. 10s or 1m (0: the default, 20s)' -r
-complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand tree" -s o -l output -d 'Output format' -r -f -a "text\t''
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand tree" -l as-uid -d 'UID to impersonate' -r
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand tree" -s s -l server -d 'The address and port of the API server (overrides the kubeconfig\'s)' -r
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand tree" -l token -d 'Bearer token for authentication to the API server' -r
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand tree" -l certificate-authority -d 'Path to a CA certificate file for the server' -r -F
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand tree" -l client-certificate -d 'Path to a client certificate file for TLS' -r -F
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand tree" -l client-key -d 'Path to a client key file for TLS' -r -F
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand tree" -l tls-server-name -d 'Server name to check the server\'s certificate against (default: the host of --server)' -r
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand tree" -l request-timeout -d 'Timeout of each request, as Go spells durations (10s, 1m30s, 500ms) or a number of seconds; 0: the default, 20s' -r
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand tree" -s v -l v -d 'Log level: 6 prints each request (method, URL, status, time) on stderr, 8 adds the headers (credentials masked)' -r
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand tree" -s o -l output -d 'Output format: text, wide, name, json, yaml, jsonpath=TEMPLATE, jsonpath-file=FILE, custom-columns=SPEC, custom-columns-file=FILE' -r -f -a "text\t''
+wide\t''
+name\t''
 json\t''
-yaml\t''"
+yaml\t''
+jsonpath=\t''
+jsonpath-file=\t''
+custom-columns=\t''
+custom-columns-file=\t''"
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand tree" -l field-selector -d 'Field selector over the objects listed, e.g. status.phase=Running or metadata.name!=web (=, ==, !=; comma-separated)' -r
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand tree" -s L -l label-columns -d 'Text output: a column for each of these labels (comma-separated, repeatable)' -r
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand tree" -l sort-by -d 'Sort the status table by a JSONPath over each item, e.g. \'{.since}\' or .object.name' -r
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand tree" -l color -d 'When to colour text output; NO_COLOR turns colour off' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand tree" -l snapshot -d 'Read cluster state from a snapshot (file, directory or -) instead of a server' -r -F
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand tree" -l now -d 'With --snapshot: the instant to judge at (RFC 3339); default the newest timestamp in the snapshot' -r
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand tree" -l cache-dir -d 'Discovery cache directory (default: $KUBECACHEDIR, then ~/.kube/cache)' -r -f -a "(__fish_complete_directories)"
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand tree" -s R -l recursive -d 'With -f DIR: also read the manifests in its subdirectories'
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand tree" -s w -l watch -d 'Keep watching: redraw (or print changes) as controllers act'
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand tree" -l owners -d 'Also show the chain of owners above each target, up to its root'
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand tree" -l all -d 'List every node instead of grouping large fan-outs by verdict and reason'
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand tree" -s A -l all-namespaces -d 'All namespaces'
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand tree" -l insecure-skip-tls-verify -d 'Do not check the server\'s certificate (insecure)'
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand tree" -l disable-compression -d 'Ask the server not to compress responses'
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand tree" -l no-headers -d 'Text output without the header line'
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand tree" -l show-labels -d 'Text output: a LABELS column with every label'
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand tree" -s h -l help -d 'Print help'
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand why" -s l -l selector -d 'Label selector, with a TYPE (e.g. -l app=web)' -r
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand why" -s f -l filename -d 'Manifest file, directory or - for stdin: only the identities are used; state comes from the cluster' -r -F
@@ -83,18 +126,40 @@ complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand why"
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand why" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand why" -l as -d 'Username to impersonate' -r
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand why" -l as-group -d 'Group to impersonate (repeatable)' -r
-complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand why" -l request-timeout -d 'Timeout of each request, e.g. 10s or 1m (0: the default, 20s)' -r
-complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand why" -s o -l output -d 'Output format' -r -f -a "text\t''
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand why" -l as-uid -d 'UID to impersonate' -r
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand why" -s s -l server -d 'The address and port of the API server (overrides the kubeconfig\'s)' -r
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand why" -l token -d 'Bearer token for authentication to the API server' -r
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand why" -l certificate-authority -d 'Path to a CA certificate file for the server' -r -F
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand why" -l client-certificate -d 'Path to a client certificate file for TLS' -r -F
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand why" -l client-key -d 'Path to a client key file for TLS' -r -F
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand why" -l tls-server-name -d 'Server name to check the server\'s certificate against (default: the host of --server)' -r
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand why" -l request-timeout -d 'Timeout of each request, as Go spells durations (10s, 1m30s, 500ms) or a number of seconds; 0: the default, 20s' -r
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand why" -s v -l v -d 'Log level: 6 prints each request (method, URL, status, time) on stderr, 8 adds the headers (credentials masked)' -r
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand why" -s o -l output -d 'Output format: text, wide, name, json, yaml, jsonpath=TEMPLATE, jsonpath-file=FILE, custom-columns=SPEC, custom-columns-file=FILE' -r -f -a "text\t''
+wide\t''
+name\t''
 json\t''
-yaml\t''"
+yaml\t''
+jsonpath=\t''
+jsonpath-file=\t''
+custom-columns=\t''
+custom-columns-file=\t''"
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand why" -l field-selector -d 'Field selector over the objects listed, e.g. status.phase=Running or metadata.name!=web (=, ==, !=; comma-separated)' -r
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand why" -s L -l label-columns -d 'Text output: a column for each of these labels (comma-separated, repeatable)' -r
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand why" -l sort-by -d 'Sort the status table by a JSONPath over each item, e.g. \'{.since}\' or .object.name' -r
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand why" -l color -d 'When to colour text output; NO_COLOR turns colour off' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand why" -l snapshot -d 'Read cluster state from a snapshot (file, directory or -) instead of a server' -r -F
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand why" -l now -d 'With --snapshot: the instant to judge at (RFC 3339); default the newest timestamp in the snapshot' -r
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand why" -l cache-dir -d 'Discovery cache directory (default: $KUBECACHEDIR, then ~/.kube/cache)' -r -f -a "(__fish_complete_directories)"
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand why" -s R -l recursive -d 'With -f DIR: also read the manifests in its subdirectories'
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand why" -s w -l watch -d 'Keep watching: redraw (or print changes) as controllers act'
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand why" -s A -l all-namespaces -d 'All namespaces'
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand why" -l insecure-skip-tls-verify -d 'Do not check the server\'s certificate (insecure)'
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand why" -l disable-compression -d 'Ask the server not to compress responses'
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand why" -l no-headers -d 'Text output without the header line'
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand why" -l show-labels -d 'Text output: a LABELS column with every label'
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand why" -s h -l help -d 'Print help'
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand status" -s l -l selector -d 'Label selector, with a TYPE (e.g. -l app=web)' -r
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand status" -s f -l filename -d 'Manifest file, directory or - for stdin: only the identities are used; state comes from the cluster' -r -F
@@ -105,24 +170,46 @@ complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand stat
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand status" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand status" -l as -d 'Username to impersonate' -r
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand status" -l as-group -d 'Group to impersonate (repeatable)' -r
-complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand status" -l request-timeout -d 'Timeout of each request, e.g. 10s or 1m (0: the default, 20s)' -r
-complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand status" -s o -l output -d 'Output format' -r -f -a "text\t''
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand status" -l as-uid -d 'UID to impersonate' -r
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand status" -s s -l server -d 'The address and port of the API server (overrides the kubeconfig\'s)' -r
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand status" -l token -d 'Bearer token for authentication to the API server' -r
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand status" -l certificate-authority -d 'Path to a CA certificate file for the server' -r -F
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand status" -l client-certificate -d 'Path to a client certificate file for TLS' -r -F
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand status" -l client-key -d 'Path to a client key file for TLS' -r -F
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand status" -l tls-server-name -d 'Server name to check the server\'s certificate against (default: the host of --server)' -r
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand status" -l request-timeout -d 'Timeout of each request, as Go spells durations (10s, 1m30s, 500ms) or a number of seconds; 0: the default, 20s' -r
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand status" -s v -l v -d 'Log level: 6 prints each request (method, URL, status, time) on stderr, 8 adds the headers (credentials masked)' -r
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand status" -s o -l output -d 'Output format: text, wide, name, json, yaml, jsonpath=TEMPLATE, jsonpath-file=FILE, custom-columns=SPEC, custom-columns-file=FILE' -r -f -a "text\t''
+wide\t''
+name\t''
 json\t''
-yaml\t''"
+yaml\t''
+jsonpath=\t''
+jsonpath-file=\t''
+custom-columns=\t''
+custom-columns-file=\t''"
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand status" -l field-selector -d 'Field selector over the objects listed, e.g. status.phase=Running or metadata.name!=web (=, ==, !=; comma-separated)' -r
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand status" -s L -l label-columns -d 'Text output: a column for each of these labels (comma-separated, repeatable)' -r
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand status" -l sort-by -d 'Sort the status table by a JSONPath over each item, e.g. \'{.since}\' or .object.name' -r
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand status" -l color -d 'When to colour text output; NO_COLOR turns colour off' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand status" -l snapshot -d 'Read cluster state from a snapshot (file, directory or -) instead of a server' -r -F
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand status" -l now -d 'With --snapshot: the instant to judge at (RFC 3339); default the newest timestamp in the snapshot' -r
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand status" -l cache-dir -d 'Discovery cache directory (default: $KUBECACHEDIR, then ~/.kube/cache)' -r -f -a "(__fish_complete_directories)"
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand status" -s R -l recursive -d 'With -f DIR: also read the manifests in its subdirectories'
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand status" -s w -l watch -d 'Keep watching: redraw (or print changes) as controllers act'
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand status" -s A -l all-namespaces -d 'All namespaces'
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand status" -l insecure-skip-tls-verify -d 'Do not check the server\'s certificate (insecure)'
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand status" -l disable-compression -d 'Ask the server not to compress responses'
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand status" -l no-headers -d 'Text output without the header line'
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand status" -l show-labels -d 'Text output: a LABELS column with every label'
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand status" -s h -l help -d 'Print help'
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand wait" -s l -l selector -d 'Label selector, with a TYPE (e.g. -l app=web)' -r
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand wait" -s f -l filename -d 'Manifest file, directory or - for stdin: only the identities are used; state comes from the cluster' -r -F
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand wait" -l for -d 'What to wait for' -r -f -a "converged\t''
 deleted\t''"
-complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand wait" -l timeout -d 'Give up after this long (e.g. 90s, 5m, 1h)' -r
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand wait" -l timeout -d 'Give up after this long, as Go spells durations (90s, 1m30s, 1h); 0: check once and do not wait' -r
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand wait" -s n -l namespace -d 'Namespace of the targets (default: the kubeconfig context\'s)' -r
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand wait" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)' -r -F
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand wait" -l context -d 'The kubeconfig context to use' -r
@@ -130,17 +217,39 @@ complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand wait
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand wait" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand wait" -l as -d 'Username to impersonate' -r
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand wait" -l as-group -d 'Group to impersonate (repeatable)' -r
-complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand wait" -l request-timeout -d 'Timeout of each request, e.g. 10s or 1m (0: the default, 20s)' -r
-complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand wait" -s o -l output -d 'Output format' -r -f -a "text\t''
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand wait" -l as-uid -d 'UID to impersonate' -r
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand wait" -s s -l server -d 'The address and port of the API server (overrides the kubeconfig\'s)' -r
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand wait" -l token -d 'Bearer token for authentication to the API server' -r
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand wait" -l certificate-authority -d 'Path to a CA certificate file for the server' -r -F
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand wait" -l client-certificate -d 'Path to a client certificate file for TLS' -r -F
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand wait" -l client-key -d 'Path to a client key file for TLS' -r -F
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand wait" -l tls-server-name -d 'Server name to check the server\'s certificate against (default: the host of --server)' -r
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand wait" -l request-timeout -d 'Timeout of each request, as Go spells durations (10s, 1m30s, 500ms) or a number of seconds; 0: the default, 20s' -r
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand wait" -s v -l v -d 'Log level: 6 prints each request (method, URL, status, time) on stderr, 8 adds the headers (credentials masked)' -r
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand wait" -s o -l output -d 'Output format: text, wide, name, json, yaml, jsonpath=TEMPLATE, jsonpath-file=FILE, custom-columns=SPEC, custom-columns-file=FILE' -r -f -a "text\t''
+wide\t''
+name\t''
 json\t''
-yaml\t''"
+yaml\t''
+jsonpath=\t''
+jsonpath-file=\t''
+custom-columns=\t''
+custom-columns-file=\t''"
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand wait" -l field-selector -d 'Field selector over the objects listed, e.g. status.phase=Running or metadata.name!=web (=, ==, !=; comma-separated)' -r
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand wait" -s L -l label-columns -d 'Text output: a column for each of these labels (comma-separated, repeatable)' -r
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand wait" -l sort-by -d 'Sort the status table by a JSONPath over each item, e.g. \'{.since}\' or .object.name' -r
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand wait" -l color -d 'When to colour text output; NO_COLOR turns colour off' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand wait" -l snapshot -d 'Read cluster state from a snapshot (file, directory or -) instead of a server' -r -F
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand wait" -l now -d 'With --snapshot: the instant to judge at (RFC 3339); default the newest timestamp in the snapshot' -r
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand wait" -l cache-dir -d 'Discovery cache directory (default: $KUBECACHEDIR, then ~/.kube/cache)' -r -f -a "(__fish_complete_directories)"
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand wait" -s R -l recursive -d 'With -f DIR: also read the manifests in its subdirectories'
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand wait" -s A -l all-namespaces -d 'All namespaces'
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand wait" -l insecure-skip-tls-verify -d 'Do not check the server\'s certificate (insecure)'
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand wait" -l disable-compression -d 'Ask the server not to compress responses'
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand wait" -l no-headers -d 'Text output without the header line'
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand wait" -l show-labels -d 'Text output: a LABELS column with every label'
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand wait" -s h -l help -d 'Print help'
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand completion" -l install-dir -d 'With kubectl: the directory to install kubectl_complete-reconcile into (default: where kubectl-reconcile is on PATH)' -r -f -a "(__fish_complete_directories)"
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand completion" -s n -l namespace -d 'Namespace of the targets (default: the kubeconfig context\'s)' -r
@@ -150,10 +259,27 @@ complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand comp
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand completion" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand completion" -l as -d 'Username to impersonate' -r
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand completion" -l as-group -d 'Group to impersonate (repeatable)' -r
-complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand completion" -l request-timeout -d 'Timeout of each request, e.g. 10s or 1m (0: the default, 20s)' -r
-complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand completion" -s o -l output -d 'Output format' -r -f -a "text\t''
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand completion" -l as-uid -d 'UID to impersonate' -r
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand completion" -s s -l server -d 'The address and port of the API server (overrides the kubeconfig\'s)' -r
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand completion" -l token -d 'Bearer token for authentication to the API server' -r
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand completion" -l certificate-authority -d 'Path to a CA certificate file for the server' -r -F
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand completion" -l client-certificate -d 'Path to a client certificate file for TLS' -r -F
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand completion" -l client-key -d 'Path to a client key file for TLS' -r -F
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand completion" -l tls-server-name -d 'Server name to check the server\'s certificate against (default: the host of --server)' -r
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand completion" -l request-timeout -d 'Timeout of each request, as Go spells durations (10s, 1m30s, 500ms) or a number of seconds; 0: the default, 20s' -r
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand completion" -s v -l v -d 'Log level: 6 prints each request (method, URL, status, time) on stderr, 8 adds the headers (credentials masked)' -r
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand completion" -s o -l output -d 'Output format: text, wide, name, json, yaml, jsonpath=TEMPLATE, jsonpath-file=FILE, custom-columns=SPEC, custom-columns-file=FILE' -r -f -a "text\t''
+wide\t''
+name\t''
 json\t''
-yaml\t''"
+yaml\t''
+jsonpath=\t''
+jsonpath-file=\t''
+custom-columns=\t''
+custom-columns-file=\t''"
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand completion" -l field-selector -d 'Field selector over the objects listed, e.g. status.phase=Running or metadata.name!=web (=, ==, !=; comma-separated)' -r
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand completion" -s L -l label-columns -d 'Text output: a column for each of these labels (comma-separated, repeatable)' -r
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand completion" -l sort-by -d 'Sort the status table by a JSONPath over each item, e.g. \'{.since}\' or .object.name' -r
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand completion" -l color -d 'When to colour text output; NO_COLOR turns colour off' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -161,6 +287,10 @@ complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand comp
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand completion" -l now -d 'With --snapshot: the instant to judge at (RFC 3339); default the newest timestamp in the snapshot' -r
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand completion" -l cache-dir -d 'Discovery cache directory (default: $KUBECACHEDIR, then ~/.kube/cache)' -r -f -a "(__fish_complete_directories)"
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand completion" -s A -l all-namespaces -d 'All namespaces'
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand completion" -l insecure-skip-tls-verify -d 'Do not check the server\'s certificate (insecure)'
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand completion" -l disable-compression -d 'Ask the server not to compress responses'
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand completion" -l no-headers -d 'Text output without the header line'
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand completion" -l show-labels -d 'Text output: a LABELS column with every label'
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand completion" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand help; and not __fish_seen_subcommand_from tree why status wait completion help" -f -a "tree" -d 'Owner-reference tree under each target, with a verdict on every node'
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand help; and not __fish_seen_subcommand_from tree why status wait completion help" -f -a "why" -d 'The root cause of non-convergence, with its evidence and a next step'

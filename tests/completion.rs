@@ -104,7 +104,17 @@ fn the_bash_script_completes_in_bash() {
     );
     assert_eq!(
         bash_complete("kubectl-reconcile status -o "),
-        vec!["text", "json", "yaml"]
+        vec![
+            "text",
+            "wide",
+            "name",
+            "json",
+            "yaml",
+            "jsonpath=",
+            "jsonpath-file=",
+            "custom-columns=",
+            "custom-columns-file="
+        ]
     );
     assert_eq!(
         bash_complete("kubectl-reconcile completion k"),
@@ -162,8 +172,8 @@ fn the_protocol_without_a_cluster() {
         assert!(subs.contains(&sub.to_string()), "{subs:?}");
     }
     assert_eq!(
-        complete(&["status", "--output="]).0,
-        vec!["--output=text", "--output=json", "--output=yaml"]
+        complete(&["status", "--output=j"]).0,
+        vec!["--output=json", "--output=jsonpath=", "--output=jsonpath-file="]
     );
     assert_eq!(
         complete(&["tree", "--kubeconfig", ""]),

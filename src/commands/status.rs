@@ -1,6 +1,6 @@
 //! `status`: one line per target, or per root object of the namespace.
 
-use super::frame::{Frame, document, state_line};
+use super::frame::{Frame, document, selected, shaped_text, state_line};
 use super::{Outcome, exit_code, load_keep, watch};
 use crate::model::{Snapshot, Target};
 use crate::render::{self, Style, status::StatusOptions};
@@ -27,17 +27,26 @@ pub async fn run(
 }
 
 pub fn frame(settings: &Settings, snap: &Snapshot, targets: &[Target], compact: bool) -> Frame {
-    let report = StatusReport::build(snap, targets);
-    let text = render::status::render(
-        &report,
-        &StatusOptions {
-            style: Style {
-                color: settings.color,
+    let mut report = StatusReport::build(snap, &selected(settings, snap, targets));
+    if let Some(path) = &settings.view.sort_by {
+        render::shape::sort_by(&mut report.items, path);
+    }
+    let objects: Vec<_> = report.items.iter().map(|i| &i.object).collect();
+    let text = shaped_text(settings, &report.items, &objects).unwrap_or_else(|| {
+        render::status::render(
+            &report,
+            &StatusOptions {
+                style: Style {
+                    color: settings.color,
+                },
+                width: settings.width,
+                now: snap.now,
+                view: &settings.view,
+                all_namespaces: settings.all_namespaces,
+                snapshot: Some(snap),
             },
-            width: settings.width,
-            now: snap.now,
-        },
-    );
+        )
+    });
     Frame {
         document: document(&report, settings, compact),
         code: exit_code(&report.items),

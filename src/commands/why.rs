@@ -27,7 +27,7 @@ pub async fn run(
 }
 
 pub fn frame(settings: &Settings, snap: &Snapshot, targets: &[Target], compact: bool) -> Frame {
-    let report = WhyReport::build(snap, targets);
+    let report = WhyReport::build(snap, &super::frame::selected(settings, snap, targets));
     let style = Style {
         color: settings.color,
     };

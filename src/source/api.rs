@@ -65,13 +65,25 @@ impl Api {
         let request = http::Request::get(path_and_query)
             .body(Vec::new())
             .map_err(|e| ApiError::Other(0, e.to_string()))?;
-        match tokio::time::timeout(self.timeout, self.client.request_events::<Value>(request)).await
-        {
-            Err(_) => Err(ApiError::Timeout),
-            Ok(Ok(stream)) => Ok(stream
-                .map(|r: Result<kube::core::WatchEvent<Value>, kube::Error>| r.map_err(classify))),
-            Ok(Err(err)) => Err(classify(err)),
-        }
+        crate::log::request_headers(None);
+        let started = std::time::Instant::now();
+        let result =
+            match tokio::time::timeout(self.timeout, self.client.request_events::<Value>(request))
+                .await
+            {
+                Err(_) => Err(ApiError::Timeout),
+                Ok(Ok(stream)) => Ok(stream.map(
+                    |r: Result<kube::core::WatchEvent<Value>, kube::Error>| r.map_err(classify),
+                )),
+                Ok(Err(err)) => Err(classify(err)),
+            };
+        crate::log::response(
+            "GET",
+            path_and_query,
+            result.as_ref().err(),
+            started.elapsed(),
+        );
+        result
     }
 
     /// GETs `path_and_query` and parses the JSON answer.
@@ -83,11 +95,21 @@ impl Api {
         let request = request
             .body(Vec::new())
             .map_err(|e| ApiError::Other(0, e.to_string()))?;
-        match tokio::time::timeout(self.timeout, self.client.request::<Value>(request)).await {
-            Err(_) => Err(ApiError::Timeout),
-            Ok(Ok(value)) => Ok(value),
-            Ok(Err(err)) => Err(classify(err)),
-        }
+        crate::log::request_headers(accept);
+        let started = std::time::Instant::now();
+        let result =
+            match tokio::time::timeout(self.timeout, self.client.request::<Value>(request)).await {
+                Err(_) => Err(ApiError::Timeout),
+                Ok(Ok(value)) => Ok(value),
+                Ok(Err(err)) => Err(classify(err)),
+            };
+        crate::log::response(
+            "GET",
+            path_and_query,
+            result.as_ref().err(),
+            started.elapsed(),
+        );
+        result
     }
 }
 
