@@ -173,7 +173,11 @@ fn the_protocol_without_a_cluster() {
     }
     assert_eq!(
         complete(&["status", "--output=j"]).0,
-        vec!["--output=json", "--output=jsonpath=", "--output=jsonpath-file="]
+        vec![
+            "--output=json",
+            "--output=jsonpath=",
+            "--output=jsonpath-file="
+        ]
     );
     assert_eq!(
         complete(&["tree", "--kubeconfig", ""]),
