@@ -32,26 +32,38 @@ pub fn set_connection(base: &str, headers: Vec<(String, String)>) {
     let _ = CONNECTION.set((base.trim_end_matches('/').to_string(), headers));
 }
 
-/// Before a request: its headers, at level 8.
-pub fn request_headers(accept: Option<&str>) {
-    if !enabled(HEADERS) {
-        return;
-    }
-    let fixed = CONNECTION.get().map(|c| c.1.as_slice()).unwrap_or_default();
-    let accept = accept.unwrap_or("application/json");
-    headers(
-        std::iter::once(("Accept", accept))
-            .chain(fixed.iter().map(|(n, v)| (n.as_str(), v.as_str()))),
-    );
-}
-
-/// After a request: the round-trip line, at level 6.
-pub fn response(method: &str, path: &str, error: Option<&ApiError>, took: Duration) {
+/// After a request: the round-trip line at level 6, then at level 8 the
+/// headers it was sent with (printed together, so that concurrent requests
+/// do not interleave).
+pub fn response(
+    method: &str,
+    path: &str,
+    accept: Option<&str>,
+    error: Option<&ApiError>,
+    took: Duration,
+) {
     if !enabled(REQUESTS) {
         return;
     }
-    let base = CONNECTION.get().map(|c| c.0.as_str()).unwrap_or_default();
-    request(method, &format!("{base}{path}"), &status_text(error), took);
+    let (base, fixed) = CONNECTION
+        .get()
+        .map(|c| (c.0.as_str(), c.1.as_slice()))
+        .unwrap_or_default();
+    let mut lines = vec![request_line(
+        method,
+        &format!("{base}{path}"),
+        &status_text(error),
+        took,
+    )];
+    if enabled(HEADERS) {
+        let accept = accept.unwrap_or("application/json");
+        lines.extend(
+            std::iter::once(("Accept", accept))
+                .chain(fixed.iter().map(|(n, v)| (n.as_str(), v.as_str())))
+                .map(|(n, v)| header_line(n, v)),
+        );
+    }
+    eprintln!("{}", lines.join("\n"));
 }
 
 /// The HTTP status as kubectl prints it, or what stopped the request.
@@ -70,12 +82,6 @@ pub fn status_text(error: Option<&ApiError>) -> String {
 
 /// `GET https://host/api/v1/pods 200 OK in 12 milliseconds`, kubectl's
 /// round-trip line. `status` is the HTTP status, or what went wrong.
-pub fn request(method: &str, url: &str, status: &str, took: Duration) {
-    if enabled(REQUESTS) {
-        eprintln!("{}", request_line(method, url, status, took));
-    }
-}
-
 pub fn request_line(method: &str, url: &str, status: &str, took: Duration) -> String {
     crate::render::escape(&format!(
         "{method} {url} {status} in {} milliseconds",
@@ -84,15 +90,7 @@ pub fn request_line(method: &str, url: &str, status: &str, took: Duration) -> St
     .into_owned()
 }
 
-/// `Request Header: "Accept: application/json"` lines.
-pub fn headers<'a>(headers: impl IntoIterator<Item = (&'a str, &'a str)>) {
-    if enabled(HEADERS) {
-        for (name, value) in headers {
-            eprintln!("{}", header_line(name, value));
-        }
-    }
-}
-
+/// `Request Header: "Accept: application/json"`, credentials masked.
 pub fn header_line(name: &str, value: &str) -> String {
     crate::render::escape(&format!(
         "Request Header: \"{name}: {}\"",

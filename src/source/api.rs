@@ -65,7 +65,6 @@ impl Api {
         let request = http::Request::get(path_and_query)
             .body(Vec::new())
             .map_err(|e| ApiError::Other(0, e.to_string()))?;
-        crate::log::request_headers(None);
         let started = std::time::Instant::now();
         let result =
             match tokio::time::timeout(self.timeout, self.client.request_events::<Value>(request))
@@ -77,12 +76,8 @@ impl Api {
                 )),
                 Ok(Err(err)) => Err(classify(err)),
             };
-        crate::log::response(
-            "GET",
-            path_and_query,
-            result.as_ref().err(),
-            started.elapsed(),
-        );
+        let error = result.as_ref().err();
+        crate::log::response("GET", path_and_query, None, error, started.elapsed());
         result
     }
 
@@ -95,7 +90,6 @@ impl Api {
         let request = request
             .body(Vec::new())
             .map_err(|e| ApiError::Other(0, e.to_string()))?;
-        crate::log::request_headers(accept);
         let started = std::time::Instant::now();
         let result =
             match tokio::time::timeout(self.timeout, self.client.request::<Value>(request)).await {
@@ -103,12 +97,8 @@ impl Api {
                 Ok(Ok(value)) => Ok(value),
                 Ok(Err(err)) => Err(classify(err)),
             };
-        crate::log::response(
-            "GET",
-            path_and_query,
-            result.as_ref().err(),
-            started.elapsed(),
-        );
+        let error = result.as_ref().err();
+        crate::log::response("GET", path_and_query, accept, error, started.elapsed());
         result
     }
 }
