@@ -15,7 +15,7 @@ fn the_end_to_end_tests_have_their_tools() {
         "\n\nThe end-to-end tests run a real control plane and need tools this machine lacks:\n  - {}\n\
          Install them and run `cargo test` again. The first run builds the control plane from source:\n\
          about 8 GB of Go caches and 15-20 minutes on 2 cores. Without them, the pure tests run with\n  \
-         cargo test --lib && cargo test --test snapshot_cli --test completion\n",
+         cargo test --lib && cargo test --test snapshot_cli --test completion --test manners_cli --test schema --test reasons_doc\n",
         missing.join("\n  - ")
     );
 }
