@@ -297,17 +297,14 @@ impl clap::builder::TypedValueParser for OutputParser {
 
     fn parse_ref(
         &self,
-        cmd: &clap::Command,
-        arg: Option<&clap::Arg>,
+        _cmd: &clap::Command,
+        _arg: Option<&clap::Arg>,
         value: &std::ffi::OsStr,
     ) -> Result<Output, clap::Error> {
         let text = value.to_str().ok_or_else(|| {
             clap::Error::raw(clap::error::ErrorKind::InvalidUtf8, "-o is not UTF-8")
         })?;
-        Output::parse(text).map_err(|e| {
-            let _ = (cmd, arg);
-            clap::Error::raw(clap::error::ErrorKind::InvalidValue, e)
-        })
+        Output::parse(text).map_err(|e| clap::Error::raw(clap::error::ErrorKind::InvalidValue, e))
     }
 
     fn possible_values(

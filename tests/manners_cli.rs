@@ -66,8 +66,15 @@ fn name_jsonpath_and_custom_columns() {
         out,
         "Deployment  Available\nJob         BackoffLimitExceeded\nService     EndpointsReady\nDeployment  ProgressDeadlineExceeded\n"
     );
-    let (_, out, _) = shop(&["why", "-o", "custom-columns=NAME:.object.name,ROOT:.rootCause.reason"]);
-    assert_eq!(out, "NAME     ROOT\nweb      ImagePullBackOff\nmigrate  Error\n");
+    let (_, out, _) = shop(&[
+        "why",
+        "-o",
+        "custom-columns=NAME:.object.name,ROOT:.rootCause.reason",
+    ]);
+    assert_eq!(
+        out,
+        "NAME     ROOT\nweb      ImagePullBackOff\nmigrate  Error\n"
+    );
     let (_, out, _) = shop(&["tree", "job/migrate", "-o", "name"]);
     assert!(out.starts_with("job.batch/migrate\npod/migrate-"), "{out}");
 }
