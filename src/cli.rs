@@ -149,6 +149,9 @@ pub struct TargetArgs {
     /// Manifest file, directory or - for stdin: only the identities are used; state comes from the cluster
     #[arg(short = 'f', long = "filename", value_name = "FILE", value_hint = ValueHint::AnyPath)]
     pub files: Vec<String>,
+    /// With -f DIR: also read the manifests in its subdirectories
+    #[arg(short = 'R', long)]
+    pub recursive: bool,
 }
 
 /// Targets, and `--watch`.
@@ -174,7 +177,7 @@ pub struct WaitArgs {
     /// What to wait for
     #[arg(long = "for", value_enum, default_value_t = WaitFor::Converged)]
     pub for_: WaitFor,
-    /// Give up after this long (e.g. 90s, 5m, 1h)
+    /// Give up after this long, as Go spells durations (90s, 1m30s, 1h); 0: check once and do not wait
     #[arg(long, default_value = "5m", value_name = "DURATION")]
     pub timeout: String,
 }
@@ -194,11 +197,123 @@ pub struct TreeArgs {
     pub all: bool,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+/// The document family of an output format: text for people, or a
+/// document (JSON or YAML) for programs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum OutputFormat {
     Text,
     Json,
     Yaml,
+}
+
+/// `-o` as kubectl spells it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Output {
+    Text,
+    /// Text with more columns.
+    Wide,
+    /// `kind.group/name`, one a line.
+    Name,
+    Json,
+    Yaml,
+    /// A kubectl JSONPath template over the report document.
+    JsonPath(String),
+    JsonPathFile(PathBuf),
+    /// `HEADER:.path,HEADER:.path` over each item of the report document.
+    CustomColumns(String),
+    CustomColumnsFile(PathBuf),
+}
+
+impl Output {
+    /// The formats `-o` accepts, for help and completion.
+    pub const NAMES: [&'static str; 9] = [
+        "text",
+        "wide",
+        "name",
+        "json",
+        "yaml",
+        "jsonpath=",
+        "jsonpath-file=",
+        "custom-columns=",
+        "custom-columns-file=",
+    ];
+
+    pub fn parse(text: &str) -> Result<Output, String> {
+        let (name, arg) = match text.split_once('=') {
+            Some((n, a)) => (n, Some(a)),
+            None => (text, None),
+        };
+        let needs = |a: Option<&str>| -> Result<String, String> {
+            match a {
+                Some(a) if !a.is_empty() => Ok(a.to_string()),
+                _ => Err(format!(
+                    "{name} needs a value after '=', e.g. -o {name}={}",
+                    match name {
+                        "jsonpath" => "'{.items[*].object.name}'",
+                        "custom-columns" => "NAME:.object.name,VERDICT:.verdict",
+                        _ => "FILE",
+                    }
+                )),
+            }
+        };
+        Ok(match (name, arg) {
+            ("text", None) => Output::Text,
+            ("wide", None) => Output::Wide,
+            ("name", None) => Output::Name,
+            ("json", None) => Output::Json,
+            ("yaml", None) => Output::Yaml,
+            ("jsonpath", a) => Output::JsonPath(needs(a)?),
+            ("jsonpath-file", a) => Output::JsonPathFile(needs(a)?.into()),
+            ("custom-columns", a) => Output::CustomColumns(needs(a)?),
+            ("custom-columns-file", a) => Output::CustomColumnsFile(needs(a)?.into()),
+            _ => {
+                return Err(format!(
+                    "unable to match a printer suitable for the output format \"{text}\", the allowed formats are: {}",
+                    Output::NAMES.map(|n| n.trim_end_matches('=')).join(",")
+                ));
+            }
+        })
+    }
+
+    /// Text for people or a document for programs.
+    pub fn format(&self) -> OutputFormat {
+        match self {
+            Output::Json => OutputFormat::Json,
+            Output::Yaml => OutputFormat::Yaml,
+            // JSONPath is evaluated over the JSON document.
+            Output::JsonPath(_) | Output::JsonPathFile(_) => OutputFormat::Json,
+            _ => OutputFormat::Text,
+        }
+    }
+}
+
+/// clap's view of `-o`: parses with [`Output::parse`] and offers the names
+/// to completion.
+#[derive(Clone)]
+pub struct OutputParser;
+
+impl clap::builder::TypedValueParser for OutputParser {
+    type Value = Output;
+
+    fn parse_ref(
+        &self,
+        _cmd: &clap::Command,
+        _arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<Output, clap::Error> {
+        let text = value.to_str().ok_or_else(|| {
+            clap::Error::raw(clap::error::ErrorKind::InvalidUtf8, "-o is not UTF-8")
+        })?;
+        Output::parse(text).map_err(|e| clap::Error::raw(clap::error::ErrorKind::InvalidValue, e))
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(
+            Output::NAMES.iter().map(clap::builder::PossibleValue::new),
+        ))
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -235,12 +350,69 @@ pub struct GlobalArgs {
     /// Group to impersonate (repeatable)
     #[arg(long = "as-group", global = true, value_name = "GROUP")]
     pub as_group: Vec<String>,
-    /// Timeout of each request, e.g. 10s or 1m (0: the default, 20s)
+    /// UID to impersonate
+    #[arg(long = "as-uid", global = true, value_name = "UID")]
+    pub as_uid: Option<String>,
+    /// The address and port of the API server (overrides the kubeconfig's)
+    #[arg(short = 's', long, global = true, value_name = "URL")]
+    pub server: Option<String>,
+    /// Bearer token for authentication to the API server
+    #[arg(long, global = true, value_name = "TOKEN")]
+    pub token: Option<String>,
+    /// Path to a CA certificate file for the server
+    #[arg(long, global = true, value_name = "PATH", value_hint = ValueHint::FilePath)]
+    pub certificate_authority: Option<String>,
+    /// Path to a client certificate file for TLS
+    #[arg(long, global = true, value_name = "PATH", value_hint = ValueHint::FilePath)]
+    pub client_certificate: Option<String>,
+    /// Path to a client key file for TLS
+    #[arg(long, global = true, value_name = "PATH", value_hint = ValueHint::FilePath)]
+    pub client_key: Option<String>,
+    /// Do not check the server's certificate (insecure)
+    #[arg(long, global = true)]
+    pub insecure_skip_tls_verify: bool,
+    /// Server name to check the server's certificate against (default: the host of --server)
+    #[arg(long, global = true, value_name = "NAME")]
+    pub tls_server_name: Option<String>,
+    /// Ask the server not to compress responses
+    #[arg(long, global = true)]
+    pub disable_compression: bool,
+    /// Timeout of each request, as Go spells durations (10s, 1m30s, 500ms) or a number of seconds; 0: the default, 20s
     #[arg(long, global = true, value_name = "DURATION", default_value = "20s")]
     pub request_timeout: String,
-    /// Output format
-    #[arg(short = 'o', long, global = true, value_enum, default_value_t = OutputFormat::Text)]
-    pub output: OutputFormat,
+    /// Log level: 6 prints each request (method, URL, status, time) on stderr, 8 adds the headers (credentials masked)
+    #[arg(
+        short = 'v',
+        long = "v",
+        global = true,
+        value_name = "LEVEL",
+        default_value_t = 0
+    )]
+    pub verbosity: u8,
+    /// Output format: text, wide, name, json, yaml, jsonpath=TEMPLATE, jsonpath-file=FILE, custom-columns=SPEC, custom-columns-file=FILE
+    #[arg(short = 'o', long, global = true, value_name = "FORMAT", default_value = "text", value_parser = OutputParser)]
+    pub output: Output,
+    /// Field selector over the objects listed, e.g. status.phase=Running or metadata.name!=web (=, ==, !=; comma-separated)
+    #[arg(long, global = true, value_name = "SELECTOR")]
+    pub field_selector: Option<String>,
+    /// Text output without the header line
+    #[arg(long, global = true)]
+    pub no_headers: bool,
+    /// Text output: a LABELS column with every label
+    #[arg(long, global = true)]
+    pub show_labels: bool,
+    /// Text output: a column for each of these labels (comma-separated, repeatable)
+    #[arg(
+        short = 'L',
+        long = "label-columns",
+        global = true,
+        value_name = "KEY",
+        value_delimiter = ','
+    )]
+    pub label_columns: Vec<String>,
+    /// Sort the status table by a JSONPath over each item, e.g. '{.since}' or .object.name
+    #[arg(long, global = true, value_name = "JSONPATH")]
+    pub sort_by: Option<String>,
     /// When to colour text output; NO_COLOR turns colour off
     #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
@@ -253,4 +425,157 @@ pub struct GlobalArgs {
     /// Discovery cache directory (default: $KUBECACHEDIR, then ~/.kube/cache)
     #[arg(long, global = true, value_name = "DIR", env = "KUBECACHEDIR", value_hint = ValueHint::DirPath)]
     pub cache_dir: Option<String>,
+}
+
+/// A usage error as kubectl says it: one line, then where to read more.
+/// `argv` is the command line without the program name. Close spellings
+/// are suggested with strsim; clap's own multi-line block is not shown.
+pub fn usage_error(err: &clap::Error, argv: &[String]) -> String {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    let root = <Cli as clap::CommandFactory>::command();
+    let sub = argv
+        .iter()
+        .take_while(|a| a.as_str() != "--")
+        .find_map(|a| root.find_subcommand(a).map(|c| c.get_name().to_string()));
+    let context = |kind: ContextKind| match err.get(kind) {
+        Some(ContextValue::String(s)) => Some(s.clone()),
+        _ => None,
+    };
+    let first_line = || {
+        let rendered = err.render().to_string();
+        let line = rendered.lines().next().unwrap_or_default();
+        line.strip_prefix("error: ").unwrap_or(line).to_string()
+    };
+    let mut line = match err.kind() {
+        ErrorKind::UnknownArgument => match context(ContextKind::InvalidArg) {
+            Some(arg) if arg.starts_with('-') => {
+                let flag = arg.split('=').next().unwrap_or(&arg).to_string();
+                let cmd = sub
+                    .as_deref()
+                    .and_then(|s| root.find_subcommand(s))
+                    .unwrap_or(&root);
+                let mut text = format!("unknown flag: {flag}");
+                if let Some(close) = closest(&flag, &flag_names(&root, cmd)) {
+                    text.push_str(&format!("\nhint: did you mean {close}?"));
+                }
+                text
+            }
+            Some(arg) => format!("unexpected argument \"{arg}\""),
+            None => first_line(),
+        },
+        ErrorKind::InvalidSubcommand => {
+            let word = context(ContextKind::InvalidSubcommand).unwrap_or_default();
+            let names: Vec<String> = root
+                .get_subcommands()
+                .map(|c| c.get_name().to_string())
+                .collect();
+            let mut text = format!("unknown command \"{word}\" for \"kubectl reconcile\"");
+            if let Some(close) = closest(&word, &names) {
+                text.push_str(&format!("\nhint: did you mean {close}?"));
+            }
+            text
+        }
+        ErrorKind::InvalidValue => match (
+            context(ContextKind::InvalidArg),
+            context(ContextKind::InvalidValue),
+            err.get(ContextKind::ValidValue),
+        ) {
+            (Some(arg), Some(value), Some(ContextValue::Strings(valid))) => {
+                let flag = arg.split(' ').next().unwrap_or(&arg);
+                format!(
+                    "invalid argument \"{value}\" for \"{flag}\": must be one of {}",
+                    valid.join(", ")
+                )
+            }
+            _ => first_line(),
+        },
+        _ => first_line(),
+    };
+    let help = match &sub {
+        Some(s) => format!("kubectl reconcile {s} --help"),
+        None => "kubectl reconcile --help".into(),
+    };
+    line.push_str(&format!("\nSee '{help}' for usage."));
+    line
+}
+
+/// Every long flag a command takes, its own and the global ones.
+fn flag_names(root: &clap::Command, cmd: &clap::Command) -> Vec<String> {
+    cmd.get_arguments()
+        .chain(root.get_arguments().filter(|a| a.is_global_set()))
+        .filter_map(|a| a.get_long())
+        .map(|l| format!("--{l}"))
+        .collect()
+}
+
+/// The nearest name within a small edit distance, or none: a suggestion
+/// that is not close is worse than no suggestion.
+pub fn closest(word: &str, names: &[String]) -> Option<String> {
+    let limit = if word.chars().count() >= 12 { 3 } else { 2 };
+    names
+        .iter()
+        .map(|n| (strsim::levenshtein(word, n), n))
+        .filter(|(d, _)| *d <= limit)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, n)| n.clone())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn error_of(args: &[&str]) -> String {
+        let argv: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+        let err =
+            Cli::try_parse_from(std::iter::once("kubectl-reconcile").chain(args.iter().copied()))
+                .expect_err("a usage error");
+        usage_error(&err, &argv)
+    }
+
+    #[test]
+    fn unknown_flags_are_one_line_with_a_close_suggestion_only() {
+        assert_eq!(
+            error_of(&["status", "--no-header"]),
+            "unknown flag: --no-header\nhint: did you mean --no-headers?\nSee 'kubectl reconcile status --help' for usage."
+        );
+        assert_eq!(
+            error_of(&["status", "--frobnicate"]),
+            "unknown flag: --frobnicate\nSee 'kubectl reconcile status --help' for usage."
+        );
+        assert_eq!(
+            error_of(&["tree", "deploy/x", "--ownrs"]),
+            "unknown flag: --ownrs\nhint: did you mean --owners?\nSee 'kubectl reconcile tree --help' for usage."
+        );
+    }
+
+    #[test]
+    fn unknown_commands_and_bad_values() {
+        assert_eq!(
+            error_of(&["staus"]),
+            "unknown command \"staus\" for \"kubectl reconcile\"\nhint: did you mean status?\nSee 'kubectl reconcile --help' for usage."
+        );
+        assert_eq!(
+            error_of(&["wait", "deploy/x", "--for", "ready"]),
+            "invalid argument \"ready\" for \"--for\": must be one of converged, deleted\nSee 'kubectl reconcile wait --help' for usage."
+        );
+        let out = error_of(&["status", "-o", "table"]);
+        assert!(out.starts_with("unable to match a printer"), "{out}");
+        assert_eq!(out.lines().count(), 2, "{out}");
+    }
+
+    #[test]
+    fn suggestions_are_close_or_absent() {
+        let names: Vec<String> = ["--cache-dir", "--no-headers", "--namespace"]
+            .map(String::from)
+            .to_vec();
+        assert_eq!(
+            closest("--namespce", &names).as_deref(),
+            Some("--namespace")
+        );
+        assert_eq!(
+            closest("--no-headrs", &names).as_deref(),
+            Some("--no-headers")
+        );
+        assert_eq!(closest("--cash", &names), None);
+    }
 }

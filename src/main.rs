@@ -22,7 +22,11 @@ fn main() -> ExitCode {
             .collect();
         return print(&completion::respond(&words), 0);
     }
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage(&e),
+    };
+    kubectl_reconcile::log::set_level(cli.global.verbosity);
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -34,6 +38,30 @@ fn main() -> ExitCode {
         Ok(outcome) => print(&outcome.stdout, outcome.code),
         Err(e) => fail(&e),
     }
+}
+
+/// Help and bare `kubectl reconcile` print clap's help; a usage error is
+/// one kubectl-like line and where to read more (exit 2).
+fn usage(err: &clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    if matches!(
+        err.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        err.exit();
+    }
+    let argv: Vec<String> = std::env::args_os()
+        .skip(1)
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let _ = writeln!(
+        std::io::stderr(),
+        "error: {}",
+        kubectl_reconcile::cli::usage_error(err, &argv)
+    );
+    ExitCode::from(2)
 }
 
 fn print(stdout: &str, code: u8) -> ExitCode {

@@ -1,87 +1,35 @@
 //! Label selectors: the JSON `LabelSelector` of workloads turned into the
-//! query-string form the API server filters by, and matched in memory.
+//! query-string form the API server filters by, and matched in memory, both
+//! by kube-core's `Selector`; and the `-l` text form matched against
+//! snapshots (kube-core has no parser for it).
 
 use std::collections::BTreeMap;
 
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
+use kube::core::{Selector, SelectorExt};
 use serde_json::Value;
 
-/// The `labelSelector=` form of a `LabelSelector` (`matchLabels` and
-/// `matchExpressions`). `None` when the selector selects nothing (null);
-/// an empty string selects everything.
-pub fn to_query(selector: &Value) -> Option<String> {
+/// A `LabelSelector` as kube-core reads it. `None` for null (selects
+/// nothing) and for a selector the API server would refuse (an unknown
+/// operator, `In` without values).
+fn parse(selector: &Value) -> Option<Selector> {
     if selector.is_null() {
         return None;
     }
-    let mut parts: Vec<String> = Vec::new();
-    if let Some(labels) = selector.get("matchLabels").and_then(Value::as_object) {
-        parts.extend(
-            labels
-                .iter()
-                .filter_map(|(k, v)| Some(format!("{k}={}", v.as_str()?))),
-        );
-    }
-    for expr in selector
-        .get("matchExpressions")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
-        let key = expr.get("key").and_then(Value::as_str)?;
-        let values: Vec<&str> = expr
-            .get("values")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .filter_map(Value::as_str)
-            .collect();
-        let part = match expr.get("operator").and_then(Value::as_str)? {
-            "In" => format!("{key} in ({})", values.join(",")),
-            "NotIn" => format!("{key} notin ({})", values.join(",")),
-            "Exists" => key.to_string(),
-            "DoesNotExist" => format!("!{key}"),
-            _ => return None,
-        };
-        parts.push(part);
-    }
-    Some(parts.join(","))
+    let typed: LabelSelector = serde_json::from_value(selector.clone()).ok()?;
+    Selector::try_from(typed).ok()
+}
+
+/// The `labelSelector=` form of a `LabelSelector` (`matchLabels` and
+/// `matchExpressions`, values of a set sorted). `None` when the selector
+/// selects nothing (null); an empty string selects everything.
+pub fn to_query(selector: &Value) -> Option<String> {
+    parse(selector).map(|s| s.to_string())
 }
 
 /// Whether labels match a `LabelSelector`.
 pub fn matches(selector: &Value, labels: &BTreeMap<String, String>) -> bool {
-    if selector.is_null() {
-        return false;
-    }
-    let label_ok = selector
-        .get("matchLabels")
-        .and_then(Value::as_object)
-        .is_none_or(|m| {
-            m.iter()
-                .all(|(k, v)| labels.get(k).map(String::as_str) == v.as_str())
-        });
-    let exprs_ok = selector
-        .get("matchExpressions")
-        .and_then(Value::as_array)
-        .is_none_or(|exprs| {
-            exprs.iter().all(|e| {
-                let key = e.get("key").and_then(Value::as_str).unwrap_or("");
-                let values: Vec<&str> = e
-                    .get("values")
-                    .and_then(Value::as_array)
-                    .into_iter()
-                    .flatten()
-                    .filter_map(Value::as_str)
-                    .collect();
-                let have = labels.get(key).map(String::as_str);
-                match e.get("operator").and_then(Value::as_str) {
-                    Some("In") => have.is_some_and(|h| values.contains(&h)),
-                    Some("NotIn") => have.is_none_or(|h| !values.contains(&h)),
-                    Some("Exists") => have.is_some(),
-                    Some("DoesNotExist") => have.is_none(),
-                    _ => false,
-                }
-            })
-        });
-    label_ok && exprs_ok
+    parse(selector).is_some_and(|s| s.matches(labels))
 }
 
 /// A Service's `spec.selector` map as a `LabelSelector`.
@@ -110,7 +58,7 @@ mod tests {
             {"key": "team", "operator": "Exists"}]});
         assert_eq!(
             to_query(&sel).unwrap(),
-            "app=web,tier in (front,edge),!canary,env notin (dev),team"
+            "app=web,tier in (edge,front),!canary,env notin (dev),team"
         );
         assert_eq!(to_query(&json!({})).unwrap(), "");
         assert_eq!(to_query(&Value::Null), None);

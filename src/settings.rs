@@ -1,6 +1,6 @@
 //! Validated settings: the second stage of flag parsing. Turns what clap
 //! parsed into the values commands use; no I/O besides asking whether stdout
-//! is a terminal.
+//! is a terminal and reading a `-o jsonpath-file=`/`custom-columns-file=`.
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use jiff::Timestamp;
 
-use crate::cli::{ColorChoice, GlobalArgs, OutputFormat};
+use crate::cli::{ColorChoice, GlobalArgs, Output, OutputFormat};
 use crate::source::client::Connection;
 
 /// The default per-request timeout.
@@ -21,8 +21,15 @@ pub struct Settings {
     pub connection: Connection,
     /// The whole command's deadline.
     pub deadline: Duration,
+    /// Text, JSON or YAML: what the other settings of `-o` fall into.
     pub output: OutputFormat,
+    /// `-o` and the table flags, in detail.
+    pub view: View,
     pub color: bool,
+    /// `-v N`: 6 logs requests, 8 their headers.
+    pub verbosity: u8,
+    /// `--field-selector`, matched against the objects listed.
+    pub field_selector: Option<crate::field_selector::FieldSelector>,
     /// Terminal width, when stdout is a terminal.
     pub width: Option<usize>,
     pub snapshot: Option<String>,
@@ -30,9 +37,100 @@ pub struct Settings {
     pub cache_dir: PathBuf,
 }
 
+/// How text and documents are shaped: `-o` in full and kubectl's table flags.
+#[derive(Debug, Clone, Default)]
+pub struct View {
+    pub output: Shape,
+    pub no_headers: bool,
+    pub show_labels: bool,
+    pub label_columns: Vec<String>,
+    /// A JSONPath over each item of the report, as `--sort-by` gave it.
+    pub sort_by: Option<String>,
+}
+
+/// `-o`, with files read.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Shape {
+    #[default]
+    Text,
+    Wide,
+    Name,
+    /// JSON or YAML: the whole document.
+    Document,
+    /// A kubectl JSONPath template.
+    JsonPath(String),
+    /// `HEADER:path` columns.
+    CustomColumns(String),
+}
+
+impl Shape {
+    fn of(output: &Output) -> Result<Shape, String> {
+        let read = |flag: &str, path: &std::path::Path| {
+            std::fs::read_to_string(path)
+                .map(|t| t.trim_end_matches('\n').to_string())
+                .map_err(|e| format!("cannot read the {flag} file {}: {e}", path.display()))
+        };
+        let shape = match output {
+            Output::Text => Shape::Text,
+            Output::Wide => Shape::Wide,
+            Output::Name => Shape::Name,
+            Output::Json | Output::Yaml => Shape::Document,
+            Output::JsonPath(t) => Shape::JsonPath(t.clone()),
+            Output::JsonPathFile(p) => Shape::JsonPath(read("-o jsonpath-file", p)?),
+            Output::CustomColumns(c) => Shape::CustomColumns(c.clone()),
+            Output::CustomColumnsFile(p) => {
+                Shape::CustomColumns(custom_columns_file(&read("-o custom-columns-file", p)?)?)
+            }
+        };
+        // Refused now, before any request, rather than after reading.
+        match &shape {
+            Shape::JsonPath(t) => {
+                crate::render::jsonpath::Template::parse(t)
+                    .map_err(|e| format!("-o jsonpath: {e}"))?;
+            }
+            Shape::CustomColumns(c) => {
+                crate::render::shape::parse_columns(c)?;
+            }
+            _ => {}
+        }
+        Ok(shape)
+    }
+}
+
+/// kubectl's custom-columns file: a line of headers, then a line of paths
+/// in the same columns; turned into the `HEADER:path,...` form.
+fn custom_columns_file(text: &str) -> Result<String, String> {
+    let mut lines = text.lines().filter(|l| !l.trim().is_empty());
+    let (Some(headers), Some(paths)) = (lines.next(), lines.next()) else {
+        return Err(
+            "a custom-columns file has two lines: the headers, then their JSONPaths".into(),
+        );
+    };
+    let headers: Vec<&str> = headers.split_whitespace().collect();
+    let paths: Vec<&str> = paths.split_whitespace().collect();
+    if headers.len() != paths.len() {
+        return Err(format!(
+            "the custom-columns file has {} headers and {} paths",
+            headers.len(),
+            paths.len()
+        ));
+    }
+    Ok(headers
+        .iter()
+        .zip(&paths)
+        .map(|(h, p)| format!("{h}:{p}"))
+        .collect::<Vec<_>>()
+        .join(","))
+}
+
 impl Settings {
     pub fn from_args(args: &GlobalArgs) -> Result<Settings, String> {
-        let request_timeout = parse_duration(&args.request_timeout)?;
+        let request_timeout = match parse_duration(&args.request_timeout)
+            .map_err(|e| format!("--request-timeout {e}"))?
+        {
+            Duration::ZERO => DEFAULT_REQUEST_TIMEOUT,
+            d => d,
+        };
         let now = match (&args.now, &args.snapshot) {
             (Some(_), None) => return Err(
                 "--now only applies to --snapshot; a live cluster is judged at the current time"
@@ -44,9 +142,7 @@ impl Settings {
             (None, _) => None,
         };
         let terminal = std::io::stdout().is_terminal();
-        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-        let dumb = std::env::var("TERM").is_ok_and(|t| t == "dumb");
-        let color = use_color(args.color, terminal, no_color, dumb);
+        let color = use_color(args.color, anstream::AutoStream::choice(&std::io::stdout()));
         let width = terminal.then(|| {
             terminal_size::terminal_size()
                 .map(|(w, _)| w.0 as usize)
@@ -62,11 +158,44 @@ impl Settings {
                 user: args.user.clone(),
                 as_user: args.as_user.clone(),
                 as_groups: args.as_group.clone(),
+                as_uid: args.as_uid.clone(),
+                server: args.server.clone(),
+                token: args.token.clone(),
+                certificate_authority: args.certificate_authority.clone(),
+                client_certificate: args.client_certificate.clone(),
+                client_key: args.client_key.clone(),
+                insecure_skip_tls_verify: args.insecure_skip_tls_verify,
+                tls_server_name: args.tls_server_name.clone(),
+                disable_compression: args.disable_compression,
                 request_timeout,
             },
             deadline: (request_timeout * 3).max(Duration::from_secs(30)),
-            output: args.output,
+            output: args.output.format(),
+            view: View {
+                output: Shape::of(&args.output)?,
+                no_headers: args.no_headers,
+                show_labels: args.show_labels,
+                label_columns: args.label_columns.clone(),
+                sort_by: args
+                    .sort_by
+                    .as_deref()
+                    .map(|p| {
+                        crate::render::jsonpath::select(
+                            &serde_json::Value::Null,
+                            p.trim_matches(['{', '}']),
+                        )
+                        .map(|_| p.to_string())
+                        .map_err(|e| format!("--sort-by: {e}"))
+                    })
+                    .transpose()?,
+            },
             color,
+            verbosity: args.verbosity,
+            field_selector: args
+                .field_selector
+                .as_deref()
+                .map(crate::field_selector::FieldSelector::parse)
+                .transpose()?,
             width,
             snapshot: args.snapshot.clone(),
             now,
@@ -79,38 +208,60 @@ impl Settings {
     }
 }
 
-/// Colour only when asked for, or on a terminal that wants it: `NO_COLOR`
-/// (any non-empty value) and `TERM=dumb` turn `auto` off; `always` wins.
-pub fn use_color(choice: ColorChoice, terminal: bool, no_color: bool, dumb: bool) -> bool {
+/// Colour only when asked for: `--color always|never` wins; `auto` is
+/// anstream's decision for stdout (a terminal that supports colour, unless
+/// `NO_COLOR` is set; `CLICOLOR=0` turns it off, `CLICOLOR_FORCE` on even
+/// on a pipe).
+pub fn use_color(choice: ColorChoice, auto: anstream::ColorChoice) -> bool {
     match choice {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
-        ColorChoice::Auto => terminal && !no_color && !dumb,
+        ColorChoice::Auto => !matches!(auto, anstream::ColorChoice::Never),
     }
 }
 
-/// kubectl's `--request-timeout` forms: `30s`, `1m`, `1h`, `500ms`, a bare
-/// number of seconds; `0` means the default.
+/// A duration as Go's `time.ParseDuration` spells it (`1m30s`, `500ms`,
+/// `2h`, `1.5h`, `300us`), or a whole number of seconds as kubectl's
+/// `--request-timeout` also takes (`30`). Parsed by jiff's friendly format;
+/// only Go's units are let through, so `1 day` or `P1D` are refused.
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
-    let bad = || format!("--request-timeout {text:?} is not a duration such as 10s, 1m or 500ms");
+    let bad = || format!("{text:?} is not a duration such as 30s, 1m30s, 2h or 500ms");
     let text = text.trim();
-    let split = text
-        .find(|c: char| !c.is_ascii_digit() && c != '.')
-        .unwrap_or(text.len());
-    let (number, unit) = text.split_at(split);
-    let n: f64 = number.parse().map_err(|_| bad())?;
-    let secs = match unit {
-        "" | "s" => n,
-        "ms" => n / 1000.0,
-        "m" => n * 60.0,
-        "h" => n * 3600.0,
-        _ => return Err(bad()),
-    };
-    Ok(if secs <= 0.0 {
-        DEFAULT_REQUEST_TIMEOUT
-    } else {
-        Duration::from_secs_f64(secs)
-    })
+    if let Ok(secs) = text.parse::<u64>() {
+        return Ok(Duration::from_secs(secs));
+    }
+    if !is_go_duration(text) {
+        return Err(bad());
+    }
+    let span: jiff::SignedDuration = text.parse().map_err(|_| bad())?;
+    Duration::try_from(span).map_err(|_| format!("{text:?} is negative"))
+}
+
+/// Go's grammar: `[-+]?(DIGITS[.DIGITS]?UNIT)+` with UNIT one of ns, us,
+/// µs, ms, s, m, h.
+fn is_go_duration(text: &str) -> bool {
+    let body = text.strip_prefix(['-', '+']).unwrap_or(text);
+    let mut rest = body;
+    if rest.is_empty() {
+        return false;
+    }
+    while !rest.is_empty() {
+        let digits = rest
+            .find(|c: char| !c.is_ascii_digit() && c != '.')
+            .unwrap_or(rest.len());
+        if digits == 0 || rest[..digits].matches('.').count() > 1 {
+            return false;
+        }
+        rest = &rest[digits..];
+        let Some(unit) = ["ns", "us", "µs", "ms", "s", "m", "h"]
+            .into_iter()
+            .find(|u| rest.starts_with(u) && !(*u == "m" && rest.starts_with("ms")))
+        else {
+            return false;
+        };
+        rest = &rest[unit.len()..];
+    }
+    true
 }
 
 #[cfg(test)]
@@ -118,31 +269,56 @@ mod tests {
     use super::*;
 
     #[test]
-    fn colour_follows_the_terminal_and_no_color() {
+    fn an_explicit_colour_flag_wins_over_the_environment() {
         use ColorChoice::*;
-        assert!(use_color(Auto, true, false, false));
-        assert!(!use_color(Auto, false, false, false), "not on a pipe");
-        assert!(!use_color(Auto, true, true, false), "NO_COLOR");
-        assert!(!use_color(Auto, true, false, true), "TERM=dumb");
-        assert!(
-            use_color(Always, false, true, false),
-            "an explicit flag wins"
-        );
-        assert!(!use_color(Never, true, false, false));
+        assert!(use_color(Auto, anstream::ColorChoice::Always));
+        assert!(!use_color(Auto, anstream::ColorChoice::Never));
+        assert!(use_color(Always, anstream::ColorChoice::Never));
+        assert!(!use_color(Never, anstream::ColorChoice::Always));
     }
 
     #[test]
-    fn request_timeouts_like_kubectl() {
-        assert_eq!(parse_duration("30s"), Ok(Duration::from_secs(30)));
-        assert_eq!(parse_duration("2m"), Ok(Duration::from_secs(120)));
-        assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
-        assert_eq!(parse_duration("7"), Ok(Duration::from_secs(7)));
-        assert_eq!(parse_duration("0"), Ok(DEFAULT_REQUEST_TIMEOUT));
-        assert!(
-            parse_duration("soon")
-                .unwrap_err()
-                .contains("10s, 1m or 500ms")
+    fn durations_as_go_spells_them() {
+        let ok = |t: &str| parse_duration(t).unwrap();
+        assert_eq!(ok("30s"), Duration::from_secs(30));
+        assert_eq!(ok("2m"), Duration::from_secs(120));
+        assert_eq!(ok("1m30s"), Duration::from_secs(90));
+        assert_eq!(ok("2h"), Duration::from_secs(7200));
+        assert_eq!(ok("1h2m3s"), Duration::from_secs(3723));
+        assert_eq!(ok("1.5h"), Duration::from_secs(5400));
+        assert_eq!(ok("500ms"), Duration::from_millis(500));
+        assert_eq!(ok("300us"), Duration::from_micros(300));
+        assert_eq!(ok("7"), Duration::from_secs(7), "kubectl's bare seconds");
+        assert_eq!(ok("0"), Duration::ZERO);
+        assert_eq!(ok("0s"), Duration::ZERO);
+        for bad in [
+            "soon", "5d", "1 hour", "P1D", "1m30", "m", "", "1..5s", "-5s",
+        ] {
+            assert!(parse_duration(bad).is_err(), "{bad:?} is refused");
+        }
+        assert!(parse_duration("soon").unwrap_err().contains("1m30s"));
+    }
+
+    #[test]
+    fn output_formats_like_kubectl() {
+        assert_eq!(Output::parse("wide"), Ok(Output::Wide));
+        assert_eq!(
+            Output::parse("jsonpath={.items[*].object.name}"),
+            Ok(Output::JsonPath("{.items[*].object.name}".into()))
         );
-        assert!(parse_duration("5d").is_err());
+        assert!(
+            Output::parse("jsonpath=")
+                .unwrap_err()
+                .contains("needs a value")
+        );
+        assert!(
+            Output::parse("table")
+                .unwrap_err()
+                .contains("allowed formats are")
+        );
+        assert_eq!(
+            custom_columns_file("NAME  VERDICT\n.object.name  .verdict\n"),
+            Ok("NAME:.object.name,VERDICT:.verdict".into())
+        );
     }
 }

@@ -1,7 +1,8 @@
 //! Completion without a cluster: the committed scripts under `completions/`
 //! are what the binary generates (set `UPDATE_COMPLETIONS=1` to rewrite them
-//! after a change of flags or commands, then commit them), the bash script
-//! works in a real bash, and `__complete` answers from a snapshot file.
+//! after a change of the scripts, then commit them), the bash script works
+//! in a real bash through `__complete`, and `__complete` answers from a
+//! snapshot file.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -75,7 +76,19 @@ fn=$(complete -p kubectl-reconcile | sed -n 's/.*-F \([^ ]*\).*/\1/p')
 printf '%s\n' "${{COMPREPLY[@]}}""#,
         script.display()
     );
+    // The script runs the plugin it completes: put this build's on PATH.
+    let bin = Path::new(env!("CARGO_BIN_EXE_kubectl-reconcile"))
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    let path = std::env::join_paths(
+        std::iter::once(bin).chain(std::env::split_paths(&std::env::var_os("PATH").unwrap())),
+    )
+    .unwrap();
     let out = Command::new("bash")
+        .env("PATH", path)
+        .env_remove("KUBECONFIG")
+        .current_dir(root())
         .args(["--norc", "--noprofile", "-c", &program])
         .output()
         .expect("bash runs");
@@ -104,11 +117,31 @@ fn the_bash_script_completes_in_bash() {
     );
     assert_eq!(
         bash_complete("kubectl-reconcile status -o "),
-        vec!["text", "json", "yaml"]
+        vec![
+            "text",
+            "wide",
+            "name",
+            "json",
+            "yaml",
+            "jsonpath=",
+            "jsonpath-file=",
+            "custom-columns=",
+            "custom-columns-file="
+        ]
     );
     assert_eq!(
         bash_complete("kubectl-reconcile completion k"),
         vec!["kubectl"]
+    );
+    // What only the plugin knows: names from a snapshot, and a flag value
+    // after `=`, which bash completes from after the `=`.
+    assert_eq!(
+        bash_complete("kubectl-reconcile --snapshot examples/shop.yaml -n shop tree deploy/"),
+        vec!["deploy/api", "deploy/web"]
+    );
+    assert_eq!(
+        bash_complete("kubectl-reconcile status --output=ya"),
+        vec!["yaml"]
     );
 }
 
@@ -162,8 +195,12 @@ fn the_protocol_without_a_cluster() {
         assert!(subs.contains(&sub.to_string()), "{subs:?}");
     }
     assert_eq!(
-        complete(&["status", "--output="]).0,
-        vec!["--output=text", "--output=json", "--output=yaml"]
+        complete(&["status", "--output=j"]).0,
+        vec![
+            "--output=json",
+            "--output=jsonpath=",
+            "--output=jsonpath-file="
+        ]
     );
     assert_eq!(
         complete(&["tree", "--kubeconfig", ""]),

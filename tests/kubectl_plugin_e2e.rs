@@ -84,8 +84,8 @@ fn subcommands_flags_and_values_through_kubectl() {
     );
     assert_eq!(complete(&["tree", "--ow"]), vec!["--owners"]);
     assert_eq!(
-        complete(&["status", "-o", ""]),
-        vec!["text", "json", "yaml"]
+        complete(&["status", "-o", "j"]),
+        vec!["json", "jsonpath=", "jsonpath-file="]
     );
     assert_eq!(
         complete(&["completion", ""]),

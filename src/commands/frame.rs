@@ -3,7 +3,7 @@
 
 use crate::cli::OutputFormat;
 use crate::render;
-use crate::settings::Settings;
+use crate::settings::{Settings, Shape};
 
 pub struct Frame {
     pub text: String,
@@ -25,7 +25,12 @@ impl Frame {
 }
 
 /// The document of a report in the chosen format; `compact` for JSON lines.
+/// `-o jsonpath` is the template applied to the JSON document.
 pub fn document<T: serde::Serialize>(report: &T, settings: &Settings, compact: bool) -> String {
+    if let Shape::JsonPath(template) = &settings.view.output {
+        // The template was checked when the flags were read.
+        return render::shape::jsonpath(report, template).unwrap_or_else(|e| format!("{e}\n"));
+    }
     match settings.output {
         OutputFormat::Yaml => render::yaml(report),
         OutputFormat::Json if compact => format!(
@@ -51,4 +56,37 @@ pub fn state_line(item: &crate::report::Item) -> (String, String) {
         .unwrap_or_default();
     let line = format!("{key} {} {}{ready}", item.verdict, item.reason);
     (key, render::escape(&line).into_owned())
+}
+
+/// The text of `-o name` and `-o custom-columns`, which every report
+/// draws the same way from its items; `None` for the command's own text.
+pub fn shaped_text<T: serde::Serialize>(
+    settings: &Settings,
+    items: &[T],
+    objects: &[&crate::model::ObjectRef],
+) -> Option<String> {
+    match &settings.view.output {
+        Shape::Name => Some(render::shape::names(objects.iter().copied())),
+        Shape::CustomColumns(spec) => {
+            let columns = render::shape::parse_columns(spec).expect("checked with the flags");
+            Some(render::shape::custom_columns(
+                items,
+                &columns,
+                settings.view.no_headers,
+            ))
+        }
+        _ => None,
+    }
+}
+
+/// The targets left by `--field-selector`.
+pub fn selected(
+    settings: &Settings,
+    snap: &crate::model::Snapshot,
+    targets: &[crate::model::Target],
+) -> Vec<crate::model::Target> {
+    match &settings.field_selector {
+        Some(sel) => sel.filter(snap, targets),
+        None => targets.to_vec(),
+    }
 }

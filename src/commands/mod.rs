@@ -49,23 +49,48 @@ pub async fn run(cli: Cli) -> anyhow::Result<Outcome> {
                 all: args.all,
                 watch: args.watch,
             };
-            tree::run(&settings, &target_specs(&args.targets)?, flags).await
+            tree::run(&settings, &target_specs(&args.targets, &settings)?, flags).await
         }
         Command::Status(args) => {
-            status::run(&settings, &target_specs(&args.targets)?, args.watch).await
+            status::run(
+                &settings,
+                &target_specs(&args.targets, &settings)?,
+                args.watch,
+            )
+            .await
         }
-        Command::Why(args) => why::run(&settings, &target_specs(&args.targets)?, args.watch).await,
+        Command::Why(args) => {
+            why::run(
+                &settings,
+                &target_specs(&args.targets, &settings)?,
+                args.watch,
+            )
+            .await
+        }
         Command::Wait(args) => {
+            // 0 is kubectl's "check once": the state is read, judged, and
+            // the wait ends at once (exit 1 with the diagnosis if pending).
             let timeout = crate::settings::parse_duration(&args.timeout)
-                .map_err(|e| UsageError(e.replace("--request-timeout", "--timeout")))?;
-            wait::run(&settings, &target_specs(&args.targets)?, args.for_, timeout).await
+                .map_err(|e| UsageError(format!("--timeout {e}")))?;
+            wait::run(
+                &settings,
+                &target_specs(&args.targets, &settings)?,
+                args.for_,
+                timeout,
+            )
+            .await
         }
         Command::Completion(args) => completion::run(&args),
     }
 }
 
-fn target_specs(args: &TargetArgs) -> Result<Vec<TargetSpec>, UsageError> {
+fn target_specs(args: &TargetArgs, settings: &Settings) -> Result<Vec<TargetSpec>, UsageError> {
     let mut specs = targets::parse(&args.targets, args.selector.as_deref()).map_err(UsageError)?;
+    if settings.all_namespaces && specs.iter().any(|s| matches!(s, TargetSpec::Name { .. })) {
+        return Err(UsageError(
+            "a resource cannot be retrieved by name across all namespaces".into(),
+        ));
+    }
     for path in &args.files {
         specs.extend(
             crate::source::manifests::identities(path).map_err(|e| UsageError(format!("{e:#}")))?,

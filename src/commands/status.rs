@@ -1,6 +1,6 @@
 //! `status`: one line per target, or per root object of the namespace.
 
-use super::frame::{Frame, document, state_line};
+use super::frame::{Frame, document, selected, shaped_text, state_line};
 use super::load::load_status_keep;
 use super::{Outcome, sweep_exit_code, watch};
 use crate::model::{Snapshot, Target};
@@ -34,17 +34,26 @@ pub fn frame(
     compact: bool,
     sweep: bool,
 ) -> Frame {
-    let report = StatusReport::build(snap, targets);
-    let text = render::status::render(
-        &report,
-        &StatusOptions {
-            style: Style {
-                color: settings.color,
+    let mut report = StatusReport::build(snap, &selected(settings, snap, targets));
+    if let Some(path) = &settings.view.sort_by {
+        render::shape::sort_by(&mut report.items, path);
+    }
+    let objects: Vec<_> = report.items.iter().map(|i| &i.object).collect();
+    let text = shaped_text(settings, &report.items, &objects).unwrap_or_else(|| {
+        render::status::render(
+            &report,
+            &StatusOptions {
+                style: Style {
+                    color: settings.color,
+                },
+                width: settings.width,
+                now: snap.now,
+                view: &settings.view,
+                all_namespaces: settings.all_namespaces,
+                snapshot: Some(snap),
             },
-            width: settings.width,
-            now: snap.now,
-        },
-    );
+        )
+    });
     Frame {
         document: document(&report, settings, compact),
         code: sweep_exit_code(&report.items, &report.incomplete, sweep),

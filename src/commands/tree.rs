@@ -1,6 +1,6 @@
 //! `tree`: the owner-reference tree under each target.
 
-use super::frame::{Frame, document, state_line};
+use super::frame::{Frame, document, selected, shaped_text, state_line};
 use super::{Outcome, exit_code, load_keep, watch};
 use crate::model::{Snapshot, Target};
 use crate::render::{self, Style, tree::TreeOptions};
@@ -53,7 +53,10 @@ pub fn frame(
     flags: &TreeFlags,
     compact: bool,
 ) -> Frame {
-    let report = TreeReport::build(snap, targets, flags.owners);
+    let mut report = TreeReport::build(snap, &selected(settings, snap, targets), flags.owners);
+    if let Some(path) = &settings.view.sort_by {
+        render::shape::sort_by(&mut report.items, path);
+    }
     let opts = TreeOptions {
         style: Style {
             color: settings.color,
@@ -62,21 +65,26 @@ pub fn frame(
         all: flags.all,
         now: snap.now,
     };
-    let text = if report.items.is_empty() {
-        "No objects found.\n".to_string()
-    } else {
-        render::tree::render(&report, &opts)
-    };
-    let mut states = Vec::new();
-    fn walk(node: &Node, out: &mut Vec<(String, String)>) {
-        out.push(state_line(&node.item));
+    fn walk<'a>(node: &'a Node, out: &mut Vec<&'a Node>) {
+        out.push(node);
         for c in &node.children {
             walk(c, out);
         }
     }
+    let mut nodes = Vec::new();
     for item in &report.items {
-        walk(&item.node, &mut states);
+        walk(&item.node, &mut nodes);
     }
+    // `-o name` lists every object in the trees.
+    let objects: Vec<_> = nodes.iter().map(|n| &n.item.object).collect();
+    let text = shaped_text(settings, &report.items, &objects).unwrap_or_else(|| {
+        if report.items.is_empty() {
+            "No objects found.\n".to_string()
+        } else {
+            render::tree::render(&report, &opts)
+        }
+    });
+    let states = nodes.iter().map(|n| state_line(&n.item)).collect();
     Frame {
         document: document(&report, settings, compact),
         code: exit_code(report.items.iter().map(|t| &t.node.item)),

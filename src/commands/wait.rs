@@ -124,6 +124,8 @@ pub async fn run(
                 progress.show(&items, started.elapsed());
                 let pending: Vec<Item> = items.into_iter().cloned().collect();
                 tokio::select! {
+                    // The deadline first: `--timeout 0` checks once.
+                    biased;
                     _ = tokio::time::sleep_until(deadline) => {
                         progress.clear();
                         let refs: Vec<&Item> = pending.iter().collect();
@@ -141,6 +143,8 @@ pub async fn run(
                             targets = retarget.targets(&snapshot);
                         }
                     }
+                    // On a terminal, redraw the elapsed time every second.
+                    _ = tokio::time::sleep(Duration::from_secs(1)), if progress.terminal => {}
                 }
             }
         }
@@ -188,6 +192,7 @@ struct Progress {
     terminal: bool,
     width: usize,
     last: String,
+    last_secs: u64,
 }
 
 impl Progress {
@@ -204,6 +209,7 @@ impl Progress {
             terminal,
             width,
             last: String::new(),
+            last_secs: 0,
         }
     }
 
@@ -227,9 +233,10 @@ impl Progress {
             parts.join("; ")
         ))
         .into_owned();
-        if line == self.last {
+        if line == self.last && (!self.terminal || elapsed.as_secs() == self.last_secs) {
             return;
         }
+        self.last_secs = elapsed.as_secs();
         let mut err = std::io::stderr().lock();
         let _ = if self.terminal {
             write!(

@@ -34,11 +34,15 @@ pub fn frame(
     compact: bool,
     sweep: bool,
 ) -> Frame {
-    let report = WhyReport::build(snap, targets);
+    let report = WhyReport::build(snap, &super::frame::selected(settings, snap, targets));
     let style = Style {
         color: settings.color,
     };
-    let text = if report.items.is_empty() {
+    let objects: Vec<_> = report.items.iter().map(|d| &d.item.object).collect();
+    let shaped = super::frame::shaped_text(settings, &report.items, &objects);
+    let text = if let Some(text) = shaped {
+        text
+    } else if report.items.is_empty() {
         let place = if settings.all_namespaces {
             "any namespace"
         } else {

@@ -61,6 +61,15 @@ async fn fetch(request: &Request) -> Vec<Candidate> {
         user: flag("user"),
         as_user: flag("as_user"),
         as_groups: request.all_flag("as_group").to_vec(),
+        as_uid: flag("as_uid"),
+        server: flag("server"),
+        token: flag("token"),
+        certificate_authority: flag("certificate_authority"),
+        client_certificate: flag("client_certificate"),
+        client_key: flag("client_key"),
+        insecure_skip_tls_verify: request.flag("insecure_skip_tls_verify").is_some(),
+        tls_server_name: flag("tls_server_name"),
+        disable_compression: request.flag("disable_compression").is_some(),
         request_timeout: lookups::REQUEST_TIMEOUT,
     };
     let cache_dir = flag("cache_dir")

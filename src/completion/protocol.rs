@@ -489,7 +489,20 @@ mod tests {
         assert_eq!(req("tree --cache-dir ").source, Source::Dirs);
         assert_eq!(req("tree -l ").source, Source::Nothing);
         let r = req("status -o ");
-        assert_eq!(values(&r), vec!["text", "json", "yaml"]);
+        assert_eq!(
+            values(&r),
+            vec![
+                "text",
+                "wide",
+                "name",
+                "json",
+                "yaml",
+                "jsonpath=",
+                "jsonpath-file=",
+                "custom-columns=",
+                "custom-columns-file="
+            ]
+        );
         let r = req("status --output=y");
         assert_eq!(
             (r.prefix.as_str(), values(&r)),

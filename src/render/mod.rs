@@ -3,7 +3,9 @@
 
 pub mod escape;
 pub use escape::{escape, escape_multiline};
+pub mod jsonpath;
 pub mod layout;
+pub mod shape;
 pub mod status;
 mod style;
 pub mod tree;

@@ -1,17 +1,25 @@
-//! The text status table: one line per object.
+//! The text status table: one line per object, with kubectl's table flags
+//! (`-o wide`, `--no-headers`, `--show-labels`, `-L`, NAMESPACE with `-A`).
 
 use jiff::Timestamp;
 
 use super::escape::escape;
 use super::layout::{Cell, table};
 use super::{Style, footer, ready_text, since_text};
-use crate::report::StatusReport;
+use crate::model::{Object, Snapshot};
+use crate::report::{Item, StatusReport};
+use crate::settings::{Shape, View};
 use crate::verdict::Verdict;
 
-pub struct StatusOptions {
+pub struct StatusOptions<'a> {
     pub style: Style,
     pub width: Option<usize>,
     pub now: Timestamp,
+    pub view: &'a View,
+    /// `-A`: the NAMESPACE column even when every row has the same one.
+    pub all_namespaces: bool,
+    /// Where labels, controllers and nodes are read from.
+    pub snapshot: Option<&'a Snapshot>,
 }
 
 pub fn render(report: &StatusReport, opts: &StatusOptions) -> String {
@@ -20,16 +28,27 @@ pub fn render(report: &StatusReport, opts: &StatusOptions) -> String {
         .iter()
         .map(|i| i.object.namespace.as_deref())
         .collect();
-    let show_ns = namespaces.len() > 1;
-    let mut header = vec!["NAME", "VERDICT", "REASON", "READY", "SINCE", "MESSAGE"];
+    let show_ns = opts.all_namespaces || namespaces.len() > 1;
+    let wide = opts.view.output == Shape::Wide;
+    let mut header: Vec<String> = Vec::new();
     if show_ns {
-        header.insert(0, "NAMESPACE");
+        header.push("NAMESPACE".into());
     }
+    header.extend(["NAME", "VERDICT", "REASON", "READY", "SINCE"].map(String::from));
+    if wide {
+        header.extend(["GENERATION", "CONTROLLER", "NODE"].map(String::from));
+    }
+    header.extend(opts.view.label_columns.iter().map(|k| label_header(k)));
+    if opts.view.show_labels {
+        header.push("LABELS".into());
+    }
+    header.push("MESSAGE".into());
     let style = opts.style;
     let rows = report
         .items
         .iter()
         .map(|item| {
+            let obj = object_of(opts.snapshot, item);
             let mut cells = Vec::new();
             if show_ns {
                 cells.push(Cell::plain(
@@ -52,6 +71,21 @@ pub fn render(report: &StatusReport, opts: &StatusOptions) -> String {
             cells.push(Cell::plain(escape(&item.reason).into_owned()));
             cells.push(Cell::plain(ready_text(item)));
             cells.push(Cell::plain(since_text(item, opts.now)));
+            if wide {
+                cells.push(Cell::plain(generation_text(item)));
+                cells.push(Cell::plain(obj.map(controller_text).unwrap_or_default()));
+                cells.push(Cell::plain(obj.map(node_text).unwrap_or_default()));
+            }
+            for key in &opts.view.label_columns {
+                cells.push(Cell::plain(
+                    obj.and_then(|o| o.labels.get(key))
+                        .map(|v| escape(v).into_owned())
+                        .unwrap_or_default(),
+                ));
+            }
+            if opts.view.show_labels {
+                cells.push(Cell::plain(obj.map(labels_text).unwrap_or_default()));
+            }
             cells.push(Cell::plain(if verdict == Verdict::Converged {
                 String::new()
             } else {
@@ -63,8 +97,154 @@ pub fn render(report: &StatusReport, opts: &StatusOptions) -> String {
     let mut out = if report.items.is_empty() {
         "No objects found.\n".to_string()
     } else {
-        table(&header, rows, opts.width)
+        let header: Vec<&str> = header.iter().map(String::as_str).collect();
+        without_header(table(&header, rows, opts.width), opts.view.no_headers)
     };
     out.push_str(&footer(&report.incomplete, style));
     out
+}
+
+/// The table, less its first line under `--no-headers`.
+pub fn without_header(table: String, no_headers: bool) -> String {
+    if !no_headers {
+        return table;
+    }
+    match table.split_once('\n') {
+        Some((_, rest)) => rest.to_string(),
+        None => String::new(),
+    }
+}
+
+fn object_of<'a>(snap: Option<&'a Snapshot>, item: &Item) -> Option<&'a Object> {
+    snap?.get(item.object.uid.as_deref()?)
+}
+
+/// kubectl's `-L` header: the key after its prefix, upper-cased.
+pub fn label_header(key: &str) -> String {
+    key.rsplit('/').next().unwrap_or(key).to_uppercase()
+}
+
+/// `3/2`: the generation asked for and the one the controller last saw.
+fn generation_text(item: &Item) -> String {
+    match (item.generation, item.observed_generation) {
+        (Some(g), Some(o)) => format!("{g}/{o}"),
+        (Some(g), None) => g.to_string(),
+        _ => String::new(),
+    }
+}
+
+/// The controlling owner, `Kind/name`.
+fn controller_text(obj: &Object) -> String {
+    obj.controller()
+        .map(|c| format!("{}/{}", escape(&c.kind), escape(&c.name)))
+        .unwrap_or_default()
+}
+
+/// A pod's node.
+fn node_text(obj: &Object) -> String {
+    obj.raw
+        .pointer("/spec/nodeName")
+        .and_then(|n| n.as_str())
+        .map(|n| escape(n).into_owned())
+        .unwrap_or_default()
+}
+
+/// `--show-labels`: `k=v,k2=v2`, or `<none>` as kubectl prints it.
+fn labels_text(obj: &Object) -> String {
+    if obj.labels.is_empty() {
+        return "<none>".into();
+    }
+    obj.labels
+        .iter()
+        .map(|(k, v)| escape(&format!("{k}={v}")).into_owned())
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::StatusReport;
+    use crate::testutil;
+
+    fn report_and_snap() -> (StatusReport, Snapshot) {
+        let (snap, pod) = testutil::load("pod-crashloop-oomkilled.yaml", "2026-11-29T22:20:00Z");
+        let targets = [crate::model::Target::Found(pod.uid.clone())];
+        (StatusReport::build(&snap, &targets), snap)
+    }
+
+    fn render_with(view: &View, all_namespaces: bool) -> String {
+        let (report, snap) = report_and_snap();
+        render(
+            &report,
+            &StatusOptions {
+                style: Style { color: false },
+                width: None,
+                now: snap.now,
+                view,
+                all_namespaces,
+                snapshot: Some(&snap),
+            },
+        )
+    }
+
+    #[test]
+    fn all_namespaces_always_shows_the_namespace_column() {
+        let first = |out: String| out.split_whitespace().next().unwrap().to_string();
+        assert_eq!(first(render_with(&View::default(), true)), "NAMESPACE");
+        assert_eq!(first(render_with(&View::default(), false)), "NAME");
+    }
+
+    #[test]
+    fn table_flags_shape_the_columns() {
+        let view = View {
+            output: Shape::Wide,
+            no_headers: true,
+            show_labels: true,
+            label_columns: vec!["reconcile.test/failure".into()],
+            sort_by: None,
+        };
+        let out = render_with(&view, false);
+        let first = out.lines().next().unwrap();
+        assert!(!out.contains("VERDICT"), "no header: {out}");
+        assert!(
+            first.contains("  1  ") && first.contains("kwok-node-1"),
+            "generation and node: {first}"
+        );
+        assert!(
+            first.contains("reconcile.test/failure=crash-loop"),
+            "labels: {first}"
+        );
+        let header = render_with(
+            &View {
+                no_headers: false,
+                ..view
+            },
+            false,
+        );
+        let head = header.lines().next().unwrap();
+        let cols: Vec<&str> = head.split_whitespace().collect();
+        assert_eq!(
+            cols,
+            [
+                "NAME",
+                "VERDICT",
+                "REASON",
+                "READY",
+                "SINCE",
+                "GENERATION",
+                "CONTROLLER",
+                "NODE",
+                "FAILURE",
+                "LABELS",
+                "MESSAGE"
+            ]
+        );
+    }
+
+    #[test]
+    fn label_headers_drop_the_prefix() {
+        assert_eq!(label_header("app.kubernetes.io/name"), "NAME");
+        assert_eq!(label_header("tier"), "TIER");
+    }
 }

@@ -85,13 +85,20 @@ impl Api {
             .header(http::header::ACCEPT, accept)
             .body(Vec::new())
             .map_err(|e| ApiError::Other(0, e.to_string()))?;
-        match tokio::time::timeout(self.timeout, self.client.request_events::<Value>(request)).await
-        {
-            Err(_) => Err(ApiError::Timeout),
-            Ok(Ok(stream)) => Ok(stream
-                .map(|r: Result<kube::core::WatchEvent<Value>, kube::Error>| r.map_err(classify))),
-            Ok(Err(err)) => Err(classify(err)),
-        }
+        let started = std::time::Instant::now();
+        let result =
+            match tokio::time::timeout(self.timeout, self.client.request_events::<Value>(request))
+                .await
+            {
+                Err(_) => Err(ApiError::Timeout),
+                Ok(Ok(stream)) => Ok(stream.map(
+                    |r: Result<kube::core::WatchEvent<Value>, kube::Error>| r.map_err(classify),
+                )),
+                Ok(Err(err)) => Err(classify(err)),
+            };
+        let error = result.as_ref().err();
+        crate::log::response("GET", path_and_query, None, error, started.elapsed());
+        result
     }
 
     /// GETs `path_and_query` and parses the JSON answer.
@@ -112,8 +119,22 @@ impl Api {
         let mut tries = 0;
         loop {
             tries += 1;
-            match tokio::time::timeout(self.timeout, self.send(path_and_query, accept, etag)).await
-            {
+            let started = std::time::Instant::now();
+            let result =
+                tokio::time::timeout(self.timeout, self.send(path_and_query, accept, etag)).await;
+            let error = match &result {
+                Err(_) => Some(ApiError::Timeout),
+                Ok(Err(Failure::Busy(_, e) | Failure::Final(e))) => Some(e.clone()),
+                Ok(Ok(_)) => None,
+            };
+            crate::log::response(
+                "GET",
+                path_and_query,
+                accept,
+                error.as_ref(),
+                started.elapsed(),
+            );
+            match result {
                 Err(_) => return Err(ApiError::Timeout),
                 Ok(Err(Failure::Busy(wait, _))) if tries <= RETRIES => {
                     tokio::time::sleep(wait.min(MAX_RETRY_WAIT)).await

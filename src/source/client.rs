@@ -16,12 +16,18 @@ pub struct Connection {
     pub user: Option<String>,
     pub as_user: Option<String>,
     pub as_groups: Vec<String>,
+    pub as_uid: Option<String>,
+    /// `-s/--server`: overrides the kubeconfig's cluster address; with
+    /// `--token` it needs no kubeconfig at all.
+    pub server: Option<String>,
+    pub token: Option<String>,
+    pub certificate_authority: Option<String>,
+    pub client_certificate: Option<String>,
+    pub client_key: Option<String>,
+    pub insecure_skip_tls_verify: bool,
+    pub tls_server_name: Option<String>,
+    pub disable_compression: bool,
     pub request_timeout: Duration,
-}
-
-/// A kube error with its causes, each said once.
-fn cause(e: impl std::error::Error + Send + Sync + 'static) -> String {
-    super::api::anyhow_chain(&anyhow::Error::new(e))
 }
 
 /// The identity every request carries.
@@ -38,25 +44,25 @@ pub struct Connected {
 }
 
 pub async fn connect(conn: &Connection) -> anyhow::Result<Connected> {
-    let kubeconfig = match &conn.kubeconfig {
-        Some(path) => Kubeconfig::read_from(path).map_err(|e| {
-            anyhow::anyhow!("cannot read the kubeconfig {path}: {}\nhint: check the path given to --kubeconfig", cause(e))
-        })?,
-        None => Kubeconfig::read().map_err(|e| {
-            anyhow::anyhow!(
-                "cannot read a kubeconfig from $KUBECONFIG or ~/.kube/config: {}\nhint: pass --kubeconfig PATH, set KUBECONFIG, or use --snapshot to work offline",
-                cause(e)
-            )
-        })?,
+    let mut config = match (read_kubeconfig(conn), &conn.server) {
+        (Ok(kubeconfig), _) => {
+            check_context(&kubeconfig, conn.context.as_deref())?;
+            let options = KubeConfigOptions {
+                context: conn.context.clone(),
+                cluster: conn.cluster.clone(),
+                user: conn.user.clone(),
+            };
+            kube::Config::from_custom_kubeconfig(kubeconfig, &options)
+                .await
+                .context("the kubeconfig does not describe a usable cluster and user (check --context, --cluster and --user)")?
+        }
+        // kubectl works from flags alone: `-s URL --token T` in CI.
+        (Err(_), Some(server)) if conn.kubeconfig.is_none() => {
+            kube::Config::new(server_uri(server)?)
+        }
+        (Err(e), _) => return Err(e),
     };
-    let options = KubeConfigOptions {
-        context: conn.context.clone(),
-        cluster: conn.cluster.clone(),
-        user: conn.user.clone(),
-    };
-    let mut config = kube::Config::from_custom_kubeconfig(kubeconfig, &options)
-        .await
-        .context("the kubeconfig does not describe a usable cluster and user (check --context, --cluster and --user)")?;
+    apply_flags(&mut config, conn)?;
     // Each request has its own deadline (source::api); watches are long
     // reads, so the client itself has no read timeout.
     config.connect_timeout = Some(conn.request_timeout);
@@ -72,12 +78,16 @@ pub async fn connect(conn: &Connection) -> anyhow::Result<Connected> {
     if !conn.as_groups.is_empty() {
         config.auth_info.impersonate_groups = Some(conn.as_groups.clone());
     }
+    if let Some(uid) = &conn.as_uid {
+        config.auth_info.impersonate_uid = Some(uid.clone());
+    }
     let server = config
         .cluster_url
         .authority()
         .map(|a| a.to_string())
         .unwrap_or_else(|| config.cluster_url.to_string());
     let default_namespace = config.default_namespace.clone();
+    crate::log::set_connection(&config.cluster_url.to_string(), logged_headers(&config));
     let client = super::transport::client(config, conn.request_timeout)
         .context("cannot set up a client for this cluster")?;
     Ok(Connected {
@@ -85,4 +95,129 @@ pub async fn connect(conn: &Connection) -> anyhow::Result<Connected> {
         default_namespace,
         server,
     })
+}
+
+fn read_kubeconfig(conn: &Connection) -> anyhow::Result<Kubeconfig> {
+    match &conn.kubeconfig {
+        Some(path) => Kubeconfig::read_from(path).map_err(|e| {
+            anyhow::anyhow!(
+                "cannot read the kubeconfig {path}: {}\nhint: check the path given to --kubeconfig",
+                innermost(&e)
+            )
+        }),
+        None => Kubeconfig::read().map_err(|e| {
+            anyhow::anyhow!(
+                "cannot read a kubeconfig from $KUBECONFIG or ~/.kube/config: {}\nhint: pass --kubeconfig PATH, set KUBECONFIG, pass --server and --token, or use --snapshot to work offline",
+                innermost(&e)
+            )
+        }),
+    }
+}
+
+/// The root cause alone: kube's own message repeats the path in Debug
+/// quotes (`'"/path"'`), which the caller has already said plainly.
+fn innermost(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut root = e;
+    while let Some(next) = root.source() {
+        root = next;
+    }
+    root.to_string()
+}
+
+/// A `--context` the kubeconfig does not have is named with the ones it has.
+fn check_context(kubeconfig: &Kubeconfig, context: Option<&str>) -> anyhow::Result<()> {
+    let Some(wanted) = context else {
+        return Ok(());
+    };
+    if kubeconfig.contexts.iter().any(|c| c.name == wanted) {
+        return Ok(());
+    }
+    let known: Vec<&str> = kubeconfig
+        .contexts
+        .iter()
+        .map(|c| c.name.as_str())
+        .collect();
+    Err(anyhow::anyhow!(
+        "context {wanted} does not exist in the kubeconfig\nhint: known contexts: {}",
+        if known.is_empty() {
+            "none".to_string()
+        } else {
+            known.join(", ")
+        }
+    ))
+}
+
+fn server_uri(server: &str) -> anyhow::Result<http::Uri> {
+    // kubectl takes a bare host:port as https.
+    let url = if server.contains("://") {
+        server.to_string()
+    } else {
+        format!("https://{server}")
+    };
+    url.parse()
+        .map_err(|e| anyhow::anyhow!("--server {server} is not a URL: {e}"))
+}
+
+/// kubectl's connection flags over what the kubeconfig said.
+fn apply_flags(config: &mut kube::Config, conn: &Connection) -> anyhow::Result<()> {
+    if let Some(server) = &conn.server {
+        config.cluster_url = server_uri(server)?;
+    }
+    if let Some(path) = &conn.certificate_authority {
+        std::fs::metadata(path)
+            .map_err(|e| anyhow::anyhow!("cannot read --certificate-authority {path}: {e}"))?;
+        config.root_cert_file = Some(path.into());
+        config.root_cert = None;
+    }
+    if conn.insecure_skip_tls_verify {
+        config.accept_invalid_certs = true;
+    }
+    if let Some(name) = &conn.tls_server_name {
+        config.tls_server_name = Some(name.clone());
+    }
+    if conn.disable_compression {
+        config.disable_compression = true;
+    }
+    if let Some(token) = &conn.token {
+        // As kubectl: a token given on the command line is the credential.
+        config.auth_info.token = Some(token.clone().into());
+        config.auth_info.token_file = None;
+        config.auth_info.exec = None;
+        config.auth_info.auth_provider = None;
+        config.auth_info.username = None;
+        config.auth_info.password = None;
+    }
+    if let Some(path) = &conn.client_certificate {
+        config.auth_info.client_certificate = Some(path.clone());
+        config.auth_info.client_certificate_data = None;
+    }
+    if let Some(path) = &conn.client_key {
+        config.auth_info.client_key = Some(path.clone());
+        config.auth_info.client_key_data = None;
+    }
+    Ok(())
+}
+
+/// The headers the client adds to every request, for `-v 8`. A token or a
+/// credential plugin becomes `Authorization: Bearer`, masked when logged.
+fn logged_headers(config: &kube::Config) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = config
+        .headers
+        .iter()
+        .map(|(n, v)| (n.to_string(), v.to_str().unwrap_or("<binary>").to_string()))
+        .collect();
+    let auth = &config.auth_info;
+    if auth.token.is_some() || auth.token_file.is_some() || auth.exec.is_some() {
+        out.push(("Authorization".into(), "Bearer <masked>".into()));
+    }
+    if let Some(user) = &auth.impersonate {
+        out.push(("Impersonate-User".into(), user.clone()));
+    }
+    for group in auth.impersonate_groups.iter().flatten() {
+        out.push(("Impersonate-Group".into(), group.clone()));
+    }
+    if let Some(uid) = &auth.impersonate_uid {
+        out.push(("Impersonate-Uid".into(), uid.clone()));
+    }
+    out
 }

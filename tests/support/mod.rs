@@ -26,20 +26,69 @@ fn require_tool(tool: &str, version_args: &[&str], install: &str) {
     let found = Command::new(tool).args(version_args).output();
     if !matches!(found, Ok(ref o) if o.status.success()) {
         panic!(
-            "the end-to-end tests need `{tool}`, which is not installed or not on PATH: {install}"
+            "the end-to-end tests need `{tool}`, which is not installed or not on PATH: install {install}"
         );
     }
+}
+
+/// What the end-to-end tests run, and how to get each: `(tool, version
+/// arguments, what to install)`. `tests/cluster/up` uses all of them.
+pub const TOOLS: &[(&str, &[&str], &str)] = &[
+    (
+        "go",
+        &["version"],
+        "Go 1.26 or later (https://go.dev/doc/install): the control plane is built from source with it",
+    ),
+    (
+        "kubectl",
+        &["version", "--client"],
+        "kubectl 1.30 or later (https://kubernetes.io/docs/tasks/tools/)",
+    ),
+    (
+        "openssl",
+        &["version"],
+        "openssl (e.g. apt-get install openssl): it makes the cluster's certificates",
+    ),
+    (
+        "python3",
+        &["--version"],
+        "python3: tests/cluster/up uses it to find free ports",
+    ),
+    (
+        "curl",
+        &["--version"],
+        "curl: tests/cluster/up uses it to probe the control plane",
+    ),
+];
+
+/// The tools in [`TOOLS`] that are missing, each with what to install.
+pub fn missing_tools() -> Vec<String> {
+    TOOLS
+        .iter()
+        .filter(|(tool, args, _)| {
+            !matches!(Command::new(tool).args(*args).output(), Ok(ref o) if o.status.success())
+        })
+        .map(|(tool, _, install)| format!("`{tool}`: install {install}"))
+        .collect()
 }
 
 /// The cluster for this test run, started on first use.
 pub fn cluster() -> &'static Cluster {
     static CLUSTER: OnceLock<Cluster> = OnceLock::new();
     CLUSTER.get_or_init(|| {
-        require_tool("go", &["version"], "install Go 1.26 or later (https://go.dev/doc/install); the control plane is built from source with it");
-        require_tool("kubectl", &["version", "--client"], "install kubectl (https://kubernetes.io/docs/tasks/tools/)");
+        for (tool, args, install) in TOOLS {
+            require_tool(tool, args, install);
+        }
         let up = repo_root().join("tests/cluster/up");
-        let out = Command::new(&up).stderr(Stdio::inherit()).output().expect("run tests/cluster/up");
-        assert!(out.status.success(), "tests/cluster/up failed ({}); see its output above", out.status);
+        let out = Command::new(&up)
+            .stderr(Stdio::inherit())
+            .output()
+            .expect("run tests/cluster/up");
+        assert!(
+            out.status.success(),
+            "tests/cluster/up failed ({}); see its output above",
+            out.status
+        );
         let text = String::from_utf8_lossy(&out.stdout);
         let field = |key: &str| {
             text.lines()
@@ -47,7 +96,11 @@ pub fn cluster() -> &'static Cluster {
                 .map(PathBuf::from)
                 .unwrap_or_else(|| panic!("tests/cluster/up printed no {key}= line:\n{text}"))
         };
-        Cluster { kubeconfig: field("KUBECONFIG"), view_kubeconfig: field("VIEW_KUBECONFIG"), audit_log: field("AUDIT_LOG") }
+        Cluster {
+            kubeconfig: field("KUBECONFIG"),
+            view_kubeconfig: field("VIEW_KUBECONFIG"),
+            audit_log: field("AUDIT_LOG"),
+        }
     })
 }
 

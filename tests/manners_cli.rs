@@ -1,0 +1,190 @@
+//! kubectl's manners, through the binary on the saved snapshot of the test
+//! cluster (examples/shop.yaml): output formats and table flags, usage
+//! errors, colour from the environment, durations. No cluster needed.
+
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+fn run_env(args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_kubectl-reconcile"));
+    cmd.current_dir(PathBuf::from(env!("CARGO_MANIFEST_DIR")))
+        .env_remove("KUBECONFIG")
+        .env_remove("NO_COLOR")
+        .env_remove("CLICOLOR")
+        .env_remove("CLICOLOR_FORCE")
+        .args(args)
+        .stdin(Stdio::null());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// The plugin on the shop snapshot.
+fn shop(args: &[&str]) -> (i32, String, String) {
+    let mut all = vec!["--snapshot", "examples/shop.yaml", "-n", "shop"];
+    all.extend_from_slice(args);
+    run_env(&all, &[])
+}
+
+#[test]
+fn name_jsonpath_and_custom_columns() {
+    let (code, out, _) = shop(&["status", "-o", "name"]);
+    assert_eq!(code, 1, "exit status still says whether all converged");
+    assert_eq!(
+        out,
+        "deployment.apps/api\ndeployment.apps/web\njob.batch/migrate\nservice/web\n"
+    );
+    let (_, out, _) = shop(&[
+        "status",
+        "-o",
+        r#"jsonpath={range .items[*]}{.object.name}={.verdict}{"\n"}{end}"#,
+    ]);
+    assert_eq!(
+        out,
+        "api=Converged\nweb=Failed\nmigrate=Failed\nweb=Converged\n"
+    );
+    let (_, out, _) = shop(&["status", "-o", "jsonpath={.items[*].reason}"]);
+    assert_eq!(
+        out,
+        "Available ProgressDeadlineExceeded BackoffLimitExceeded EndpointsReady"
+    );
+    let (_, out, _) = shop(&[
+        "status",
+        "-o",
+        "custom-columns=KIND:.object.kind,REASON:.reason",
+        "--sort-by",
+        "{.reason}",
+        "--no-headers",
+    ]);
+    assert_eq!(
+        out,
+        "Deployment  Available\nJob         BackoffLimitExceeded\nService     EndpointsReady\nDeployment  ProgressDeadlineExceeded\n"
+    );
+    let (_, out, _) = shop(&[
+        "why",
+        "-o",
+        "custom-columns=NAME:.object.name,ROOT:.rootCause.reason",
+    ]);
+    assert_eq!(
+        out,
+        "NAME     ROOT\nweb      ImagePullBackOff\nmigrate  Error\n"
+    );
+    let (_, out, _) = shop(&["tree", "job/migrate", "-o", "name"]);
+    assert!(out.starts_with("job.batch/migrate\npod/migrate-"), "{out}");
+}
+
+#[test]
+fn wide_labels_and_field_selectors() {
+    let (_, out, _) = shop(&["tree", "deploy/web", "-o", "wide"]);
+    assert!(
+        out.starts_with("NAME "),
+        "tree draws its own columns: {out}"
+    );
+    let (_, out, _) = shop(&["status", "-o", "wide", "deploy/web"]);
+    let head: Vec<&str> = out.lines().next().unwrap().split_whitespace().collect();
+    assert_eq!(
+        head,
+        [
+            "NAME",
+            "VERDICT",
+            "REASON",
+            "READY",
+            "SINCE",
+            "GENERATION",
+            "CONTROLLER",
+            "NODE",
+            "MESSAGE"
+        ]
+    );
+    assert!(out.lines().nth(1).unwrap().contains(" 3/3  "), "{out}");
+    let (_, out, _) = shop(&[
+        "status",
+        "--field-selector",
+        "metadata.name=web,kind!=Service",
+        "-L",
+        "app",
+        "--show-labels",
+    ]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert!(lines[0].contains("  APP  LABELS  "), "{out}");
+    assert!(
+        lines[1].starts_with("Deployment/web ") && lines[1].contains("  web  app=web  "),
+        "{out}"
+    );
+}
+
+#[test]
+fn all_namespaces_shows_the_namespace_and_refuses_a_name() {
+    let (_, out, _) = run_env(&["--snapshot", "examples/shop.yaml", "-A", "status"], &[]);
+    assert!(out.starts_with("NAMESPACE "), "{out}");
+    let (code, out, err) = run_env(
+        &[
+            "--snapshot",
+            "examples/shop.yaml",
+            "-A",
+            "status",
+            "deploy/web",
+        ],
+        &[],
+    );
+    assert_eq!(
+        (code, out.as_str(), err.as_str()),
+        (
+            2,
+            "",
+            "error: a resource cannot be retrieved by name across all namespaces\n"
+        )
+    );
+}
+
+#[test]
+fn usage_errors_are_one_line_and_where_to_read_more() {
+    let (code, out, err) = shop(&["status", "--no-header"]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert_eq!(
+        err,
+        "error: unknown flag: --no-header\nhint: did you mean --no-headers?\nSee 'kubectl reconcile status --help' for usage.\n"
+    );
+    let (code, _, err) = shop(&["wait", "deploy/web", "--timeout", "soon"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.starts_with("error: --timeout \"soon\" is not a duration"),
+        "{err}"
+    );
+    let (code, _, err) = shop(&["status", "-o", "jsonpath={range .items[*]}"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("has no {end}"), "{err}");
+}
+
+#[test]
+fn colour_follows_no_color_and_clicolor_force() {
+    let args = ["--snapshot", "examples/shop.yaml", "-n", "shop", "status"];
+    let (_, out, _) = run_env(&args, &[("CLICOLOR_FORCE", "1")]);
+    assert!(out.contains('\u{1b}'), "CLICOLOR_FORCE colours a pipe");
+    let (_, out, _) = run_env(&args, &[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")]);
+    assert!(!out.contains('\u{1b}'), "NO_COLOR wins");
+    let (_, out, _) = run_env(&args, &[]);
+    assert!(!out.contains('\u{1b}'), "no colour on a pipe");
+    let mut forced = args.to_vec();
+    forced.extend(["--color", "always"]);
+    let (_, out, _) = run_env(&forced, &[("NO_COLOR", "1")]);
+    assert!(out.contains('\u{1b}'), "--color always wins");
+}
+
+#[test]
+fn request_timeouts_as_go_spells_them() {
+    for good in ["1m30s", "500ms", "2h", "30"] {
+        let (code, _, err) = shop(&["status", "--request-timeout", good]);
+        assert_eq!(code, 1, "{good}: {err}");
+    }
+    let (code, _, err) = shop(&["status", "--request-timeout", "5d"]);
+    assert_eq!(code, 2);
+    assert!(err.starts_with("error: --request-timeout \"5d\""), "{err}");
+}

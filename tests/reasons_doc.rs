@@ -1,0 +1,140 @@
+//! docs/reasons.md, the catalogue of `reason` values, is generated from the
+//! verdict fixtures (YAML of real objects in tests/fixtures/verdict/): every
+//! fixture is judged and its kind, verdict, reason and message become a row.
+//! This test fails when the document is stale; `UPDATE_REASONS=1 cargo test
+//! --test reasons_doc` rewrites it.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use kubectl_reconcile::model::{Event, Object, Snapshot};
+use kubectl_reconcile::verdict::judge;
+use serde::Deserialize;
+use serde_json::Value;
+
+/// The clock the verdict tests use for the fixtures.
+const NOW: &str = "2026-11-29T22:30:00Z";
+
+const HEAD: &str = "\
+# Reasons
+
+Every item of a report has a `verdict` and a `reason`: a stable CamelCase
+word a script can match on (`jq '.items[] | select(.reason == \"ImagePullBackOff\")'`),
+and a `message` that cites the evidence. The verdict says how things stand;
+the reason says why.
+
+The judge applies a fixed precedence (src/verdict/mod.rs), and the first
+rule that speaks decides:
+
+1. **Deletion**: a `deletionTimestamp` gives `Terminating` (`FinalizersPending`,
+   `WaitingForDependents`, `Deleting`; for a namespace, what holds its content).
+2. **Metadata only** (a type read as `PartialObjectMetadata`): `Converged`, `Exists`.
+3. **Paused on purpose** (a paused Deployment, a suspended CronJob or Job):
+   `Suspended`.
+4. **Generation**: `metadata.generation` ahead of `status.observedGeneration`
+   (for custom resources also of a condition's `observedGeneration`):
+   `Progressing`, `ObservedGenerationLag`.
+5. **Abnormal conditions**: `Stalled=True` gives `Failed` and
+   `Reconciling=True` gives `Progressing`, with the **condition's own reason**
+   (so custom resources report their controllers' words, e.g. Flux's
+   `InstallFailed`), or `Stalled`/`Reconciling` when it has none.
+6. **No status** where a controller should write one: `Unknown`, `NoStatus`.
+7. **Per-kind rules** for the built-in kinds below.
+8. **Ready-style conditions** of other kinds: `Synced=False`, `Degraded=True` or
+   `Failed=True` give `Failed` (the condition's reason, else `SyncFailed`,
+   `Degraded`, `Failed`); then `Ready`, `Available` or `Healthy`: `True` is
+   `Converged` with the condition's type as the reason.
+9. **Default**: an object with nothing to reconcile `Exists`.
+
+Two reasons come from outside the judge: `NotFound` (a target that does not
+exist) and, in `tree --owners`, `OwnerGone` and `OwnerNotRead` for owners
+that are gone or could not be read.
+
+The table below is generated from the verdict fixtures, YAML of real objects
+(`tests/fixtures/verdict/`): each row is one fixture as the judge sees it,
+its message an example of the wording. Regenerate with
+`UPDATE_REASONS=1 cargo test --test reasons_doc` after a change of reasons.
+";
+
+fn load(path: &Path) -> Option<(Object, Snapshot)> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let mut objects = Vec::new();
+    let mut events = Vec::new();
+    for doc in serde_yaml_ng::Deserializer::from_str(&text) {
+        let value = Value::deserialize(doc).ok()?;
+        if value.get("kind").and_then(Value::as_str) == Some("Event") && !objects.is_empty() {
+            events.push(Event::from_value(&value)?);
+        } else {
+            objects.push(Object::from_value(value)?);
+        }
+    }
+    let subject = objects.first()?.clone();
+    Some((
+        subject,
+        Snapshot::new(objects, events, vec![], NOW.parse().ok()?),
+    ))
+}
+
+/// `|` and newlines would break a Markdown table.
+fn cell(text: &str) -> String {
+    text.replace('|', "\\|").replace('\n', " ")
+}
+
+/// (reason, verdict) -> (example message, fixture), for one kind.
+type Rows = BTreeMap<(String, String), (String, String)>;
+
+fn generate() -> String {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/verdict");
+    let mut paths: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
+        .collect();
+    paths.sort();
+    let mut by_kind: BTreeMap<String, Rows> = BTreeMap::new();
+    for path in &paths {
+        let Some((obj, snap)) = load(path) else {
+            panic!("{}: not a fixture this test can read", path.display());
+        };
+        let j = judge(&obj, &snap);
+        let kind = match obj.group() {
+            "" => obj.kind().to_string(),
+            group => format!("{} ({group})", obj.kind()),
+        };
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        by_kind
+            .entry(kind)
+            .or_default()
+            .entry((j.reason.clone(), j.verdict.to_string()))
+            .or_insert((j.message.clone(), name));
+    }
+    let mut out = String::from(HEAD);
+    for (kind, reasons) in &by_kind {
+        out.push_str(&format!(
+            "\n## {kind}\n\n| reason | verdict | example message | fixture |\n|---|---|---|---|\n"
+        ));
+        for ((reason, verdict), (message, fixture)) in reasons {
+            out.push_str(&format!(
+                "| `{}` | {verdict} | {} | `{fixture}` |\n",
+                cell(reason),
+                cell(message)
+            ));
+        }
+    }
+    out
+}
+
+#[test]
+fn the_reason_catalogue_matches_the_judge() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/reasons.md");
+    let want = generate();
+    if std::env::var_os("UPDATE_REASONS").is_some() {
+        std::fs::write(&path, &want).unwrap();
+        return;
+    }
+    let have = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        have == want,
+        "docs/reasons.md is stale: the judge's reasons changed.\nRegenerate it with UPDATE_REASONS=1 cargo test --test reasons_doc"
+    );
+}
