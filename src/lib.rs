@@ -12,6 +12,7 @@ pub mod graph;
 pub mod model;
 pub mod render;
 pub mod report;
+pub mod rules;
 pub mod selector;
 pub mod settings;
 pub mod source;

@@ -42,7 +42,8 @@ pub async fn load_keep(
     live: Option<Live>,
 ) -> anyhow::Result<Loaded> {
     if let Some(path) = &settings.snapshot {
-        let snapshot = file::load_snapshot(path, settings.now)?;
+        let mut snapshot = file::load_snapshot(path, settings.now)?;
+        snapshot.set_rules(settings.rules.clone());
         let targets: Vec<Target> = offline::resolve(&snapshot, specs, offline_namespace(settings))
             .map_err(super::UsageError)?;
         return Ok(Loaded {
@@ -60,7 +61,8 @@ pub async fn load_keep(
             None => Live::connect(&settings.connection, settings.cache_dir.clone()).await?,
         };
         let scope = scope(settings, &live);
-        let fetched = live.fetch(specs, &scope, mode).await?;
+        let mut fetched = live.fetch(specs, &scope, mode).await?;
+        fetched.snapshot.set_rules(settings.rules.clone());
         Ok::<_, anyhow::Error>(Loaded {
             fetched,
             live: Some(live),

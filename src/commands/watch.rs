@@ -134,7 +134,8 @@ async fn watch(
                 if !cache.synced() {
                     continue;
                 }
-                let snap = cache.snapshot(&base_incomplete, jiff::Timestamp::now());
+                let mut snap = cache.snapshot(&base_incomplete, jiff::Timestamp::now());
+                snap.set_rules(settings.rules.clone());
                 let f = frame(&snap, &retarget.targets(&snap), true);
                 code = f.code;
                 if !printer.show(&f) {
