@@ -180,7 +180,7 @@ fn rules_lists_sources_and_a_bad_rule_is_exit_2_with_its_position() {
     );
     assert_eq!(bad.code, 2, "{}", bad.stderr);
     let expected = format!(
-        "error: health rules KUBECTL_RECONCILE_HEALTH_RULES={}: rule 1 (Widget.example.com), check 1, `when`: ",
+        "error: health rules in KUBECTL_RECONCILE_HEALTH_RULES={}: rule 1 (Widget.example.com), check 1, `when`: ",
         mine.display()
     );
     assert!(bad.stderr.starts_with(&expected), "{}", bad.stderr);

@@ -90,14 +90,14 @@ pub struct Check {
 /// What is wrong with a rule source.
 #[derive(Debug, thiserror::Error)]
 pub enum RulesError {
-    #[error("cannot read the health rules {origin}: {message}\nhint: {hint}")]
+    #[error("cannot read health rules from {origin}: {message}\nhint: {hint}")]
     Read {
         origin: Origin,
         message: String,
         hint: &'static str,
     },
     #[error(
-        "health rules {origin}: {message}\nhint: the format is described in docs/health-rules.md"
+        "health rules in {origin}: {message}\nhint: the format is described in docs/health-rules.md"
     )]
     Format { origin: Origin, message: String },
     #[error(transparent)]
@@ -107,7 +107,7 @@ pub enum RulesError {
 /// An expression that does not compile, and where it is.
 #[derive(Debug, thiserror::Error)]
 #[error(
-    "health rules {origin}: rule {index} ({selector}), check {check}, `{field}`: {message}\n  | {source_line}\n  | {caret}\nhint: CEL syntax is described at https://cel.dev; the helpers in docs/health-rules.md"
+    "health rules in {origin}: rule {index} ({selector}), check {check}, `{field}`: {message}\n  | {source_line}\n  | {caret}\nhint: CEL syntax is described at https://cel.dev; the helpers in docs/health-rules.md"
 )]
 pub struct ExpressionError {
     origin: Origin,

@@ -239,7 +239,7 @@ rules:
     );
     assert!(
         e.starts_with(
-            "health rules --health-rules mine.yaml: rule 2 (Widget.example.com), check 2, `when`: "
+            "health rules in --health-rules mine.yaml: rule 2 (Widget.example.com), check 2, `when`: "
         ),
         "{e}"
     );
@@ -257,7 +257,7 @@ fn format_errors_name_the_file() {
         "rules:\n  - group: example.com\n    kind: Widget\n    checks:\n      - wen: 'true'\n        verdict: Failed\n        reason: X\n",
     );
     assert!(
-        e.starts_with("health rules --health-rules mine.yaml: "),
+        e.starts_with("health rules in --health-rules mine.yaml: "),
         "{e}"
     );
     assert!(e.contains("unknown field `wen`"), "{e}");
@@ -397,7 +397,7 @@ fn later_sources_replace_earlier_rules_for_the_same_kind() {
     let e = e.to_string();
     assert!(
         e.starts_with(&format!(
-            "cannot read the health rules KUBECTL_RECONCILE_HEALTH_RULES={}: ",
+            "cannot read health rules from KUBECTL_RECONCILE_HEALTH_RULES={}: ",
             absent.display()
         )),
         "{e}"
