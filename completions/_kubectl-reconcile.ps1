@@ -35,6 +35,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-reconcile' -ScriptBlock
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output; NO_COLOR turns colour off')
             [CompletionResult]::new('--snapshot', '--snapshot', [CompletionResultType]::ParameterName, 'Read cluster state from a snapshot (file, directory or -) instead of a server')
             [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'With --snapshot: the instant to judge at (RFC 3339); default the newest timestamp in the snapshot')
+            [CompletionResult]::new('--health-rules', '--health-rules', [CompletionResultType]::ParameterName, 'Health rules file (YAML, CEL expressions); overrides $KUBECTL_RECONCILE_HEALTH_RULES, ~/.config/kubectl-reconcile/health-rules.yaml and the built-in rules')
             [CompletionResult]::new('--cache-dir', '--cache-dir', [CompletionResultType]::ParameterName, 'Discovery cache directory (default: $KUBECACHEDIR, then ~/.kube/cache)')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print the plugin''s version, and the server''s if the cluster answers within 2s')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print the plugin''s version, and the server''s if the cluster answers within 2s')
@@ -47,6 +48,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-reconcile' -ScriptBlock
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'One line per object: verdict, reason, age of the last change')
             [CompletionResult]::new('wait', 'wait', [CompletionResultType]::ParameterValue, 'Block until every target is converged (exit 0), or failed or timed out (exit 1, with the diagnosis)')
             [CompletionResult]::new('completion', 'completion', [CompletionResultType]::ParameterValue, 'Shell completion: a script for bash, zsh, fish or PowerShell, or kubectl''s plugin completion helper')
+            [CompletionResult]::new('rules', 'rules', [CompletionResultType]::ParameterValue, 'The health rules in effect (built-in and yours) and where each came from')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -69,6 +71,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-reconcile' -ScriptBlock
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output; NO_COLOR turns colour off')
             [CompletionResult]::new('--snapshot', '--snapshot', [CompletionResultType]::ParameterName, 'Read cluster state from a snapshot (file, directory or -) instead of a server')
             [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'With --snapshot: the instant to judge at (RFC 3339); default the newest timestamp in the snapshot')
+            [CompletionResult]::new('--health-rules', '--health-rules', [CompletionResultType]::ParameterName, 'Health rules file (YAML, CEL expressions); overrides $KUBECTL_RECONCILE_HEALTH_RULES, ~/.config/kubectl-reconcile/health-rules.yaml and the built-in rules')
             [CompletionResult]::new('--cache-dir', '--cache-dir', [CompletionResultType]::ParameterName, 'Discovery cache directory (default: $KUBECACHEDIR, then ~/.kube/cache)')
             [CompletionResult]::new('-w', '-w', [CompletionResultType]::ParameterName, 'Keep watching: redraw (or print changes) as controllers act')
             [CompletionResult]::new('--watch', '--watch', [CompletionResultType]::ParameterName, 'Keep watching: redraw (or print changes) as controllers act')
@@ -99,6 +102,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-reconcile' -ScriptBlock
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output; NO_COLOR turns colour off')
             [CompletionResult]::new('--snapshot', '--snapshot', [CompletionResultType]::ParameterName, 'Read cluster state from a snapshot (file, directory or -) instead of a server')
             [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'With --snapshot: the instant to judge at (RFC 3339); default the newest timestamp in the snapshot')
+            [CompletionResult]::new('--health-rules', '--health-rules', [CompletionResultType]::ParameterName, 'Health rules file (YAML, CEL expressions); overrides $KUBECTL_RECONCILE_HEALTH_RULES, ~/.config/kubectl-reconcile/health-rules.yaml and the built-in rules')
             [CompletionResult]::new('--cache-dir', '--cache-dir', [CompletionResultType]::ParameterName, 'Discovery cache directory (default: $KUBECACHEDIR, then ~/.kube/cache)')
             [CompletionResult]::new('-w', '-w', [CompletionResultType]::ParameterName, 'Keep watching: redraw (or print changes) as controllers act')
             [CompletionResult]::new('--watch', '--watch', [CompletionResultType]::ParameterName, 'Keep watching: redraw (or print changes) as controllers act')
@@ -127,6 +131,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-reconcile' -ScriptBlock
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output; NO_COLOR turns colour off')
             [CompletionResult]::new('--snapshot', '--snapshot', [CompletionResultType]::ParameterName, 'Read cluster state from a snapshot (file, directory or -) instead of a server')
             [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'With --snapshot: the instant to judge at (RFC 3339); default the newest timestamp in the snapshot')
+            [CompletionResult]::new('--health-rules', '--health-rules', [CompletionResultType]::ParameterName, 'Health rules file (YAML, CEL expressions); overrides $KUBECTL_RECONCILE_HEALTH_RULES, ~/.config/kubectl-reconcile/health-rules.yaml and the built-in rules')
             [CompletionResult]::new('--cache-dir', '--cache-dir', [CompletionResultType]::ParameterName, 'Discovery cache directory (default: $KUBECACHEDIR, then ~/.kube/cache)')
             [CompletionResult]::new('-w', '-w', [CompletionResultType]::ParameterName, 'Keep watching: redraw (or print changes) as controllers act')
             [CompletionResult]::new('--watch', '--watch', [CompletionResultType]::ParameterName, 'Keep watching: redraw (or print changes) as controllers act')
@@ -157,6 +162,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-reconcile' -ScriptBlock
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output; NO_COLOR turns colour off')
             [CompletionResult]::new('--snapshot', '--snapshot', [CompletionResultType]::ParameterName, 'Read cluster state from a snapshot (file, directory or -) instead of a server')
             [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'With --snapshot: the instant to judge at (RFC 3339); default the newest timestamp in the snapshot')
+            [CompletionResult]::new('--health-rules', '--health-rules', [CompletionResultType]::ParameterName, 'Health rules file (YAML, CEL expressions); overrides $KUBECTL_RECONCILE_HEALTH_RULES, ~/.config/kubectl-reconcile/health-rules.yaml and the built-in rules')
             [CompletionResult]::new('--cache-dir', '--cache-dir', [CompletionResultType]::ParameterName, 'Discovery cache directory (default: $KUBECACHEDIR, then ~/.kube/cache)')
             [CompletionResult]::new('-A', '-A ', [CompletionResultType]::ParameterName, 'All namespaces')
             [CompletionResult]::new('--all-namespaces', '--all-namespaces', [CompletionResultType]::ParameterName, 'All namespaces')
@@ -180,11 +186,35 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-reconcile' -ScriptBlock
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output; NO_COLOR turns colour off')
             [CompletionResult]::new('--snapshot', '--snapshot', [CompletionResultType]::ParameterName, 'Read cluster state from a snapshot (file, directory or -) instead of a server')
             [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'With --snapshot: the instant to judge at (RFC 3339); default the newest timestamp in the snapshot')
+            [CompletionResult]::new('--health-rules', '--health-rules', [CompletionResultType]::ParameterName, 'Health rules file (YAML, CEL expressions); overrides $KUBECTL_RECONCILE_HEALTH_RULES, ~/.config/kubectl-reconcile/health-rules.yaml and the built-in rules')
             [CompletionResult]::new('--cache-dir', '--cache-dir', [CompletionResultType]::ParameterName, 'Discovery cache directory (default: $KUBECACHEDIR, then ~/.kube/cache)')
             [CompletionResult]::new('-A', '-A ', [CompletionResultType]::ParameterName, 'All namespaces')
             [CompletionResult]::new('--all-namespaces', '--all-namespaces', [CompletionResultType]::ParameterName, 'All namespaces')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'kubectl-reconcile;rules' {
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace of the targets (default: the kubeconfig context''s)')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace of the targets (default: the kubeconfig context''s)')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The kubeconfig context to use')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The kubeconfig cluster to use')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The kubeconfig user to use')
+            [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'Username to impersonate')
+            [CompletionResult]::new('--as-group', '--as-group', [CompletionResultType]::ParameterName, 'Group to impersonate (repeatable)')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Timeout of each request, e.g. 10s or 1m (0: the default, 20s)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output; NO_COLOR turns colour off')
+            [CompletionResult]::new('--snapshot', '--snapshot', [CompletionResultType]::ParameterName, 'Read cluster state from a snapshot (file, directory or -) instead of a server')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'With --snapshot: the instant to judge at (RFC 3339); default the newest timestamp in the snapshot')
+            [CompletionResult]::new('--health-rules', '--health-rules', [CompletionResultType]::ParameterName, 'Health rules file (YAML, CEL expressions); overrides $KUBECTL_RECONCILE_HEALTH_RULES, ~/.config/kubectl-reconcile/health-rules.yaml and the built-in rules')
+            [CompletionResult]::new('--cache-dir', '--cache-dir', [CompletionResultType]::ParameterName, 'Discovery cache directory (default: $KUBECACHEDIR, then ~/.kube/cache)')
+            [CompletionResult]::new('-A', '-A ', [CompletionResultType]::ParameterName, 'All namespaces')
+            [CompletionResult]::new('--all-namespaces', '--all-namespaces', [CompletionResultType]::ParameterName, 'All namespaces')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
         'kubectl-reconcile;help' {
@@ -193,6 +223,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-reconcile' -ScriptBlock
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'One line per object: verdict, reason, age of the last change')
             [CompletionResult]::new('wait', 'wait', [CompletionResultType]::ParameterValue, 'Block until every target is converged (exit 0), or failed or timed out (exit 1, with the diagnosis)')
             [CompletionResult]::new('completion', 'completion', [CompletionResultType]::ParameterValue, 'Shell completion: a script for bash, zsh, fish or PowerShell, or kubectl''s plugin completion helper')
+            [CompletionResult]::new('rules', 'rules', [CompletionResultType]::ParameterValue, 'The health rules in effect (built-in and yours) and where each came from')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -209,6 +240,9 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-reconcile' -ScriptBlock
             break
         }
         'kubectl-reconcile;help;completion' {
+            break
+        }
+        'kubectl-reconcile;help;rules' {
             break
         }
         'kubectl-reconcile;help;help' {

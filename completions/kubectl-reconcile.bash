@@ -22,6 +22,9 @@ _kubectl_reconcile() {
             kubectl_reconcile,help)
                 cmd="kubectl_reconcile__subcmd__help"
                 ;;
+            kubectl_reconcile,rules)
+                cmd="kubectl_reconcile__subcmd__rules"
+                ;;
             kubectl_reconcile,status)
                 cmd="kubectl_reconcile__subcmd__status"
                 ;;
@@ -39,6 +42,9 @@ _kubectl_reconcile() {
                 ;;
             kubectl_reconcile__subcmd__help,help)
                 cmd="kubectl_reconcile__subcmd__help__subcmd__help"
+                ;;
+            kubectl_reconcile__subcmd__help,rules)
+                cmd="kubectl_reconcile__subcmd__help__subcmd__rules"
                 ;;
             kubectl_reconcile__subcmd__help,status)
                 cmd="kubectl_reconcile__subcmd__help__subcmd__status"
@@ -59,7 +65,7 @@ _kubectl_reconcile() {
 
     case "${cmd}" in
         kubectl_reconcile)
-            opts="-V -n -A -o -h --version --namespace --all-namespaces --kubeconfig --context --cluster --user --as --as-group --request-timeout --output --color --snapshot --now --cache-dir --help tree why status wait completion help"
+            opts="-V -n -A -o -h --version --namespace --all-namespaces --kubeconfig --context --cluster --user --as --as-group --request-timeout --output --color --snapshot --now --health-rules --cache-dir --help tree why status wait completion rules help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -132,6 +138,21 @@ _kubectl_reconcile() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --health-rules)
+                    local oldifs
+                    if [ -n "${IFS+x}" ]; then
+                        oldifs="$IFS"
+                    fi
+                    IFS=$'\n'
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    if [ -n "${oldifs+x}" ]; then
+                        IFS="$oldifs"
+                    fi
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o filenames
+                    fi
+                    return 0
+                    ;;
                 --cache-dir)
                     COMPREPLY=()
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
@@ -147,7 +168,7 @@ _kubectl_reconcile() {
             return 0
             ;;
         kubectl_reconcile__subcmd__completion)
-            opts="-n -A -o -h --install-dir --namespace --all-namespaces --kubeconfig --context --cluster --user --as --as-group --request-timeout --output --color --snapshot --now --cache-dir --help bash zsh fish powershell kubectl"
+            opts="-n -A -o -h --install-dir --namespace --all-namespaces --kubeconfig --context --cluster --user --as --as-group --request-timeout --output --color --snapshot --now --health-rules --cache-dir --help bash zsh fish powershell kubectl"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -227,6 +248,21 @@ _kubectl_reconcile() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --health-rules)
+                    local oldifs
+                    if [ -n "${IFS+x}" ]; then
+                        oldifs="$IFS"
+                    fi
+                    IFS=$'\n'
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    if [ -n "${oldifs+x}" ]; then
+                        IFS="$oldifs"
+                    fi
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o filenames
+                    fi
+                    return 0
+                    ;;
                 --cache-dir)
                     COMPREPLY=()
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
@@ -242,7 +278,7 @@ _kubectl_reconcile() {
             return 0
             ;;
         kubectl_reconcile__subcmd__help)
-            opts="tree why status wait completion help"
+            opts="tree why status wait completion rules help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -270,6 +306,20 @@ _kubectl_reconcile() {
             return 0
             ;;
         kubectl_reconcile__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kubectl_reconcile__subcmd__help__subcmd__rules)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -339,8 +389,111 @@ _kubectl_reconcile() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        kubectl_reconcile__subcmd__rules)
+            opts="-n -A -o -h --namespace --all-namespaces --kubeconfig --context --cluster --user --as --as-group --request-timeout --output --color --snapshot --now --health-rules --cache-dir --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kubeconfig)
+                    local oldifs
+                    if [ -n "${IFS+x}" ]; then
+                        oldifs="$IFS"
+                    fi
+                    IFS=$'\n'
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    if [ -n "${oldifs+x}" ]; then
+                        IFS="$oldifs"
+                    fi
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o filenames
+                    fi
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cluster)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as-group)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --request-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --snapshot)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --now)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --health-rules)
+                    local oldifs
+                    if [ -n "${IFS+x}" ]; then
+                        oldifs="$IFS"
+                    fi
+                    IFS=$'\n'
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    if [ -n "${oldifs+x}" ]; then
+                        IFS="$oldifs"
+                    fi
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o filenames
+                    fi
+                    return 0
+                    ;;
+                --cache-dir)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         kubectl_reconcile__subcmd__status)
-            opts="-l -f -w -n -A -o -h --selector --filename --watch --namespace --all-namespaces --kubeconfig --context --cluster --user --as --as-group --request-timeout --output --color --snapshot --now --cache-dir --help"
+            opts="-l -f -w -n -A -o -h --selector --filename --watch --namespace --all-namespaces --kubeconfig --context --cluster --user --as --as-group --request-timeout --output --color --snapshot --now --health-rules --cache-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -427,6 +580,21 @@ _kubectl_reconcile() {
                     ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --health-rules)
+                    local oldifs
+                    if [ -n "${IFS+x}" ]; then
+                        oldifs="$IFS"
+                    fi
+                    IFS=$'\n'
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    if [ -n "${oldifs+x}" ]; then
+                        IFS="$oldifs"
+                    fi
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o filenames
+                    fi
                     return 0
                     ;;
                 --cache-dir)
@@ -444,7 +612,7 @@ _kubectl_reconcile() {
             return 0
             ;;
         kubectl_reconcile__subcmd__tree)
-            opts="-l -f -w -n -A -o -h --selector --filename --watch --owners --all --namespace --all-namespaces --kubeconfig --context --cluster --user --as --as-group --request-timeout --output --color --snapshot --now --cache-dir --help"
+            opts="-l -f -w -n -A -o -h --selector --filename --watch --owners --all --namespace --all-namespaces --kubeconfig --context --cluster --user --as --as-group --request-timeout --output --color --snapshot --now --health-rules --cache-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -533,6 +701,21 @@ _kubectl_reconcile() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --health-rules)
+                    local oldifs
+                    if [ -n "${IFS+x}" ]; then
+                        oldifs="$IFS"
+                    fi
+                    IFS=$'\n'
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    if [ -n "${oldifs+x}" ]; then
+                        IFS="$oldifs"
+                    fi
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o filenames
+                    fi
+                    return 0
+                    ;;
                 --cache-dir)
                     COMPREPLY=()
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
@@ -548,7 +731,7 @@ _kubectl_reconcile() {
             return 0
             ;;
         kubectl_reconcile__subcmd__wait)
-            opts="-l -f -n -A -o -h --selector --filename --for --timeout --namespace --all-namespaces --kubeconfig --context --cluster --user --as --as-group --request-timeout --output --color --snapshot --now --cache-dir --help"
+            opts="-l -f -n -A -o -h --selector --filename --for --timeout --namespace --all-namespaces --kubeconfig --context --cluster --user --as --as-group --request-timeout --output --color --snapshot --now --health-rules --cache-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -645,6 +828,21 @@ _kubectl_reconcile() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --health-rules)
+                    local oldifs
+                    if [ -n "${IFS+x}" ]; then
+                        oldifs="$IFS"
+                    fi
+                    IFS=$'\n'
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    if [ -n "${oldifs+x}" ]; then
+                        IFS="$oldifs"
+                    fi
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o filenames
+                    fi
+                    return 0
+                    ;;
                 --cache-dir)
                     COMPREPLY=()
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
@@ -660,7 +858,7 @@ _kubectl_reconcile() {
             return 0
             ;;
         kubectl_reconcile__subcmd__why)
-            opts="-l -f -w -n -A -o -h --selector --filename --watch --namespace --all-namespaces --kubeconfig --context --cluster --user --as --as-group --request-timeout --output --color --snapshot --now --cache-dir --help"
+            opts="-l -f -w -n -A -o -h --selector --filename --watch --namespace --all-namespaces --kubeconfig --context --cluster --user --as --as-group --request-timeout --output --color --snapshot --now --health-rules --cache-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -747,6 +945,21 @@ _kubectl_reconcile() {
                     ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --health-rules)
+                    local oldifs
+                    if [ -n "${IFS+x}" ]; then
+                        oldifs="$IFS"
+                    fi
+                    IFS=$'\n'
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    if [ -n "${oldifs+x}" ]; then
+                        IFS="$oldifs"
+                    fi
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o filenames
+                    fi
                     return 0
                     ;;
                 --cache-dir)

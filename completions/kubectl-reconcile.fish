@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_kubectl_reconcile_global_optspecs
-    string join \n V/version n/namespace= A/all-namespaces kubeconfig= context= cluster= user= as= as-group= request-timeout= o/output= color= snapshot= now= cache-dir= h/help
+    string join \n V/version n/namespace= A/all-namespaces kubeconfig= context= cluster= user= as= as-group= request-timeout= o/output= color= snapshot= now= health-rules= cache-dir= h/help
 end
 
 function __fish_kubectl_reconcile_needs_command
@@ -40,6 +40,7 @@ always\t''
 never\t''"
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_needs_command" -l snapshot -d 'Read cluster state from a snapshot (file, directory or -) instead of a server' -r -F
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_needs_command" -l now -d 'With --snapshot: the instant to judge at (RFC 3339); default the newest timestamp in the snapshot' -r
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_needs_command" -l health-rules -d 'Health rules file (YAML, CEL expressions); overrides $KUBECTL_RECONCILE_HEALTH_RULES, ~/.config/kubectl-reconcile/health-rules.yaml and the built-in rules' -r -F
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_needs_command" -l cache-dir -d 'Discovery cache directory (default: $KUBECACHEDIR, then ~/.kube/cache)' -r -f -a "(__fish_complete_directories)"
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_needs_command" -s V -l version -d 'Print the plugin\'s version, and the server\'s if the cluster answers within 2s'
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_needs_command" -s A -l all-namespaces -d 'All namespaces'
@@ -49,6 +50,7 @@ complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_needs_command" -f -a 
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_needs_command" -f -a "status" -d 'One line per object: verdict, reason, age of the last change'
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_needs_command" -f -a "wait" -d 'Block until every target is converged (exit 0), or failed or timed out (exit 1, with the diagnosis)'
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_needs_command" -f -a "completion" -d 'Shell completion: a script for bash, zsh, fish or PowerShell, or kubectl\'s plugin completion helper'
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_needs_command" -f -a "rules" -d 'The health rules in effect (built-in and yours) and where each came from'
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand tree" -s l -l selector -d 'Label selector, with a TYPE (e.g. -l app=web)' -r
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand tree" -s f -l filename -d 'Manifest file, directory or - for stdin: only the identities are used; state comes from the cluster' -r -F
@@ -68,6 +70,7 @@ always\t''
 never\t''"
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand tree" -l snapshot -d 'Read cluster state from a snapshot (file, directory or -) instead of a server' -r -F
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand tree" -l now -d 'With --snapshot: the instant to judge at (RFC 3339); default the newest timestamp in the snapshot' -r
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand tree" -l health-rules -d 'Health rules file (YAML, CEL expressions); overrides $KUBECTL_RECONCILE_HEALTH_RULES, ~/.config/kubectl-reconcile/health-rules.yaml and the built-in rules' -r -F
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand tree" -l cache-dir -d 'Discovery cache directory (default: $KUBECACHEDIR, then ~/.kube/cache)' -r -f -a "(__fish_complete_directories)"
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand tree" -s w -l watch -d 'Keep watching: redraw (or print changes) as controllers act'
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand tree" -l owners -d 'Also show the chain of owners above each target, up to its root'
@@ -92,6 +95,7 @@ always\t''
 never\t''"
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand why" -l snapshot -d 'Read cluster state from a snapshot (file, directory or -) instead of a server' -r -F
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand why" -l now -d 'With --snapshot: the instant to judge at (RFC 3339); default the newest timestamp in the snapshot' -r
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand why" -l health-rules -d 'Health rules file (YAML, CEL expressions); overrides $KUBECTL_RECONCILE_HEALTH_RULES, ~/.config/kubectl-reconcile/health-rules.yaml and the built-in rules' -r -F
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand why" -l cache-dir -d 'Discovery cache directory (default: $KUBECACHEDIR, then ~/.kube/cache)' -r -f -a "(__fish_complete_directories)"
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand why" -s w -l watch -d 'Keep watching: redraw (or print changes) as controllers act'
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand why" -s A -l all-namespaces -d 'All namespaces'
@@ -114,6 +118,7 @@ always\t''
 never\t''"
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand status" -l snapshot -d 'Read cluster state from a snapshot (file, directory or -) instead of a server' -r -F
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand status" -l now -d 'With --snapshot: the instant to judge at (RFC 3339); default the newest timestamp in the snapshot' -r
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand status" -l health-rules -d 'Health rules file (YAML, CEL expressions); overrides $KUBECTL_RECONCILE_HEALTH_RULES, ~/.config/kubectl-reconcile/health-rules.yaml and the built-in rules' -r -F
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand status" -l cache-dir -d 'Discovery cache directory (default: $KUBECACHEDIR, then ~/.kube/cache)' -r -f -a "(__fish_complete_directories)"
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand status" -s w -l watch -d 'Keep watching: redraw (or print changes) as controllers act'
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand status" -s A -l all-namespaces -d 'All namespaces'
@@ -139,6 +144,7 @@ always\t''
 never\t''"
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand wait" -l snapshot -d 'Read cluster state from a snapshot (file, directory or -) instead of a server' -r -F
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand wait" -l now -d 'With --snapshot: the instant to judge at (RFC 3339); default the newest timestamp in the snapshot' -r
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand wait" -l health-rules -d 'Health rules file (YAML, CEL expressions); overrides $KUBECTL_RECONCILE_HEALTH_RULES, ~/.config/kubectl-reconcile/health-rules.yaml and the built-in rules' -r -F
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand wait" -l cache-dir -d 'Discovery cache directory (default: $KUBECACHEDIR, then ~/.kube/cache)' -r -f -a "(__fish_complete_directories)"
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand wait" -s A -l all-namespaces -d 'All namespaces'
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand wait" -s h -l help -d 'Print help'
@@ -159,12 +165,34 @@ always\t''
 never\t''"
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand completion" -l snapshot -d 'Read cluster state from a snapshot (file, directory or -) instead of a server' -r -F
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand completion" -l now -d 'With --snapshot: the instant to judge at (RFC 3339); default the newest timestamp in the snapshot' -r
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand completion" -l health-rules -d 'Health rules file (YAML, CEL expressions); overrides $KUBECTL_RECONCILE_HEALTH_RULES, ~/.config/kubectl-reconcile/health-rules.yaml and the built-in rules' -r -F
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand completion" -l cache-dir -d 'Discovery cache directory (default: $KUBECACHEDIR, then ~/.kube/cache)' -r -f -a "(__fish_complete_directories)"
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand completion" -s A -l all-namespaces -d 'All namespaces'
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand completion" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand help; and not __fish_seen_subcommand_from tree why status wait completion help" -f -a "tree" -d 'Owner-reference tree under each target, with a verdict on every node'
-complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand help; and not __fish_seen_subcommand_from tree why status wait completion help" -f -a "why" -d 'The root cause of non-convergence, with its evidence and a next step'
-complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand help; and not __fish_seen_subcommand_from tree why status wait completion help" -f -a "status" -d 'One line per object: verdict, reason, age of the last change'
-complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand help; and not __fish_seen_subcommand_from tree why status wait completion help" -f -a "wait" -d 'Block until every target is converged (exit 0), or failed or timed out (exit 1, with the diagnosis)'
-complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand help; and not __fish_seen_subcommand_from tree why status wait completion help" -f -a "completion" -d 'Shell completion: a script for bash, zsh, fish or PowerShell, or kubectl\'s plugin completion helper'
-complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand help; and not __fish_seen_subcommand_from tree why status wait completion help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand rules" -s n -l namespace -d 'Namespace of the targets (default: the kubeconfig context\'s)' -r
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand rules" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)' -r -F
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand rules" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand rules" -l cluster -d 'The kubeconfig cluster to use' -r
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand rules" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand rules" -l as -d 'Username to impersonate' -r
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand rules" -l as-group -d 'Group to impersonate (repeatable)' -r
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand rules" -l request-timeout -d 'Timeout of each request, e.g. 10s or 1m (0: the default, 20s)' -r
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand rules" -s o -l output -d 'Output format' -r -f -a "text\t''
+json\t''
+yaml\t''"
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand rules" -l color -d 'When to colour text output; NO_COLOR turns colour off' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand rules" -l snapshot -d 'Read cluster state from a snapshot (file, directory or -) instead of a server' -r -F
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand rules" -l now -d 'With --snapshot: the instant to judge at (RFC 3339); default the newest timestamp in the snapshot' -r
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand rules" -l health-rules -d 'Health rules file (YAML, CEL expressions); overrides $KUBECTL_RECONCILE_HEALTH_RULES, ~/.config/kubectl-reconcile/health-rules.yaml and the built-in rules' -r -F
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand rules" -l cache-dir -d 'Discovery cache directory (default: $KUBECACHEDIR, then ~/.kube/cache)' -r -f -a "(__fish_complete_directories)"
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand rules" -s A -l all-namespaces -d 'All namespaces'
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand rules" -s h -l help -d 'Print help'
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand help; and not __fish_seen_subcommand_from tree why status wait completion rules help" -f -a "tree" -d 'Owner-reference tree under each target, with a verdict on every node'
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand help; and not __fish_seen_subcommand_from tree why status wait completion rules help" -f -a "why" -d 'The root cause of non-convergence, with its evidence and a next step'
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand help; and not __fish_seen_subcommand_from tree why status wait completion rules help" -f -a "status" -d 'One line per object: verdict, reason, age of the last change'
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand help; and not __fish_seen_subcommand_from tree why status wait completion rules help" -f -a "wait" -d 'Block until every target is converged (exit 0), or failed or timed out (exit 1, with the diagnosis)'
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand help; and not __fish_seen_subcommand_from tree why status wait completion rules help" -f -a "completion" -d 'Shell completion: a script for bash, zsh, fish or PowerShell, or kubectl\'s plugin completion helper'
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand help; and not __fish_seen_subcommand_from tree why status wait completion rules help" -f -a "rules" -d 'The health rules in effect (built-in and yours) and where each came from'
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand help; and not __fish_seen_subcommand_from tree why status wait completion rules help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
