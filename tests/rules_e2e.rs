@@ -188,3 +188,48 @@ fn rules_lists_sources_and_a_bad_rule_is_exit_2_with_its_position() {
     assert!(bad.stderr.contains("\nhint: "), "{}", bad.stderr);
     assert!(bad.stdout.is_empty());
 }
+
+/// `wait` judges every snapshot its watches produce by the user's rules:
+/// it ends, converged, when the status reaches what the rule calls
+/// converged, though the conventions would keep waiting.
+#[test]
+fn wait_ends_when_a_user_rule_says_converged() {
+    support::install_crd("pools", "Pool", "rules.reconcile.dev", "", "");
+    let ns = Namespace::new("rules-wait");
+    ns.apply(
+        "apiVersion: rules.reconcile.dev/v1\nkind: Pool\nmetadata: {name: drain}\nspec: {size: 0}\n",
+    );
+    let set_ready = |reason: &str| {
+        ns.kubectl(&[
+            "patch",
+            "pool.rules.reconcile.dev/drain",
+            "--subresource=status",
+            "--type=merge",
+            "-p",
+            &format!(
+                r#"{{"status":{{"observedGeneration":1,"conditions":[{{"type":"Ready","status":"False","reason":"{reason}","message":"draining","lastTransitionTime":"2026-01-10T11:00:00Z"}}]}}}}"#
+            ),
+        ])
+        .ok();
+    };
+    set_ready("Draining");
+    let home = tempfile::tempdir().unwrap();
+    let rules = home.path().join("rules.yaml");
+    std::fs::write(&rules, IDLE_RULE).unwrap();
+    let mut wait = support::Background::start(&[
+        "-n",
+        &ns.name,
+        "wait",
+        "pool.rules.reconcile.dev/drain",
+        "--timeout",
+        "60s",
+        "--health-rules",
+        rules.to_str().unwrap(),
+    ]);
+    std::thread::sleep(Duration::from_secs(2));
+    assert_eq!(wait.exited(), None, "Draining is not converged yet");
+    set_ready("ScaledToZero");
+    let (code, out, elapsed) = wait.finish(Duration::from_secs(45));
+    assert_eq!(code, 0, "{out}");
+    assert!(elapsed < Duration::from_secs(45), "{elapsed:?}");
+}
