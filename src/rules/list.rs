@@ -46,6 +46,8 @@ pub struct CheckEntry {
     pub reason: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub since: Option<String>,
 }
 
 impl RuleList {
@@ -82,6 +84,7 @@ fn entry(rule: &Rule) -> RuleEntry {
                     Reason::Expr(e) => e.source.clone(),
                 },
                 message: c.message.as_ref().map(|e| e.source.clone()),
+                since: c.since.as_ref().map(|e| e.source.clone()),
             })
             .collect(),
         overrides: rule.overrides.iter().map(source).collect(),
