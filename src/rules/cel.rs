@@ -9,6 +9,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
+use ::cel::common::ast::{EntryExpr, Expr, IdedExpr, SourceInfo};
 use ::cel::objects::{Key, Map};
 use ::cel::{Context, Env, ExecutionError, ParseErrors, Program, Value};
 use jiff::Timestamp;
@@ -26,6 +27,85 @@ fn env() -> &'static Arc<Env> {
 /// Compiles one expression.
 pub fn compile(source: &str) -> Result<Program, ParseErrors> {
     env().compile(source)
+}
+
+/// Names an expression may use besides the helpers: the variables, and
+/// CEL's type names and namespaces.
+const DECLARED: &[&str] = &[
+    "object",
+    "now",
+    "int",
+    "uint",
+    "double",
+    "bool",
+    "string",
+    "bytes",
+    "list",
+    "map",
+    "type",
+    "null_type",
+    "dyn",
+    "optional",
+];
+
+/// The first name an expression uses that nothing declares, with its byte
+/// offset in the source: a typo such as `objet.status` is an error when the
+/// rule is loaded, not a surprise when an object matches. (Function names
+/// are checked when they run: the library has no list of them.)
+pub fn undeclared(program: &Program) -> Option<(String, usize)> {
+    walk(program.expression(), &mut Vec::new(), program.source_info())
+}
+
+fn walk<'a>(
+    e: &'a IdedExpr,
+    bound: &mut Vec<&'a str>,
+    info: &SourceInfo,
+) -> Option<(String, usize)> {
+    match &e.expr {
+        Expr::Ident(name) => {
+            let known = name.starts_with('@')
+                || DECLARED.contains(&name.as_str())
+                || bound.contains(&name.as_str());
+            (!known).then(|| {
+                let offset = info.offset_for(e.id).map_or(0, |(start, _)| start as usize);
+                (name.clone(), offset)
+            })
+        }
+        Expr::Call(call) => call
+            .target
+            .iter()
+            .map(|t| &**t)
+            .chain(&call.args)
+            .find_map(|a| walk(a, bound, info)),
+        Expr::Comprehension(c) => walk(&c.iter_range, bound, info)
+            .or_else(|| walk(&c.accu_init, bound, info))
+            .or_else(|| {
+                let outer = bound.len();
+                bound.push(&c.iter_var);
+                bound.extend(c.iter_var2.as_deref());
+                bound.push(&c.accu_var);
+                let found = [&c.loop_cond, &c.loop_step, &c.result]
+                    .into_iter()
+                    .find_map(|x| walk(x, bound, info));
+                bound.truncate(outer);
+                found
+            }),
+        Expr::List(list) => list.elements.iter().find_map(|x| walk(x, bound, info)),
+        Expr::Map(map) => map.entries.iter().find_map(|entry| match &entry.expr {
+            EntryExpr::MapEntry(m) => {
+                walk(&m.key, bound, info).or_else(|| walk(&m.value, bound, info))
+            }
+            EntryExpr::StructField(f) => walk(&f.value, bound, info),
+        }),
+        Expr::Struct(st) => st.entries.iter().find_map(|entry| match &entry.expr {
+            EntryExpr::MapEntry(m) => {
+                walk(&m.key, bound, info).or_else(|| walk(&m.value, bound, info))
+            }
+            EntryExpr::StructField(f) => walk(&f.value, bound, info),
+        }),
+        Expr::Select(select) => walk(&select.operand, bound, info),
+        _ => None,
+    }
 }
 
 /// What the expressions of one object's checks are evaluated in.

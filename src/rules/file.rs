@@ -5,7 +5,7 @@
 use ::cel::{ExecutionError, Program, Value};
 use serde::Deserialize;
 
-use super::cel::{Scope, compile};
+use super::cel::{Scope, compile, undeclared};
 use super::{Origin, Rule, Selector};
 use crate::model::parse_time;
 use crate::verdict::{Judgement, Verdict};
@@ -218,33 +218,54 @@ fn is_word(text: &str) -> bool {
 }
 
 fn compile_expr(text: &str, at: Place<'_>) -> Result<Expr, RulesError> {
-    match compile(text) {
-        Ok(program) => Ok(Expr {
-            source: text.to_string(),
-            program,
-        }),
+    let program = match compile(text) {
+        Ok(program) => program,
         Err(errors) => {
             let first = errors.errors.first();
             // The parser's line and column count from 1.
             let (line, column) = first.map_or((1, 1), |e| (e.pos.0.max(1), e.pos.1.max(1)));
             let message = first.map_or_else(|| errors.to_string(), |e| e.msg.clone());
-            let source_line = text
-                .lines()
-                .nth(line as usize - 1)
-                .unwrap_or_default()
-                .to_string();
-            Err(RulesError::Expression(Box::new(ExpressionError {
-                origin: at.origin.clone(),
-                index: at.index,
-                selector: at.selector.clone(),
-                check: at.check,
-                field: at.field,
-                message: format!("{message} (line {line}, column {column})"),
-                caret: format!("{}^", " ".repeat(column as usize - 1)),
-                source_line,
-            })))
+            return Err(expression_error(
+                text,
+                &at,
+                message,
+                line as usize,
+                column as usize,
+            ));
         }
+    };
+    if let Some((name, offset)) = undeclared(&program) {
+        let before = &text[..offset.min(text.len())];
+        let line = before.matches('\n').count() + 1;
+        let column = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
+        let message = format!(
+            "undeclared reference to '{name}'; expressions see `object`, `now` and the helpers"
+        );
+        return Err(expression_error(text, &at, message, line, column));
     }
+    Ok(Expr {
+        source: text.to_string(),
+        program,
+    })
+}
+
+fn expression_error(
+    text: &str,
+    at: &Place<'_>,
+    message: String,
+    line: usize,
+    column: usize,
+) -> RulesError {
+    RulesError::Expression(Box::new(ExpressionError {
+        origin: at.origin.clone(),
+        index: at.index,
+        selector: at.selector.clone(),
+        check: at.check,
+        field: at.field,
+        message: format!("{message} (line {line}, column {column})"),
+        caret: format!("{}^", " ".repeat(column - 1)),
+        source_line: text.lines().nth(line - 1).unwrap_or_default().to_string(),
+    }))
 }
 
 impl Check {

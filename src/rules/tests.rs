@@ -252,6 +252,40 @@ rules:
 }
 
 #[test]
+fn an_undeclared_name_is_an_error_at_load_with_its_position() {
+    let e = error(
+        r#"
+rules:
+  - group: example.com
+    kind: Widget
+    checks:
+      - when: object.status.conditions.exists(c, c.type == "Ready") && objet.spec.size > 1
+        verdict: Failed
+        reason: Broken
+"#,
+    );
+    assert!(
+        e.contains("check 1, `when`: undeclared reference to 'objet'; expressions see `object`, `now` and the helpers (line 1, column 58)"),
+        "{e}"
+    );
+    assert!(
+        e.contains("\n  |                                                          ^\n"),
+        "{e}"
+    );
+    // Comprehension variables, `now` and type names are declared.
+    set(r#"
+rules:
+  - group: example.com
+    kind: Widget
+    checks:
+      - when: object.status.conditions.all(c, c.status == "True") && now != "" && type(1) == int
+        verdict: Converged
+        reason: Fine
+        message: '[1, 2].map(x, x * 2).filter(y, y > 2).size() == 1 ? "one" : "many"'
+"#);
+}
+
+#[test]
 fn format_errors_name_the_file() {
     let e = error(
         "rules:\n  - group: example.com\n    kind: Widget\n    checks:\n      - wen: 'true'\n        verdict: Failed\n        reason: X\n",
