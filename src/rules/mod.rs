@@ -84,32 +84,33 @@ pub struct Selector {
 }
 
 impl Selector {
-    /// How specific a match is (higher wins), or None when it does not match.
-    fn matches(&self, group: &str, kind: &str) -> Option<u8> {
-        let group_score = if self.group == group {
-            2
+    /// How specific a match is (higher wins), or None when it does not
+    /// match: the group first (exact, then the longest `*.suffix`, then
+    /// `*`), then the kind (exact, then `*`).
+    fn matches(&self, group: &str, kind: &str) -> Option<(u8, usize, u8)> {
+        let (group_rank, suffix_len) = if self.group == group {
+            (2, 0)
         } else if let Some(suffix) = self.group.strip_prefix("*.") {
-            if group.len() > suffix.len() + 1
-                && group.ends_with(suffix)
-                && group[..group.len() - suffix.len()].ends_with('.')
-            {
-                1
-            } else {
+            let under = group
+                .strip_suffix(suffix)
+                .is_some_and(|sub| sub.len() > 1 && sub.ends_with('.'));
+            if !under {
                 return None;
             }
+            (1, suffix.len())
         } else if self.group == "*" {
-            0
+            (0, 0)
         } else {
             return None;
         };
-        let kind_score = if self.kind == kind {
+        let kind_rank = if self.kind == kind {
             1
         } else if self.kind == "*" {
             0
         } else {
             return None;
         };
-        Some(group_score * 2 + kind_score)
+        Some((group_rank, suffix_len, kind_rank))
     }
 }
 

@@ -355,6 +355,21 @@ fn the_most_specific_selector_wins_then_the_later_source() {
         "*.x needs a subdomain"
     );
     assert_eq!(reason_for(&rules, "evilaws.example", "Queue"), None);
+    rules
+        .add_source(
+            "rules:\n  - group: '*.example'\n    kind: Queue\n    checks: [{verdict: Failed, reason: Broad}]\n",
+            Origin::Flag(PathBuf::from("flag.yaml")),
+        )
+        .unwrap();
+    assert_eq!(
+        reason_for(&rules, "sqs.aws.example", "Queue").as_deref(),
+        Some("Any"),
+        "the longer suffix is more specific than the later source"
+    );
+    assert_eq!(
+        reason_for(&rules, "mq.example", "Queue").as_deref(),
+        Some("Broad")
+    );
 }
 
 #[test]
