@@ -517,3 +517,20 @@ fn the_builtin_pack_compiles_and_documents_every_rule() {
     assert!(set.rule_for("s3.services.k8s.aws", "Bucket").is_some());
     assert!(set.rule_for("apps", "Deployment").is_none());
 }
+
+#[test]
+fn objects_read_as_metadata_only_are_left_to_the_conventions() {
+    let mut obj = Object::from_value(json!({
+        "apiVersion": "cert-manager.io/v1", "kind": "Certificate",
+        "metadata": {"name": "c", "uid": "c1"}}))
+    .unwrap();
+    let always = Arc::new(set(
+        "rules:\n  - group: cert-manager.io\n    kind: Certificate\n    checks: [{verdict: Failed, reason: Always}]\n",
+    ));
+    assert_eq!(always.judge(&obj, now()).unwrap().reason, "Always");
+    obj.metadata_only = true;
+    assert_eq!(always.judge(&obj, now()), None);
+    let mut snap = Snapshot::new(vec![obj.clone()], vec![], vec![], now());
+    snap.set_rules(always);
+    assert_eq!(judge(&obj, &snap).reason, "Exists");
+}
