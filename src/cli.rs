@@ -76,6 +76,14 @@ Examples:
   kubectl-reconcile completion fish > ~/.config/fish/completions/kubectl-reconcile.fish
   kubectl-reconcile completion powershell | Out-String | Invoke-Expression";
 
+const EXAMPLES_RULES: &str = "\
+Examples:
+  # Every rule in effect: group, kind, checks, and the file it came from
+  kubectl reconcile rules
+
+  # With your own rules (see docs/health-rules.md), as YAML
+  kubectl reconcile rules --health-rules my-rules.yaml -o yaml";
+
 /// Is this Kubernetes object converged, and if not, why not?
 #[derive(Debug, Parser)]
 #[command(name = "kubectl-reconcile", bin_name = "kubectl reconcile", version, about, long_about = None)]
@@ -112,6 +120,9 @@ pub enum Command {
     /// Shell completion: a script for bash, zsh, fish or PowerShell, or kubectl's plugin completion helper.
     #[command(after_help = EXAMPLES_COMPLETION)]
     Completion(CompletionArgs),
+    /// The health rules in effect (built-in and yours) and where each came from.
+    #[command(after_help = EXAMPLES_RULES)]
+    Rules,
 }
 
 #[derive(Debug, Args)]
@@ -422,6 +433,9 @@ pub struct GlobalArgs {
     /// With --snapshot: the instant to judge at (RFC 3339); default the newest timestamp in the snapshot
     #[arg(long, global = true, value_name = "RFC3339")]
     pub now: Option<String>,
+    /// Health rules file (YAML, CEL expressions); overrides $KUBECTL_RECONCILE_HEALTH_RULES, ~/.config/kubectl-reconcile/health-rules.yaml and the built-in rules
+    #[arg(long, global = true, value_name = "FILE", value_hint = ValueHint::FilePath)]
+    pub health_rules: Option<PathBuf>,
     /// Discovery cache directory (default: $KUBECACHEDIR, then ~/.kube/cache)
     #[arg(long, global = true, value_name = "DIR", env = "KUBECACHEDIR", value_hint = ValueHint::DirPath)]
     pub cache_dir: Option<String>,

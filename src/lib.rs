@@ -14,6 +14,7 @@ pub mod log;
 pub mod model;
 pub mod render;
 pub mod report;
+pub mod rules;
 pub mod selector;
 pub mod settings;
 pub mod source;

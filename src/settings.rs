@@ -4,11 +4,13 @@
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 use jiff::Timestamp;
 
 use crate::cli::{ColorChoice, GlobalArgs, Output, OutputFormat};
+use crate::rules::RuleSet;
 use crate::source::client::Connection;
 
 /// The default per-request timeout.
@@ -35,6 +37,11 @@ pub struct Settings {
     pub snapshot: Option<String>,
     pub now: Option<Timestamp>,
     pub cache_dir: PathBuf,
+    /// `--health-rules`: the user's rule file given on the command line.
+    pub health_rules: Option<PathBuf>,
+    /// The health rules in effect: the built-in pack until a command loads
+    /// the user's (`rules::sources::load`).
+    pub rules: Arc<RuleSet>,
 }
 
 /// How text and documents are shaped: `-o` in full and kubectl's table flags.
@@ -204,6 +211,8 @@ impl Settings {
                 .clone()
                 .map(PathBuf::from)
                 .unwrap_or_else(crate::source::discovery::default_cache_dir),
+            health_rules: args.health_rules.clone(),
+            rules: RuleSet::builtin(),
         })
     }
 }

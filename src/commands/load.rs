@@ -56,7 +56,8 @@ async fn load_more(
     events_read: Option<EventsRead>,
 ) -> anyhow::Result<Loaded> {
     if let Some(path) = &settings.snapshot {
-        let snapshot = file::load_snapshot(path, settings.now)?;
+        let mut snapshot = file::load_snapshot(path, settings.now)?;
+        snapshot.set_rules(settings.rules.clone());
         let targets: Vec<Target> = offline::resolve(&snapshot, specs, offline_namespace(settings))
             .map_err(super::UsageError)?;
         return Ok(Loaded {
@@ -76,7 +77,8 @@ async fn load_more(
             None => Live::connect(&settings.connection, settings.cache_dir.clone()).await?,
         };
         let scope = scope(settings, &live);
-        let fetched = live.fetch(specs, &scope, mode, events_read).await?;
+        let mut fetched = live.fetch(specs, &scope, mode, events_read).await?;
+        fetched.snapshot.set_rules(settings.rules.clone());
         Ok::<_, anyhow::Error>(Loaded {
             fetched,
             live: Some(live),
@@ -134,8 +136,10 @@ pub async fn load_why_keep(settings: &Settings, specs: &[TargetSpec]) -> anyhow:
     let events_read = roots.fetched.events_read.clone();
     let deep = load_more(settings, &failing, Mode::Why, roots.live, Some(events_read)).await?;
     let targets = deep.fetched.targets.clone();
+    let mut fetched = merge(roots.fetched, deep.fetched, targets);
+    fetched.snapshot.set_rules(settings.rules.clone());
     Ok(Loaded {
-        fetched: merge(roots.fetched, deep.fetched, targets),
+        fetched,
         live: deep.live,
     })
 }
@@ -165,8 +169,10 @@ pub async fn load_status_keep(settings: &Settings, specs: &[TargetSpec]) -> anyh
     let mode = Mode::Tree { owners: false };
     let deep = load_more(settings, &failing, mode, first.live, Some(events_read)).await?;
     let targets = first.fetched.targets.clone();
+    let mut fetched = merge(first.fetched, deep.fetched, targets);
+    fetched.snapshot.set_rules(settings.rules.clone());
     Ok(Loaded {
-        fetched: merge(first.fetched, deep.fetched, targets),
+        fetched,
         live: deep.live,
     })
 }

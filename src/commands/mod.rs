@@ -4,6 +4,7 @@
 pub mod completion;
 mod frame;
 mod load;
+pub mod rules;
 pub mod status;
 pub mod tree;
 pub mod version;
@@ -32,7 +33,7 @@ pub struct Outcome {
 pub struct UsageError(pub String);
 
 pub async fn run(cli: Cli) -> anyhow::Result<Outcome> {
-    let settings = Settings::from_args(&cli.global).map_err(UsageError)?;
+    let mut settings = Settings::from_args(&cli.global).map_err(UsageError)?;
     if cli.version {
         return Ok(version::run(&settings).await);
     }
@@ -42,6 +43,10 @@ pub async fn run(cli: Cli) -> anyhow::Result<Outcome> {
         )
         .into());
     };
+    if !matches!(command, Command::Completion(_)) {
+        let locations = crate::rules::sources::Locations::from_env(settings.health_rules.clone());
+        settings.rules = crate::rules::sources::load(&locations)?;
+    }
     match command {
         Command::Tree(args) => {
             let flags = tree::TreeFlags {
@@ -81,6 +86,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<Outcome> {
             .await
         }
         Command::Completion(args) => completion::run(&args),
+        Command::Rules => Ok(rules::run(&settings)),
     }
 }
 

@@ -140,6 +140,7 @@ pub async fn run(
                         while cache.changes.try_recv().is_ok() {}
                         if cache.synced() {
                             snapshot = cache.snapshot(jiff::Timestamp::now());
+                            snapshot.set_rules(settings.rules.clone());
                             targets = retarget.targets(&snapshot);
                         }
                     }

@@ -137,7 +137,8 @@ async fn watch(
                 if !cache.synced() {
                     continue;
                 }
-                let snap = cache.snapshot(jiff::Timestamp::now());
+                let mut snap = cache.snapshot(jiff::Timestamp::now());
+                snap.set_rules(settings.rules.clone());
                 let f = frame(&snap, &retarget.targets(&snap), true);
                 code = f.code;
                 if !printer.show(&f) {

@@ -2,11 +2,13 @@
 //! source (the live cluster or files) and then only read.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use jiff::Timestamp;
 use serde::Serialize;
 
 use super::{Event, Object};
+use crate::rules::RuleSet;
 
 /// Something the source could not read, so an answer may be partial.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -30,6 +32,9 @@ pub struct Snapshot {
     pub absent: Vec<super::ObjectRef>,
     /// The instant every age is measured from.
     pub now: Timestamp,
+    /// The health rules objects are judged by: the built-in pack unless a
+    /// command sets the user's (`set_rules`).
+    rules: Arc<RuleSet>,
 }
 
 impl Snapshot {
@@ -48,6 +53,7 @@ impl Snapshot {
             incomplete: Vec::new(),
             absent: Vec::new(),
             now,
+            rules: RuleSet::builtin(),
         };
         for obj in objects {
             snap.insert(obj);
@@ -84,6 +90,16 @@ impl Snapshot {
         } else {
             obj.uid.clone()
         }
+    }
+
+    /// Judges this snapshot's objects by these health rules.
+    pub fn set_rules(&mut self, rules: Arc<RuleSet>) {
+        self.rules = rules;
+    }
+
+    /// The health rules in effect.
+    pub fn rules(&self) -> &RuleSet {
+        &self.rules
     }
 
     pub fn objects(&self) -> &[Object] {

@@ -8,7 +8,7 @@
 //! step, and an object whose controller should have written status but has
 //! not is Unknown before any per-kind rule reads zeros into it.
 
-mod conditions;
+pub(crate) mod conditions;
 mod deletion;
 mod kinds;
 mod words;
@@ -120,6 +120,10 @@ impl Judgement {
 /// Judges one object of the snapshot.
 pub fn judge(obj: &Object, snap: &Snapshot) -> Judgement {
     if let Some(j) = deletion::judge(obj, snap) {
+        return j;
+    }
+    // Health rules (built-in and the user's) override the conventions below.
+    if let Some(j) = snap.rules().judge(obj, snap.now) {
         return j;
     }
     if obj.metadata_only {

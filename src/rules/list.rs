@@ -1,0 +1,141 @@
+//! `kubectl reconcile rules`: the rules in effect and where each came from,
+//! as a table or as a document for `-o json|yaml`. Pure.
+
+use serde::Serialize;
+
+use super::file::Reason;
+use super::{Origin, Rule, RuleSet};
+use crate::render::escape;
+
+/// The document of `rules -o json|yaml`.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RuleList {
+    pub api_version: &'static str,
+    pub kind: &'static str,
+    pub rules: Vec<RuleEntry>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RuleEntry {
+    pub group: String,
+    pub kind: String,
+    pub source: SourceEntry,
+    /// The rule's position in its file, from 1.
+    pub index: usize,
+    pub checks: Vec<CheckEntry>,
+    /// Earlier sources whose rule for the same group and kind this replaced.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub overrides: Vec<SourceEntry>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct SourceEntry {
+    /// `builtin`, `config`, `env` or `flag`.
+    pub kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct CheckEntry {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub when: Option<String>,
+    pub verdict: &'static str,
+    pub reason: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub since: Option<String>,
+}
+
+impl RuleList {
+    pub fn build(set: &RuleSet) -> RuleList {
+        RuleList {
+            api_version: "reconcile.kubectl.dev/v1alpha1",
+            kind: "HealthRuleList",
+            rules: set.rules().into_iter().map(entry).collect(),
+        }
+    }
+}
+
+fn source(origin: &Origin) -> SourceEntry {
+    SourceEntry {
+        kind: origin.kind(),
+        path: origin.path().map(|p| p.display().to_string()),
+    }
+}
+
+fn entry(rule: &Rule) -> RuleEntry {
+    RuleEntry {
+        group: rule.selector.group.clone(),
+        kind: rule.selector.kind.clone(),
+        source: source(&rule.origin),
+        index: rule.index,
+        checks: rule
+            .checks
+            .iter()
+            .map(|c| CheckEntry {
+                when: c.when.as_ref().map(|e| e.source.clone()),
+                verdict: c.verdict.as_str(),
+                reason: match &c.reason {
+                    Reason::Word(w) => w.clone(),
+                    Reason::Expr(e) => e.source.clone(),
+                },
+                message: c.message.as_ref().map(|e| e.source.clone()),
+                since: c.since.as_ref().map(|e| e.source.clone()),
+            })
+            .collect(),
+        overrides: rule.overrides.iter().map(source).collect(),
+    }
+}
+
+/// One line per rule: group, kind, how many checks, where it came from.
+pub fn render(set: &RuleSet) -> String {
+    let rows: Vec<[String; 4]> = set
+        .rules()
+        .into_iter()
+        .map(|r| {
+            let group = if r.selector.group.is_empty() {
+                "(core)".to_string()
+            } else {
+                r.selector.group.clone()
+            };
+            let mut from = r.origin.to_string();
+            if !r.overrides.is_empty() {
+                let over: Vec<String> = r.overrides.iter().map(Origin::to_string).collect();
+                from.push_str(&format!(" (overrides {})", over.join(", ")));
+            }
+            [
+                group,
+                r.selector.kind.clone(),
+                r.checks.len().to_string(),
+                from,
+            ]
+        })
+        .collect();
+    let header = ["GROUP", "KIND", "CHECKS", "SOURCE"].map(String::from);
+    let mut widths = [0usize; 3];
+    for row in std::iter::once(&header).chain(&rows) {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let mut out = String::new();
+    for row in std::iter::once(&header).chain(&rows) {
+        let line = format!(
+            "{:<w0$}  {:<w1$}  {:<w2$}  {}",
+            row[0],
+            row[1],
+            row[2],
+            row[3],
+            w0 = widths[0],
+            w1 = widths[1],
+            w2 = widths[2]
+        );
+        out.push_str(&escape(line.trim_end()));
+        out.push('\n');
+    }
+    out
+}

@@ -1,0 +1,231 @@
+//! Health rules users can write: for a (group, kind), ordered CEL checks
+//! that yield a verdict, a reason and a message. They override the generic
+//! conventions of [`crate::verdict`]. Pure, except [`sources`], which reads
+//! the few local files rules come from.
+//!
+//! Where rules come from, later overriding earlier for the same (group,
+//! kind): the built-in pack (`rules/builtin.yaml`), the user's config file,
+//! `KUBECTL_RECONCILE_HEALTH_RULES`, `--health-rules FILE`. The format is
+//! described in `docs/health-rules.md`.
+
+mod cel;
+mod file;
+pub mod list;
+pub mod sources;
+
+#[cfg(test)]
+mod builtin_tests;
+#[cfg(test)]
+mod tests;
+
+use std::path::PathBuf;
+use std::sync::{Arc, OnceLock};
+
+use jiff::Timestamp;
+use serde::Serialize;
+
+use crate::model::Object;
+use crate::verdict::{Judgement, Verdict};
+
+pub use file::RulesError;
+
+/// The built-in rule pack, readable and overridable by users.
+const BUILTIN: &str = include_str!("../../rules/builtin.yaml");
+
+/// Where a rule came from, in override order (later wins).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Origin {
+    Builtin,
+    /// The default file in the user's config directory.
+    ConfigFile(PathBuf),
+    /// The file named by `KUBECTL_RECONCILE_HEALTH_RULES`.
+    Env(PathBuf),
+    /// The file given with `--health-rules`.
+    Flag(PathBuf),
+}
+
+impl Origin {
+    /// The file, for every origin but the built-in pack.
+    pub fn path(&self) -> Option<&PathBuf> {
+        match self {
+            Origin::Builtin => None,
+            Origin::ConfigFile(p) | Origin::Env(p) | Origin::Flag(p) => Some(p),
+        }
+    }
+
+    /// `builtin`, `config`, `env` or `flag`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Origin::Builtin => "builtin",
+            Origin::ConfigFile(_) => "config",
+            Origin::Env(_) => "env",
+            Origin::Flag(_) => "flag",
+        }
+    }
+}
+
+impl std::fmt::Display for Origin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Origin::Builtin => f.write_str("builtin"),
+            Origin::ConfigFile(p) => write!(f, "{}", p.display()),
+            Origin::Env(p) => write!(f, "{}={}", sources::ENV, p.display()),
+            Origin::Flag(p) => write!(f, "--health-rules {}", p.display()),
+        }
+    }
+}
+
+/// Which objects a rule is for: an exact group or `*.suffix` or `*`, and an
+/// exact kind or `*`.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct Selector {
+    pub group: String,
+    pub kind: String,
+}
+
+impl Selector {
+    /// How specific a match is (higher wins), or None when it does not
+    /// match: the group first (exact, then the longest `*.suffix`, then
+    /// `*`), then the kind (exact, then `*`).
+    fn matches(&self, group: &str, kind: &str) -> Option<(u8, usize, u8)> {
+        let (group_rank, suffix_len) = if self.group == group {
+            (2, 0)
+        } else if let Some(suffix) = self.group.strip_prefix("*.") {
+            let under = group
+                .strip_suffix(suffix)
+                .is_some_and(|sub| sub.len() > 1 && sub.ends_with('.'));
+            if !under {
+                return None;
+            }
+            (1, suffix.len())
+        } else if self.group == "*" {
+            (0, 0)
+        } else {
+            return None;
+        };
+        let kind_rank = if self.kind == kind {
+            1
+        } else if self.kind == "*" {
+            0
+        } else {
+            return None;
+        };
+        Some((group_rank, suffix_len, kind_rank))
+    }
+}
+
+impl std::fmt::Display for Selector {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.group.is_empty() {
+            f.write_str(&self.kind)
+        } else {
+            write!(f, "{}.{}", self.kind, self.group)
+        }
+    }
+}
+
+/// One rule: the checks for the objects its selector matches.
+#[derive(Debug)]
+pub struct Rule {
+    pub selector: Selector,
+    pub origin: Origin,
+    /// Position of the rule in its file, from 1.
+    pub index: usize,
+    pub checks: Vec<file::Check>,
+    /// The origins of the rules with the same selector this one replaced.
+    pub overrides: Vec<Origin>,
+}
+
+/// Every rule in effect: one per selector, the latest origin winning.
+#[derive(Debug, Default)]
+pub struct RuleSet {
+    rules: Vec<Rule>,
+}
+
+impl RuleSet {
+    /// The built-in pack alone, parsed once.
+    pub fn builtin() -> Arc<RuleSet> {
+        static BUILT: OnceLock<Arc<RuleSet>> = OnceLock::new();
+        BUILT
+            .get_or_init(|| {
+                let mut set = RuleSet::default();
+                set.add_source(BUILTIN, Origin::Builtin)
+                    .unwrap_or_else(|e| panic!("the built-in rule pack is broken: {e}"));
+                Arc::new(set)
+            })
+            .clone()
+    }
+
+    /// Adds the rules of one source; a rule with the selector of an earlier
+    /// one replaces it.
+    pub fn add_source(&mut self, text: &str, origin: Origin) -> Result<(), RulesError> {
+        for rule in file::parse(text, &origin)? {
+            match self.rules.iter().position(|r| r.selector == rule.selector) {
+                Some(i) => {
+                    let old = std::mem::replace(&mut self.rules[i], rule);
+                    let new = &mut self.rules[i];
+                    new.overrides = old.overrides;
+                    new.overrides.push(old.origin);
+                }
+                None => self.rules.push(rule),
+            }
+        }
+        Ok(())
+    }
+
+    /// The rules in effect, sorted by group and kind.
+    pub fn rules(&self) -> Vec<&Rule> {
+        let mut rules: Vec<&Rule> = self.rules.iter().collect();
+        rules.sort_by(|a, b| a.selector.cmp(&b.selector));
+        rules
+    }
+
+    /// The most specific rule for a group and kind; on a tie the later
+    /// origin wins.
+    pub fn rule_for(&self, group: &str, kind: &str) -> Option<&Rule> {
+        self.rules
+            .iter()
+            .filter_map(|r| Some((r.selector.matches(group, kind)?, &r.origin, r)))
+            .max_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)))
+            .map(|(_, _, r)| r)
+    }
+
+    /// The verdict of the first check of the object's rule that holds, or
+    /// None: no rule, no check held, or only the metadata was read.
+    pub fn judge(&self, obj: &Object, now: Timestamp) -> Option<Judgement> {
+        if obj.metadata_only {
+            return None;
+        }
+        let rule = self.rule_for(obj.group(), obj.kind())?;
+        let scope = cel::Scope::new(obj, now);
+        for (i, check) in rule.checks.iter().enumerate() {
+            match check.holds(&scope) {
+                Ok(false) => continue,
+                Ok(true) => {
+                    let mut j = check.judgement(&scope);
+                    if j.message.is_empty() {
+                        j.message = format!(
+                            "health rule {} for {} ({})",
+                            rule.index, rule.selector, rule.origin
+                        );
+                    }
+                    return Some(j);
+                }
+                Err(e) => {
+                    return Some(Judgement::new(
+                        Verdict::Unknown,
+                        "HealthRuleError",
+                        format!(
+                            "health rule {} for {} ({}), check {}: {e}",
+                            rule.index,
+                            rule.selector,
+                            rule.origin,
+                            i + 1
+                        ),
+                    ));
+                }
+            }
+        }
+        None
+    }
+}

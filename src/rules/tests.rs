@@ -1,0 +1,536 @@
+//! Rule files: format, errors with positions, precedence of sources, the
+//! helpers expressions see, and the hook into the judge.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use jiff::Timestamp;
+use serde_json::json;
+
+use super::sources::{Locations, config_file, load};
+use super::{Origin, RuleSet, RulesError};
+use crate::model::{Object, Snapshot};
+use crate::verdict::{Verdict, judge};
+
+const NOW: &str = "2026-01-10T12:00:00Z";
+
+fn now() -> Timestamp {
+    NOW.parse().unwrap()
+}
+
+fn widget(status: serde_json::Value) -> Object {
+    Object::from_value(json!({
+        "apiVersion": "example.com/v1",
+        "kind": "Widget",
+        "metadata": {"name": "w", "namespace": "default", "uid": "u1", "generation": 2,
+                     "creationTimestamp": "2026-01-10T11:00:00Z"},
+        "spec": {"size": 3},
+        "status": status,
+    }))
+    .unwrap()
+}
+
+fn set(text: &str) -> RuleSet {
+    let mut set = RuleSet::default();
+    set.add_source(text, Origin::Flag(PathBuf::from("mine.yaml")))
+        .unwrap_or_else(|e| panic!("{e}"));
+    set
+}
+
+fn error(text: &str) -> String {
+    let mut set = RuleSet::default();
+    set.add_source(text, Origin::Flag(PathBuf::from("mine.yaml")))
+        .expect_err("the rule should be rejected")
+        .to_string()
+}
+
+const PHASE_RULE: &str = r#"
+rules:
+  - group: example.com
+    kind: Widget
+    checks:
+      - when: object.status.phase == "Broken"
+        verdict: Failed
+        reason: WidgetBroken
+        message: '"widget " + object.metadata.name + " is broken: " + object.status.why'
+      - when: object.status.phase == "Failed"
+        verdict: Converged
+        reason: FailedIsFineHere
+        message: '"phase Failed means the last batch is done"'
+"#;
+
+#[test]
+fn the_first_check_that_holds_decides() {
+    let rules = set(PHASE_RULE);
+    let j = rules
+        .judge(
+            &widget(json!({"phase": "Broken", "why": "no gears"})),
+            now(),
+        )
+        .unwrap();
+    assert_eq!(j.verdict, Verdict::Failed);
+    assert_eq!(j.reason, "WidgetBroken");
+    assert_eq!(j.message, "widget w is broken: no gears");
+}
+
+#[test]
+fn no_check_holding_leaves_the_conventions() {
+    let rules = set(PHASE_RULE);
+    assert_eq!(
+        rules.judge(&widget(json!({"phase": "Running"})), now()),
+        None
+    );
+    // A missing field does not match rather than failing the rule.
+    assert_eq!(rules.judge(&widget(json!({})), now()), None);
+}
+
+#[test]
+fn a_user_rule_overrides_the_conventions_in_the_judge() {
+    let obj = widget(json!({"observedGeneration": 2, "conditions": [
+        {"type": "Ready", "status": "False", "reason": "ScaledToZero", "message": "0 workers"}]}));
+    let mut snap = Snapshot::new(vec![obj.clone()], vec![], vec![], now());
+    assert_eq!(
+        judge(&obj, &snap).verdict,
+        Verdict::Progressing,
+        "the conventions read Ready=False as not converged"
+    );
+    snap.set_rules(Arc::new(set(r#"
+rules:
+  - group: example.com
+    kind: Widget
+    checks:
+      - when: isFalse("Ready") && condition("Ready").reason == "ScaledToZero"
+        verdict: Converged
+        reason: Idle
+"#)));
+    let j = judge(&obj, &snap);
+    assert_eq!(j.verdict, Verdict::Converged);
+    assert_eq!(j.reason, "Idle");
+}
+
+#[test]
+fn deletion_still_comes_first() {
+    let mut obj = widget(json!({"phase": "Failed"}));
+    obj.deleted = Some("2026-01-10T11:59:00Z".parse().unwrap());
+    obj.finalizers = vec!["example.com/cleanup".into()];
+    let mut snap = Snapshot::new(vec![obj.clone()], vec![], vec![], now());
+    snap.set_rules(Arc::new(set(PHASE_RULE)));
+    assert_eq!(judge(&obj, &snap).verdict, Verdict::Terminating);
+}
+
+#[test]
+fn helpers_read_conditions_ages_and_generations() {
+    let rules = set(r#"
+rules:
+  - group: example.com
+    kind: Widget
+    checks:
+      - when: staleStatus()
+        verdict: Progressing
+        reason: Stale
+      - when: isFalse("Ready") && age(condition("Ready").lastTransitionTime) > 600
+        verdict: Failed
+        reason: condition("Ready").reason
+        message: condition("Ready").message + " for " + string(age(condition("Ready").lastTransitionTime)) + "s"
+        since: condition("Ready").lastTransitionTime
+      - when: isTrue("Ready") && condition("Missing").status == "" && now == "2026-01-10T12:00:00Z"
+        verdict: Converged
+        reason: Ready
+"#);
+    let cond = |status: &str, at: &str| {
+        json!({"observedGeneration": 2, "conditions": [
+            {"type": "Ready", "status": status, "reason": "GearsJammed", "message": "gears jammed",
+             "lastTransitionTime": at}]})
+    };
+    let j = rules
+        .judge(&widget(cond("False", "2026-01-10T11:00:00Z")), now())
+        .unwrap();
+    assert_eq!(
+        (j.verdict, j.reason.as_str(), j.message.as_str()),
+        (Verdict::Failed, "GearsJammed", "gears jammed for 3600s")
+    );
+    assert_eq!(j.since, Some("2026-01-10T11:00:00Z".parse().unwrap()));
+    assert_eq!(
+        rules.judge(&widget(cond("False", "2026-01-10T11:58:00Z")), now()),
+        None,
+        "two minutes is not yet a failure"
+    );
+    let j = rules
+        .judge(&widget(cond("True", "2026-01-10T11:00:00Z")), now())
+        .unwrap();
+    assert_eq!(j.verdict, Verdict::Converged);
+    assert!(
+        j.message
+            .contains("health rule 1 for Widget.example.com (--health-rules mine.yaml)"),
+        "a check without a message names its rule: {}",
+        j.message
+    );
+    let stale = widget(json!({"observedGeneration": 1}));
+    assert_eq!(rules.judge(&stale, now()).unwrap().reason, "Stale");
+}
+
+#[test]
+fn optional_syntax_and_annotations() {
+    let rules = set(r#"
+rules:
+  - group: example.com
+    kind: Widget
+    checks:
+      - when: object.metadata.?annotations[?"example.com/paused"].orValue("") == "true"
+        verdict: Suspended
+        reason: Paused
+      - when: object.status.?phase.orValue("none") == "none"
+        verdict: Progressing
+        reason: NoPhase
+"#);
+    let mut raw = widget(json!({})).raw;
+    raw["metadata"]["annotations"] = json!({"example.com/paused": "true"});
+    let paused = Object::from_value(raw).unwrap();
+    assert_eq!(rules.judge(&paused, now()).unwrap().reason, "Paused");
+    assert_eq!(
+        rules.judge(&widget(json!({})), now()).unwrap().reason,
+        "NoPhase"
+    );
+}
+
+#[test]
+fn a_runtime_error_is_unknown_and_names_the_rule() {
+    let rules = set(r#"
+rules:
+  - group: example.com
+    kind: Widget
+    checks:
+      - when: object.spec.size + "x" == 1
+        verdict: Failed
+        reason: Never
+"#);
+    let j = rules.judge(&widget(json!({})), now()).unwrap();
+    assert_eq!(j.verdict, Verdict::Unknown);
+    assert_eq!(j.reason, "HealthRuleError");
+    assert!(
+        j.message
+            .starts_with("health rule 1 for Widget.example.com (--health-rules mine.yaml), check 1: `when: object.spec.size + \"x\" == 1`"),
+        "{}",
+        j.message
+    );
+}
+
+#[test]
+fn a_syntax_error_names_file_rule_check_and_position() {
+    let e = error(
+        r#"
+rules:
+  - group: example.com
+    kind: Gadget
+    checks:
+      - when: "true"
+        verdict: Converged
+        reason: Fine
+  - group: example.com
+    kind: Widget
+    checks:
+      - when: "true"
+        verdict: Converged
+        reason: Fine
+      - when: object.status.phase == = "x"
+        verdict: Failed
+        reason: Broken
+"#,
+    );
+    assert!(
+        e.starts_with(
+            "health rules in --health-rules mine.yaml: rule 2 (Widget.example.com), check 2, `when`: "
+        ),
+        "{e}"
+    );
+    assert!(e.contains("(line 1, column 24)"), "{e}");
+    assert!(
+        e.contains("  | object.status.phase == = \"x\"\n  |                        ^\n"),
+        "{e}"
+    );
+    assert!(e.contains("\nhint: "), "{e}");
+}
+
+#[test]
+fn an_undeclared_name_is_an_error_at_load_with_its_position() {
+    let e = error(
+        r#"
+rules:
+  - group: example.com
+    kind: Widget
+    checks:
+      - when: object.status.conditions.exists(c, c.type == "Ready") && objet.spec.size > 1
+        verdict: Failed
+        reason: Broken
+"#,
+    );
+    assert!(
+        e.contains("check 1, `when`: undeclared reference to 'objet'; expressions see `object`, `now` and the helpers (line 1, column 58)"),
+        "{e}"
+    );
+    assert!(
+        e.contains("\n  |                                                          ^\n"),
+        "{e}"
+    );
+    // Comprehension variables, `now` and type names are declared.
+    set(r#"
+rules:
+  - group: example.com
+    kind: Widget
+    checks:
+      - when: object.status.conditions.all(c, c.status == "True") && now != "" && type(1) == int
+        verdict: Converged
+        reason: Fine
+        message: '[1, 2].map(x, x * 2).filter(y, y > 2).size() == 1 ? "one" : "many"'
+"#);
+}
+
+#[test]
+fn format_errors_name_the_file() {
+    let e = error(
+        "rules:\n  - group: example.com\n    kind: Widget\n    checks:\n      - wen: 'true'\n        verdict: Failed\n        reason: X\n",
+    );
+    assert!(
+        e.starts_with("health rules in --health-rules mine.yaml: "),
+        "{e}"
+    );
+    assert!(e.contains("unknown field `wen`"), "{e}");
+    assert!(e.contains("line 5"), "{e}");
+    let e = error(
+        "rules:\n  - group: example.com\n    kind: Widget\n    checks:\n      - verdict: Done\n        reason: X\n",
+    );
+    assert!(e.contains("unknown variant `Done`"), "{e}");
+    let e = error(
+        "rules:\n  - group: example.com\n    checks:\n      - verdict: Failed\n        reason: X\n",
+    );
+    assert!(e.contains("rule 1 names no `kind`"), "{e}");
+    let e = error(
+        "rules:\n  - kind: Pod\n    checks: [{verdict: Failed, reason: X}]\n  - kind: Pod\n    checks: [{verdict: Failed, reason: Y}]\n",
+    );
+    assert!(e.contains("rules 1 and 2 are both for Pod"), "{e}");
+}
+
+#[test]
+fn an_empty_file_has_no_rules() {
+    assert!(set("").rules().is_empty());
+    assert!(set("# nothing yet\n").rules().is_empty());
+    assert!(set("rules: []\n").rules().is_empty());
+}
+
+#[test]
+fn the_most_specific_selector_wins_then_the_later_source() {
+    let mut rules = RuleSet::default();
+    let any = "rules:\n  - group: '*.aws.example'\n    kind: '*'\n    checks: [{verdict: Failed, reason: Any}]\n";
+    let exact = "rules:\n  - group: s3.aws.example\n    kind: Bucket\n    checks: [{verdict: Converged, reason: Exact}]\n";
+    rules.add_source(exact, Origin::Builtin).unwrap();
+    rules
+        .add_source(any, Origin::Env(PathBuf::from("env.yaml")))
+        .unwrap();
+    assert_eq!(
+        rules
+            .rule_for("s3.aws.example", "Bucket")
+            .unwrap()
+            .checks
+            .len(),
+        1
+    );
+    let reason_for = |rules: &RuleSet, group: &str, kind: &str| {
+        let obj = Object::from_value(json!({
+            "apiVersion": format!("{group}/v1"), "kind": kind,
+            "metadata": {"name": "x"}, "status": {}}))
+        .unwrap();
+        rules.judge(&obj, now()).map(|j| j.reason)
+    };
+    assert_eq!(
+        reason_for(&rules, "s3.aws.example", "Bucket").as_deref(),
+        Some("Exact")
+    );
+    assert_eq!(
+        reason_for(&rules, "s3.aws.example", "Queue").as_deref(),
+        Some("Any")
+    );
+    assert_eq!(
+        reason_for(&rules, "aws.example", "Queue"),
+        None,
+        "*.x needs a subdomain"
+    );
+    assert_eq!(reason_for(&rules, "evilaws.example", "Queue"), None);
+    rules
+        .add_source(
+            "rules:\n  - group: '*.example'\n    kind: Queue\n    checks: [{verdict: Failed, reason: Broad}]\n",
+            Origin::Flag(PathBuf::from("flag.yaml")),
+        )
+        .unwrap();
+    assert_eq!(
+        reason_for(&rules, "sqs.aws.example", "Queue").as_deref(),
+        Some("Any"),
+        "the longer suffix is more specific than the later source"
+    );
+    assert_eq!(
+        reason_for(&rules, "mq.example", "Queue").as_deref(),
+        Some("Broad")
+    );
+}
+
+#[test]
+fn later_sources_replace_earlier_rules_for_the_same_kind() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, reason: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(
+            &path,
+            format!("rules:\n  - group: cert-manager.io\n    kind: Certificate\n    checks: [{{verdict: Converged, reason: {reason}}}]\n"),
+        )
+        .unwrap();
+        path
+    };
+    let config = write("config.yaml", "FromConfig");
+    let env = write("env.yaml", "FromEnv");
+    let flag = write("flag.yaml", "FromFlag");
+    let cert = Object::from_value(json!({
+        "apiVersion": "cert-manager.io/v1", "kind": "Certificate",
+        "metadata": {"name": "c"}, "status": {}}))
+    .unwrap();
+    let reason = |loc: Locations| {
+        let rules = load(&loc).unwrap_or_else(|e| panic!("{e}"));
+        let rule = rules.rule_for("cert-manager.io", "Certificate").unwrap();
+        (
+            rules.judge(&cert, now()).map(|j| j.reason),
+            rule.origin.clone(),
+            rule.overrides.clone(),
+        )
+    };
+    let builtin = reason(Locations::default());
+    assert_eq!(builtin.1, Origin::Builtin);
+    assert_ne!(builtin.0.as_deref(), Some("FromConfig"));
+
+    let all = Locations {
+        config: Some(config.clone()),
+        env: Some(env.clone()),
+        flag: Some(flag.clone()),
+    };
+    let (got, origin, overrides) = reason(all.clone());
+    assert_eq!(got.as_deref(), Some("FromFlag"));
+    assert_eq!(origin, Origin::Flag(flag.clone()));
+    assert_eq!(
+        overrides,
+        vec![
+            Origin::Builtin,
+            Origin::ConfigFile(config.clone()),
+            Origin::Env(env.clone())
+        ]
+    );
+    let no_flag = Locations {
+        flag: None,
+        ..all.clone()
+    };
+    assert_eq!(reason(no_flag).0.as_deref(), Some("FromEnv"));
+    let config_only = Locations {
+        config: Some(config.clone()),
+        ..Locations::default()
+    };
+    assert_eq!(reason(config_only).0.as_deref(), Some("FromConfig"));
+    // A config file that is not there is no error; a named one is.
+    let absent = dir.path().join("absent.yaml");
+    let quiet = Locations {
+        config: Some(absent.clone()),
+        ..Locations::default()
+    };
+    assert_eq!(reason(quiet).1, Origin::Builtin);
+    let loud = Locations {
+        env: Some(absent.clone()),
+        ..Locations::default()
+    };
+    let e = load(&loud).unwrap_err();
+    assert!(matches!(e, RulesError::Read { .. }));
+    let e = e.to_string();
+    assert!(
+        e.starts_with(&format!(
+            "cannot read health rules from KUBECTL_RECONCILE_HEALTH_RULES={}: ",
+            absent.display()
+        )),
+        "{e}"
+    );
+    assert!(
+        e.contains("\nhint: point KUBECTL_RECONCILE_HEALTH_RULES at a readable file"),
+        "{e}"
+    );
+}
+
+#[test]
+fn the_config_file_lives_under_xdg_config_home_or_dot_config() {
+    assert_eq!(
+        config_file(Some("/xdg".into()), Some("/home/me".into())),
+        Some(PathBuf::from("/xdg/kubectl-reconcile/health-rules.yaml"))
+    );
+    assert_eq!(
+        config_file(Some("relative".into()), Some("/home/me".into())),
+        Some(PathBuf::from(
+            "/home/me/.config/kubectl-reconcile/health-rules.yaml"
+        ))
+    );
+    assert_eq!(
+        config_file(None, Some("/home/me".into())),
+        Some(PathBuf::from(
+            "/home/me/.config/kubectl-reconcile/health-rules.yaml"
+        ))
+    );
+    assert_eq!(config_file(None, None), None);
+}
+
+#[test]
+fn the_listing_says_where_each_rule_came_from() {
+    let mut rules = RuleSet::default();
+    rules
+        .add_source(
+            "rules:\n  - kind: Pod\n    checks: [{verdict: Converged, reason: A}]\n  - group: apps\n    kind: Deployment\n    checks: [{verdict: Converged, reason: B}]\n",
+            Origin::Builtin,
+        )
+        .unwrap();
+    rules
+        .add_source(
+            "rules:\n  - kind: Pod\n    checks: [{when: 'true', verdict: Failed, reason: C, message: '\"m\"'}]\n",
+            Origin::Flag(PathBuf::from("my.yaml")),
+        )
+        .unwrap();
+    assert_eq!(
+        super::list::render(&rules),
+        "GROUP   KIND        CHECKS  SOURCE\n\
+         (core)  Pod         1       --health-rules my.yaml (overrides builtin)\n\
+         apps    Deployment  1       builtin\n"
+    );
+    let doc = serde_json::to_value(super::list::RuleList::build(&rules)).unwrap();
+    assert_eq!(
+        doc["rules"][0],
+        json!({"group": "", "kind": "Pod", "index": 1,
+               "source": {"kind": "flag", "path": "my.yaml"},
+               "checks": [{"when": "true", "verdict": "Failed", "reason": "C", "message": "\"m\""}],
+               "overrides": [{"kind": "builtin"}]})
+    );
+}
+
+#[test]
+fn the_builtin_pack_compiles_and_documents_every_rule() {
+    let set = RuleSet::builtin();
+    assert!(set.rules().len() > 40, "{}", set.rules().len());
+    assert!(set.rule_for("cert-manager.io", "Certificate").is_some());
+    assert!(set.rule_for("s3.services.k8s.aws", "Bucket").is_some());
+    assert!(set.rule_for("apps", "Deployment").is_none());
+}
+
+#[test]
+fn objects_read_as_metadata_only_are_left_to_the_conventions() {
+    let mut obj = Object::from_value(json!({
+        "apiVersion": "cert-manager.io/v1", "kind": "Certificate",
+        "metadata": {"name": "c", "uid": "c1"}}))
+    .unwrap();
+    let always = Arc::new(set(
+        "rules:\n  - group: cert-manager.io\n    kind: Certificate\n    checks: [{verdict: Failed, reason: Always}]\n",
+    ));
+    assert_eq!(always.judge(&obj, now()).unwrap().reason, "Always");
+    obj.metadata_only = true;
+    assert_eq!(always.judge(&obj, now()), None);
+    let mut snap = Snapshot::new(vec![obj.clone()], vec![], vec![], now());
+    snap.set_rules(always);
+    assert_eq!(judge(&obj, &snap).reason, "Exists");
+}
