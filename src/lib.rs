@@ -10,6 +10,7 @@ pub mod completion;
 pub mod diagnose;
 pub mod graph;
 pub mod model;
+pub mod relations;
 pub mod render;
 pub mod report;
 pub mod selector;

@@ -116,10 +116,17 @@ pub async fn load_why_keep(settings: &Settings, specs: &[TargetSpec]) -> anyhow:
         });
     }
     let mut deep = load_keep(settings, &failing, Mode::Tree { owners: true }, roots.live).await?;
-    let snap = &mut deep.fetched.snapshot;
-    snap.incomplete.extend(roots.fetched.snapshot.incomplete);
-    snap.incomplete.sort();
-    snap.incomplete.dedup();
+    // The converged roots stay in the snapshot, so the sweep can say "N of M".
+    let snap = &deep.fetched.snapshot;
+    // Read later, the deep copies win.
+    let mut objects = roots.fetched.snapshot.objects().to_vec();
+    objects.extend(snap.objects().iter().cloned());
+    let mut incomplete = snap.incomplete.clone();
+    incomplete.extend(roots.fetched.snapshot.incomplete);
+    let mut merged =
+        crate::model::Snapshot::new(objects, snap.events.clone(), incomplete, snap.now);
+    merged.absent = snap.absent.clone();
+    deep.fetched.snapshot = merged;
     deep.fetched.watches.extend(roots.fetched.watches);
     Ok(deep)
 }

@@ -54,7 +54,15 @@ pub async fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Status(args) => {
             status::run(&settings, &target_specs(&args.targets)?, args.watch).await
         }
-        Command::Why(args) => why::run(&settings, &target_specs(&args.targets)?, args.watch).await,
+        Command::Why(args) => {
+            why::run(
+                &settings,
+                &target_specs(&args.targets)?,
+                args.watch,
+                args.verbose,
+            )
+            .await
+        }
         Command::Wait(args) => {
             let timeout = crate::settings::parse_duration(&args.timeout)
                 .map_err(|e| UsageError(e.replace("--request-timeout", "--timeout")))?;

@@ -13,21 +13,39 @@ pub async fn run(
     settings: &Settings,
     specs: &[TargetSpec],
     watching: bool,
+    verbose: bool,
 ) -> anyhow::Result<Outcome> {
     let loaded = load_why_keep(settings, specs).await?;
+    let sweep = specs.is_empty();
     watch::show(
         settings,
         loaded,
         watching,
-        specs.is_empty(),
+        sweep,
         true,
-        |snap, targets, compact| frame(settings, snap, targets, compact),
+        |snap, targets, compact| frame(settings, snap, targets, compact, sweep, verbose),
     )
     .await
 }
 
-pub fn frame(settings: &Settings, snap: &Snapshot, targets: &[Target], compact: bool) -> Frame {
-    let report = WhyReport::build(snap, targets);
+pub fn frame(
+    settings: &Settings,
+    snap: &Snapshot,
+    targets: &[Target],
+    compact: bool,
+    sweep: bool,
+    verbose: bool,
+) -> Frame {
+    let report = if sweep {
+        // Every root in scope; the snapshot holds them all (see load_why_keep).
+        let roots =
+            crate::source::offline::resolve(snap, &[], super::load::offline_namespace(settings))
+                .map(|r| r.len())
+                .unwrap_or(targets.len());
+        WhyReport::sweep(snap, targets, roots)
+    } else {
+        WhyReport::build(snap, targets)
+    };
     let style = Style {
         color: settings.color,
     };
@@ -48,6 +66,7 @@ pub fn frame(settings: &Settings, snap: &Snapshot, targets: &[Target], compact: 
                 style,
                 width: settings.width,
                 now: snap.now,
+                full: verbose || !sweep,
             },
         )
     };

@@ -312,6 +312,9 @@ impl Live {
             .await
             .into_iter()
             .for_each(|r| found.merge(r));
+        if let Mode::Tree { .. } = mode {
+            self.fetch_related(&mut found, scope).await;
+        }
         found.check_fatal(&self.server)?;
 
         let now = jiff::Timestamp::now();
@@ -817,6 +820,165 @@ impl Live {
             .collect()
             .await
     }
+
+    // ---- relations (the `why` helper's; to be ported to the Reader) ----
+
+    /// Runs the relations' read plan (`relations::reads_for`) in up to three
+    /// rounds (a Service an Ingress routes to, then the pods it selects),
+    /// expands the owner trees of related workloads, records what the plan
+    /// expected and did not find as absent, and reads the events of
+    /// namespaces that were not read before.
+    async fn fetch_related(&self, found: &mut Collected, scope: &Scope) {
+        let mut done: HashSet<crate::relations::RelatedRead> = HashSet::new();
+        let namespaces_before: BTreeSet<String> = found
+            .objects
+            .iter()
+            .filter_map(|o| o.namespace().map(str::to_string))
+            .collect();
+        for _round in 0..3 {
+            let plan: Vec<crate::relations::RelatedRead> =
+                crate::relations::reads_for(&found.objects, &found.events)
+                    .into_iter()
+                    .filter(|r| !done.contains(r))
+                    .collect();
+            if plan.is_empty() {
+                break;
+            }
+            let mut lists: Vec<(ListSpec, Vec<String>)> = Vec::new();
+            let mut gets: Vec<(ResourceType, Option<String>, String)> = Vec::new();
+            for read in &plan {
+                done.insert(read.clone());
+                let types: Vec<ResourceType> = match &read.resource {
+                    crate::relations::Resource::Kind { api_version, kind } => self
+                        .type_of(crate::model::group_of(api_version), kind)
+                        .into_iter()
+                        .collect(),
+                    crate::relations::Resource::EveryNamespacedType => self
+                        .catalog
+                        .types
+                        .iter()
+                        .filter(|t| t.namespaced && t.can("list") && !skip_in_fallback(t))
+                        .cloned()
+                        .collect(),
+                };
+                for rt in types {
+                    let ns = if rt.namespaced {
+                        read.namespace.clone()
+                    } else {
+                        None
+                    };
+                    match &read.select {
+                        crate::relations::Select::Name(name) if !read.metadata_only => {
+                            gets.push((rt, ns, name.clone()))
+                        }
+                        select => lists.push((
+                            ListSpec {
+                                rt,
+                                namespace: ns,
+                                labels: match select {
+                                    crate::relations::Select::Labels(l) => Some(l.clone()),
+                                    _ => None,
+                                },
+                                metadata_only: read.metadata_only,
+                            },
+                            read.expect.clone(),
+                        )),
+                    }
+                }
+            }
+            let mut new: Vec<Object> = Vec::new();
+            let expectations: Vec<(ResourceType, Option<String>, Vec<String>)> = lists
+                .iter()
+                .map(|(l, e)| (l.rt.clone(), l.namespace.clone(), e.clone()))
+                .collect();
+            let mut failed: HashSet<(String, Option<String>)> = HashSet::new();
+            for result in self
+                .run_lists(lists.into_iter().map(|(l, _)| l).collect())
+                .await
+            {
+                for gap in &result.incomplete {
+                    failed.insert((gap.resource.clone(), gap.namespace.clone()));
+                }
+                new.extend(result.objects.iter().cloned());
+                found.merge(result);
+            }
+            for (rt, ns, expect) in expectations {
+                if failed.contains(&(rt.full_name(), ns.clone())) {
+                    continue;
+                }
+                for name in expect {
+                    if !new.iter().any(|o| {
+                        o.kind() == rt.kind
+                            && o.group() == rt.group
+                            && o.name() == name
+                            && o.namespace() == ns.as_deref()
+                    }) {
+                        found.absent.push(ObjectRef {
+                            api_version: rt.api_version(),
+                            kind: rt.kind.clone(),
+                            namespace: ns.clone(),
+                            name,
+                            uid: None,
+                        });
+                    }
+                }
+            }
+            let fetched: Vec<_> = stream::iter(gets)
+                .map(|(rt, ns, name)| async move {
+                    (self.get(&rt, ns.as_deref(), &name).await, rt, ns, name)
+                })
+                .buffer_unordered(CONCURRENCY)
+                .collect()
+                .await;
+            for (result, rt, ns, name) in fetched {
+                match result {
+                    Ok(Some(obj)) => new.push(obj),
+                    Ok(None) => found.absent.push(ObjectRef {
+                        api_version: rt.api_version(),
+                        kind: rt.kind.clone(),
+                        namespace: ns,
+                        name,
+                        uid: None,
+                    }),
+                    Err(e) => found.fail(&rt, ns, e),
+                }
+            }
+            // Related workloads bring their own trees (an autoscaler's
+            // Deployment, an inventory's StatefulSet): known edges only.
+            let workloads: Vec<Object> = new
+                .iter()
+                .filter(|o| {
+                    !o.metadata_only
+                        && o.kind() != "Service"
+                        && matches!(self.edges(o), Edges::Lists { .. })
+                })
+                .cloned()
+                .collect();
+            found.add(new);
+            if !workloads.is_empty() {
+                self.expand_trees(&workloads, found).await;
+            }
+        }
+        let fresh: Collected = Collected {
+            objects: found
+                .objects
+                .iter()
+                .filter(|o| {
+                    o.namespace()
+                        .is_some_and(|ns| !namespaces_before.contains(ns))
+                })
+                .cloned()
+                .collect(),
+            ..Collected::default()
+        };
+        if !fresh.objects.is_empty() {
+            for r in self.fetch_events(&fresh, scope, false).await {
+                found.merge(r);
+            }
+        }
+    }
+
+    // ---- end of relations ----
 
     async fn run_lists(&self, lists: Vec<ListSpec>) -> Vec<Collected> {
         stream::iter(lists)
