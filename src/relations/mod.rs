@@ -142,7 +142,8 @@ pub fn named(obj: &Object) -> Vec<(Edge, Named)> {
     match (obj.group(), obj.kind()) {
         ("", "Pod") => out.extend(pods::pod_refs(obj)),
         ("apps", "ReplicaSet" | "StatefulSet" | "DaemonSet") | ("batch", "Job") => {
-            out.extend(pods::template_refs(obj))
+            out.extend(pods::template_refs(obj));
+            out.extend(pods::claim_templates(obj));
         }
         ("", "PersistentVolumeClaim") => {
             if let Some(class) = obj.str("/spec/storageClassName").filter(|c| !c.is_empty()) {

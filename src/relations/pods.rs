@@ -109,6 +109,38 @@ pub fn template_refs(workload: &Object) -> Vec<(Edge, Named)> {
         .collect()
 }
 
+/// The claims a StatefulSet's volumeClaimTemplates make, one per ordinal
+/// (`<template>-<statefulset>-<ordinal>`), for the first ordinals.
+pub fn claim_templates(sts: &Object) -> Vec<(Edge, Named)> {
+    const MAX_ORDINALS: i64 = 16;
+    if sts.kind() != "StatefulSet" {
+        return Vec::new();
+    }
+    let replicas = sts
+        .int("/spec/replicas")
+        .unwrap_or(1)
+        .clamp(0, MAX_ORDINALS);
+    let start = sts.int("/spec/ordinals/start").unwrap_or(0);
+    let mut out = Vec::new();
+    for t in array(sts.at("/spec/volumeClaimTemplates")) {
+        let Some(name) = t.pointer("/metadata/name").and_then(Value::as_str) else {
+            continue;
+        };
+        for i in start..start + replicas {
+            out.push((
+                Edge::Mounts,
+                Named::new(
+                    "v1",
+                    "PersistentVolumeClaim",
+                    sts.namespace(),
+                    &format!("{name}-{}-{i}", sts.name()),
+                ),
+            ));
+        }
+    }
+    out
+}
+
 fn service_account(spec: &Value, ns: Option<&str>) -> Option<(Edge, Named)> {
     let name = spec
         .get("serviceAccountName")

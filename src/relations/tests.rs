@@ -366,3 +366,54 @@ fn a_refused_creation_plans_the_reads_that_explain_it() {
         );
     }
 }
+
+#[test]
+fn a_statefulset_mounts_the_claims_of_its_templates() {
+    let sts = Object::from_value(serde_json::json!({"apiVersion": "apps/v1", "kind": "StatefulSet",
+        "metadata": {"name": "db", "namespace": "shop", "uid": "sts"},
+        "spec": {"replicas": 2, "selector": {"matchLabels": {"app": "db"}},
+            "volumeClaimTemplates": [{"metadata": {"name": "data"}, "spec": {"accessModes": ["ReadWriteOnce"], "storageClassName": "fast",
+                "resources": {"requests": {"storage": "1Gi"}}}}]},
+        "status": {"replicas": 0}}))
+    .unwrap();
+    let claim = |name: &str| {
+        Object::from_value(serde_json::json!({"apiVersion": "v1", "kind": "PersistentVolumeClaim",
+            "metadata": {"name": name, "namespace": "shop", "uid": name, "labels": {"app": "db"}},
+            "spec": {"storageClassName": "fast", "accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}}},
+            "status": {"phase": "Pending"}}))
+        .unwrap()
+    };
+    let mut snap = Snapshot::new(
+        vec![sts, claim("data-db-0"), claim("data-db-1")],
+        vec![],
+        vec![],
+        NOW.parse().unwrap(),
+    );
+    snap.absent = vec![ObjectRef {
+        api_version: "storage.k8s.io/v1".into(),
+        kind: "StorageClass".into(),
+        namespace: None,
+        name: "fast".into(),
+        uid: None,
+    }];
+    assert_eq!(
+        lines(&snap, "sts"),
+        vec![
+            "root StatefulSet/db",
+            "  mounts PersistentVolumeClaim/data-db-0",
+            "    mounts StorageClass/fast (missing)",
+            "  mounts PersistentVolumeClaim/data-db-1",
+        ]
+    );
+    let reads = plan(&Snapshot::new(
+        vec![snap.get("sts").unwrap().clone()],
+        vec![],
+        vec![],
+        NOW.parse().unwrap(),
+    ));
+    let claims: Vec<&RelatedRead> = reads
+        .iter()
+        .filter(|r| kind_of(r) == "PersistentVolumeClaim")
+        .collect();
+    assert_eq!(claims.len(), 2, "{claims:?}");
+}
