@@ -326,7 +326,8 @@ impl WhyReport {
 
     /// A sweep of `roots` root objects, of which `failing` are not
     /// converged: a summary, items that share one cause merged (the one
-    /// whose tree holds the other keeps it), worst cause first.
+    /// whose tree holds the other, and whose causes hold the other's root
+    /// cause, keeps it), worst cause first.
     pub fn sweep(snap: &Snapshot, failing: &[Target], roots: usize) -> WhyReport {
         let mut report = WhyReport::build(snap, failing);
         let mut verdicts: Vec<VerdictCount> = Vec::new();
@@ -356,6 +357,14 @@ impl WhyReport {
                     .iter()
                     .enumerate()
                     .filter(|(j, other)| *j != i && other.members.contains(&uid(d)))
+                    // ... and whose causes include this one's root cause.
+                    .filter(|(_, other)| {
+                        d.root_cause.as_ref().is_none_or(|mine| {
+                            mine.objects
+                                .iter()
+                                .all(|o| other.causes.iter().any(|c| c.objects.contains(o)))
+                        })
+                    })
                     .filter(|(_, other)| {
                         !d.members.contains(&uid(other)) || other.members.len() > d.members.len()
                     })

@@ -417,3 +417,46 @@ fn a_statefulset_mounts_the_claims_of_its_templates() {
         .collect();
     assert_eq!(claims.len(), 2, "{claims:?}");
 }
+
+#[test]
+fn a_sweep_merges_a_claim_into_the_deployment_that_waits_on_it() {
+    use crate::model::Target;
+    use crate::report::WhyReport;
+    let snap = load("pvc-missing-class.yaml", &[FAST]);
+    let targets = vec![
+        Target::Found("pvc-data".into()),
+        Target::Found("d-db".into()),
+    ];
+    let report = WhyReport::sweep(&snap, &targets, 3);
+    assert_eq!(
+        report.summary.as_ref().unwrap().text(),
+        "2 of 3 root objects not converged: 1 Failed, 1 Progressing"
+    );
+    assert_eq!(report.items.len(), 1);
+    assert_eq!(report.items[0].item.object.kind, "Deployment");
+    assert_eq!(report.items[0].same_cause[0].name, "data");
+}
+
+#[test]
+fn a_sweep_ranks_a_crash_loop_above_a_selector_typo() {
+    use crate::model::Target;
+    use crate::report::WhyReport;
+    let typo = load("service-ingress-hpa-pdb.yaml", &[]);
+    let (crash, pod) =
+        crate::testutil::load("pod-crashloop-oomkilled.yaml", "2026-11-29T22:30:00Z");
+    let mut objects = typo.objects().to_vec();
+    objects.extend(crash.objects().iter().cloned());
+    let snap = Snapshot::new(objects, vec![], vec![], NOW.parse().unwrap());
+    // The Service first in the input: the rank, not the order, decides.
+    let targets = vec![
+        Target::Found("svc-payment".into()),
+        Target::Found(pod.uid.clone()),
+    ];
+    let report = WhyReport::sweep(&snap, &targets, 2);
+    let order: Vec<&str> = report
+        .items
+        .iter()
+        .map(|d| d.item.object.kind.as_str())
+        .collect();
+    assert_eq!(order, vec!["Pod", "Service"]);
+}
