@@ -43,16 +43,11 @@ pub enum Admission {
     Other,
 }
 
-/// The messages of refused creations about `obj`: a ReplicaSet's
-/// ReplicaFailure condition and FailedCreate events, newest first.
+/// The messages of refused creations about `obj`, newest first: its
+/// FailedCreate events, then a ReplicaSet's ReplicaFailure condition (set
+/// at the first failure and not rewritten by later ones, so it can be stale).
 pub fn create_failures(obj: &Object, events: &[Event]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    if let Some(c) = obj.condition("ReplicaFailure")
-        && c.is_true()
-        && c.reason == "FailedCreate"
-    {
-        out.push(c.message);
-    }
     if !obj.uid.is_empty() {
         let mut mine: Vec<&Event> = events
             .iter()
@@ -64,6 +59,13 @@ pub fn create_failures(obj: &Object, events: &[Event]) -> Vec<String> {
                 out.push(e.message.clone());
             }
         }
+    }
+    if let Some(c) = obj.condition("ReplicaFailure")
+        && c.is_true()
+        && c.reason == "FailedCreate"
+        && !out.contains(&c.message)
+    {
+        out.push(c.message);
     }
     out
 }
@@ -113,8 +115,11 @@ pub fn classify(message: &str) -> Admission {
         let quota = between(message, "exceeded quota: ", &[','])
             .or_else(|| between(message, "failed quota: ", &[':']))
             .map(str::to_string);
+        // After the quota's name: `requested: ..., used: ..., limited: ...`
+        // or `must specify limits.cpu for: ...`.
         let detail = message
             .split_once("quota: ")
+            .and_then(|(_, d)| d.split_once(", ").or_else(|| d.split_once(": ")))
             .map(|(_, d)| d)
             .unwrap_or(message);
         return Admission::Quota {
@@ -235,7 +240,7 @@ mod tests {
         );
         assert_eq!(
             classify("pods \"web-x\" is forbidden: exceeded quota: compute, requested: requests.memory=2Gi, used: requests.memory=0, limited: requests.memory=1Gi"),
-            Admission::Quota { quota: Some("compute".into()), detail: "compute, requested: requests.memory=2Gi, used: requests.memory=0, limited: requests.memory=1Gi".into() }
+            Admission::Quota { quota: Some("compute".into()), detail: "requested: requests.memory=2Gi, used: requests.memory=0, limited: requests.memory=1Gi".into() }
         );
         assert_eq!(
             classify(

@@ -289,7 +289,12 @@ fn missing_step(who: &ObjectRef, referrer: &ObjectRef) -> NextStep {
         ),
         "ServiceAccount" => step(
             format!(
-                "{by} runs as ServiceAccount \"{}\", which does not exist{place}: create it, or fix serviceAccountName.",
+                "{} as ServiceAccount \"{}\", which does not exist{place}: create it, or fix serviceAccountName.",
+                if referrer.kind == "Pod" {
+                    format!("{by} runs")
+                } else {
+                    format!("The pods of {by} run")
+                },
                 who.name
             ),
             vec![
