@@ -612,12 +612,8 @@ fn a_webhook_refusal_names_the_configuration_and_its_endpoints() {
         "metadata": {"name": "hook-abcde", "namespace": ns, "uid": "eps", "labels": {"kubernetes.io/service-name": "hook"}},
         "addressType": "IPv4", "endpoints": null}),
     );
-    let snap = Snapshot::new(
-        vec![rs.clone(), hook, svc, slice],
-        snap.events.clone(),
-        vec![],
-        snap.now,
-    );
+    // The condition alone: the fixture's events are about a quota.
+    let snap = Snapshot::new(vec![rs.clone(), hook, svc, slice], vec![], vec![], snap.now);
     let text = step_text(&diagnose(&snap, &rs.uid));
     assert!(
         text.contains("admission webhook \"deny.example.com\""),
