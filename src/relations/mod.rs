@@ -65,7 +65,8 @@ impl Edge {
     }
 
     /// Context edges are drawn only when they lead to trouble: a pod's node
-    /// or ServiceAccount is worth a row only when it is missing or failing.
+    /// or ServiceAccount is worth a row only when it is missing or failing
+    /// (so are the ConfigMaps and Secrets it mounts; see `tree`).
     pub fn is_context(self) -> bool {
         matches!(self, Edge::Uses | Edge::RunsOn)
     }

@@ -460,3 +460,50 @@ fn a_sweep_ranks_a_crash_loop_above_a_selector_typo() {
         .collect();
     assert_eq!(order, vec!["Pod", "Service"]);
 }
+
+#[test]
+fn a_pods_configmaps_and_secrets_are_drawn_only_when_missing() {
+    let pod = Object::from_value(serde_json::json!({"apiVersion": "v1", "kind": "Pod",
+        "metadata": {"name": "web-0", "namespace": "shop", "uid": "pod"},
+        "spec": {"serviceAccountName": "default", "containers": [{"name": "web", "image": "web",
+                "env": [{"name": "TOKEN", "valueFrom": {"secretKeyRef": {"name": "api-token", "key": "token"}}},
+                        {"name": "OPT", "valueFrom": {"secretKeyRef": {"name": "maybe", "key": "k", "optional": true}}}]}],
+            "volumes": [{"name": "kube-api-access", "projected": {"sources": [{"configMap": {"name": "kube-root-ca.crt"}}]}}]},
+        "status": {"phase": "Pending", "containerStatuses": [{"name": "web", "ready": false, "restartCount": 0,
+            "state": {"waiting": {"reason": "CreateContainerConfigError", "message": "secret \"api-token\" not found"}}}]}}))
+    .unwrap();
+    // As the source reads them: metadata only.
+    let cm = Object::from_value(serde_json::json!({"apiVersion": "v1", "kind": "ConfigMap",
+        "metadata": {"name": "kube-root-ca.crt", "namespace": "shop", "uid": "cm"}}))
+    .unwrap();
+    let sa = Object::from_value(
+        serde_json::json!({"apiVersion": "v1", "kind": "ServiceAccount",
+        "metadata": {"name": "default", "namespace": "shop", "uid": "sa"}}),
+    )
+    .unwrap();
+    let mut snap = Snapshot::new(vec![pod, cm, sa], vec![], vec![], NOW.parse().unwrap());
+    snap.absent = vec![ObjectRef {
+        api_version: "v1".into(),
+        kind: "Secret".into(),
+        namespace: Some("shop".into()),
+        name: "api-token".into(),
+        uid: None,
+    }];
+    assert_eq!(
+        lines(&snap, "pod"),
+        vec!["root Pod/web-0", "  uses Secret/api-token (missing)"]
+    );
+    let d = crate::diagnose::diagnose(&snap, "pod");
+    let step = &d.next_steps[0].text;
+    assert!(
+        step.starts_with(
+            "Pod/web-0 needs Secret \"api-token\", which does not exist in namespace shop"
+        ),
+        "{step}"
+    );
+    // The optional reference is never read for.
+    let reads = plan(&snap);
+    let secrets = reads.iter().find(|r| kind_of(r) == "Secret").unwrap();
+    assert_eq!(secrets.expect, vec!["api-token".to_string()]);
+    assert!(secrets.metadata_only);
+}

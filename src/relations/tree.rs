@@ -1,7 +1,7 @@
 //! The tree `tree` draws and `why` walks: the owner tree, with each object's
 //! relations hung under it as children that carry their edge. An object is
-//! placed once; context edges (a pod's node, its ServiceAccount) appear
-//! only when what they lead to is missing or not converged.
+//! placed once; context (a pod's node, its ServiceAccount, ConfigMaps and
+//! Secrets) appears only when it is missing or not converged.
 
 use std::collections::HashSet;
 
@@ -121,8 +121,9 @@ fn attach(
         match rel.to {
             End::Found(uid) => {
                 let Some(to) = snap.get(&uid) else { continue };
-                if seen.contains(&uid)
-                    || (rel.edge.is_context() && judge(to, snap).verdict == Verdict::Converged)
+                let context = rel.edge.is_context()
+                    || (to.group().is_empty() && matches!(to.kind(), "ConfigMap" | "Secret"));
+                if seen.contains(&uid) || (context && judge(to, snap).verdict == Verdict::Converged)
                 {
                     continue;
                 }
