@@ -535,6 +535,36 @@ spec: {project: default}
 }
 
 #[test]
+fn a_crossplane_composite_manages_its_resource_refs() {
+    // A namespaced (Crossplane v2) composite: spec.crossplane.resourceRefs
+    // without a namespace are in the composite's own.
+    support::install_crd("xapps", "XApp", "platform.reconcile.test", "", "");
+    let ns = Namespace::new("rel-xp");
+    ns.apply(&workload(
+        "api",
+        ", reconcile.test/failure: image-pull-backoff",
+        "",
+    ));
+    ns.apply(
+        r#"
+apiVersion: platform.reconcile.test/v1
+kind: XApp
+metadata: {name: api}
+spec:
+  crossplane:
+    resourceRefs: [{apiVersion: apps/v1, kind: Deployment, name: api}]
+"#,
+    );
+    let item = why_until(
+        &ns,
+        "xapp.platform.reconcile.test/api",
+        "the composed workload",
+        |i| i["rootCause"]["reason"] == "ImagePullBackOff",
+    );
+    assert_eq!(edges(&item)[1], "manages Deployment");
+}
+
+#[test]
 fn a_terminating_namespace_is_held_by_a_custom_resource() {
     support::install_crd("holders", "Holder", "reconcile.test", "", "");
     let ns = Namespace::new("rel-term");
