@@ -48,7 +48,13 @@ pub fn pod_refs(pod: &Object) -> Vec<(Edge, Named)> {
             s("/secret/secretName"),
             v.pointer("/secret/optional"),
         );
-        for src in array(v.pointer("/projected/sources")) {
+        // The token volume the ServiceAccount admission plugin injects
+        // (kube-root-ca.crt, published in every namespace) is not the pod's own.
+        let injected = v
+            .get("name")
+            .and_then(Value::as_str)
+            .is_some_and(|n| n.starts_with("kube-api-access-"));
+        for src in array(v.pointer("/projected/sources")).filter(|_| !injected) {
             let s = |p: &str| src.pointer(p).and_then(Value::as_str);
             push(
                 Edge::Mounts,

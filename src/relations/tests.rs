@@ -468,13 +468,14 @@ fn a_pods_configmaps_and_secrets_are_drawn_only_when_missing() {
         "spec": {"serviceAccountName": "default", "containers": [{"name": "web", "image": "web",
                 "env": [{"name": "TOKEN", "valueFrom": {"secretKeyRef": {"name": "api-token", "key": "token"}}},
                         {"name": "OPT", "valueFrom": {"secretKeyRef": {"name": "maybe", "key": "k", "optional": true}}}]}],
-            "volumes": [{"name": "kube-api-access", "projected": {"sources": [{"configMap": {"name": "kube-root-ca.crt"}}]}}]},
+            "volumes": [{"name": "kube-api-access-x7k2p", "projected": {"sources": [{"configMap": {"name": "kube-root-ca.crt"}}]}},
+                        {"name": "config", "configMap": {"name": "web-config"}}]},
         "status": {"phase": "Pending", "containerStatuses": [{"name": "web", "ready": false, "restartCount": 0,
             "state": {"waiting": {"reason": "CreateContainerConfigError", "message": "secret \"api-token\" not found"}}}]}}))
     .unwrap();
     // As the source reads them: metadata only.
     let cm = Object::from_value(serde_json::json!({"apiVersion": "v1", "kind": "ConfigMap",
-        "metadata": {"name": "kube-root-ca.crt", "namespace": "shop", "uid": "cm"}}))
+        "metadata": {"name": "web-config", "namespace": "shop", "uid": "cm"}}))
     .unwrap();
     let sa = Object::from_value(
         serde_json::json!({"apiVersion": "v1", "kind": "ServiceAccount",
@@ -506,4 +507,20 @@ fn a_pods_configmaps_and_secrets_are_drawn_only_when_missing() {
     let secrets = reads.iter().find(|r| kind_of(r) == "Secret").unwrap();
     assert_eq!(secrets.expect, vec!["api-token".to_string()]);
     assert!(secrets.metadata_only);
+    // The injected token volume's kube-root-ca.crt is not the pod's own: no read for it.
+    let without_cm = Snapshot::new(
+        snap.objects()
+            .iter()
+            .filter(|o| o.kind() != "ConfigMap")
+            .cloned()
+            .collect(),
+        vec![],
+        vec![],
+        NOW.parse().unwrap(),
+    );
+    let configmaps = plan(&without_cm)
+        .into_iter()
+        .find(|r| kind_of(r) == "ConfigMap")
+        .unwrap();
+    assert_eq!(configmaps.expect, vec!["web-config".to_string()]);
 }
