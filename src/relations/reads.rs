@@ -104,7 +104,22 @@ pub fn reads_for(objects: &[Object], events: &[Event]) -> Vec<RelatedRead> {
                     && selector::matches(&sel, &p.labels)
             })
         {
-            if let Some(labels) = selector::to_query(&sel) {
+            if obj.kind() == "Service" {
+                // The source lists a Service's pods with its EndpointSlices;
+                // once those are read and no pod matched, every pod's labels
+                // (metadata only) for the near miss.
+                let slices_read = objects.iter().any(|o| {
+                    o.kind() == "EndpointSlice"
+                        && o.namespace() == obj.namespace()
+                        && o.labels
+                            .get("kubernetes.io/service-name")
+                            .map(String::as_str)
+                            == Some(obj.name())
+                });
+                if slices_read {
+                    out.push(read("v1", "Pod", obj.namespace(), Select::All, true));
+                }
+            } else if let Some(labels) = selector::to_query(&sel) {
                 out.push(read(
                     "v1",
                     "Pod",
@@ -113,8 +128,6 @@ pub fn reads_for(objects: &[Object], events: &[Event]) -> Vec<RelatedRead> {
                     false,
                 ));
             }
-            // Every pod's labels, for a near miss.
-            out.push(read("v1", "Pod", obj.namespace(), Select::All, true));
         }
         if obj.kind() == "Namespace" && obj.group().is_empty() && obj.deleted.is_some() {
             out.push(RelatedRead {
@@ -211,22 +224,14 @@ fn admission_reads(obj: &Object, a: &Admission, objects: &[Object]) -> Vec<Relat
                     false,
                 ),
             ];
-            // Once the configurations are read: the webhook's Service and its endpoints.
+            // Once the configurations are read: the webhook's Service (the
+            // source reads its EndpointSlices with it, as for any Service).
             if let Some((svc_ns, svc)) = admission::webhook_service(a, objects) {
-                let mut get = read(
+                reads.push(read(
                     "v1",
                     "Service",
                     Some(&svc_ns),
                     Select::Name(svc.clone()),
-                    false,
-                );
-                get.expect = vec![svc.clone()];
-                reads.push(get);
-                reads.push(read(
-                    "discovery.k8s.io/v1",
-                    "EndpointSlice",
-                    Some(&svc_ns),
-                    Select::Labels(format!("kubernetes.io/service-name={svc}")),
                     false,
                 ));
             }

@@ -297,17 +297,26 @@ fn the_plan_reads_existence_as_metadata_and_context_only_for_failures() {
             .filter(|r| kind_of(r) == "ServiceAccount")
             .all(|r| r.metadata_only)
     );
-    // The Service that matches nothing: its pods by selector, and every pod's labels as metadata.
-    let pods: Vec<&RelatedRead> = reads.iter().filter(|r| kind_of(r) == "Pod").collect();
-    assert!(
-        pods.iter()
-            .any(|r| r.select == Select::Labels("app=payment".into()) && !r.metadata_only)
-    );
-    assert!(
-        pods.iter()
-            .any(|r| r.select == Select::All && r.metadata_only)
-    );
     assert!(reads.iter().any(|r| kind_of(r) == "IngressClass"));
+    // A Service's pods come with its EndpointSlices; once those are read and
+    // no pod matched, every pod's labels as metadata, for the near miss.
+    assert!(!reads.iter().any(|r| kind_of(r) == "Pod"), "{reads:?}");
+    let slice = Object::from_value(serde_json::json!({"apiVersion": "discovery.k8s.io/v1", "kind": "EndpointSlice",
+        "metadata": {"name": "payment-x7k2p", "namespace": "shop", "uid": "eps",
+            "labels": {"kubernetes.io/service-name": "payment"}}, "addressType": "IPv4", "endpoints": []}))
+    .unwrap();
+    let mut objects = snap.objects().to_vec();
+    objects.push(slice);
+    let reads = reads_for(&objects, &[]);
+    let pods: Vec<&RelatedRead> = reads.iter().filter(|r| kind_of(r) == "Pod").collect();
+    assert_eq!(pods.len(), 1, "{pods:?}");
+    assert!(pods[0].select == Select::All && pods[0].metadata_only);
+    // A budget whose pods were not read: its pods by its selector.
+    let no_pods: Vec<Object> = objects.into_iter().filter(|o| o.kind() != "Pod").collect();
+    let reads = reads_for(&no_pods, &[]);
+    assert!(reads.iter().any(|r| kind_of(r) == "Pod"
+        && r.select == Select::Labels("app=web".into())
+        && !r.metadata_only));
 
     // A Terminating namespace: every namespaced type, metadata only.
     let snap = load("namespace-and-gitops.yaml", &[]);

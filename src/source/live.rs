@@ -943,15 +943,12 @@ impl Live {
                     Err(e) => found.fail(&rt, ns, e),
                 }
             }
-            // Related workloads bring their own trees (an autoscaler's
-            // Deployment, an inventory's StatefulSet): known edges only.
+            // Related workloads and Services bring their own trees (an
+            // autoscaler's Deployment, an Ingress's Service and its pods):
+            // known edges only.
             let workloads: Vec<Object> = new
                 .iter()
-                .filter(|o| {
-                    !o.metadata_only
-                        && o.kind() != "Service"
-                        && matches!(self.edges(o), Edges::Lists { .. })
-                })
+                .filter(|o| !o.metadata_only && matches!(self.edges(o), Edges::Lists { .. }))
                 .cloned()
                 .collect();
             found.add(new);
