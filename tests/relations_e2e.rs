@@ -626,3 +626,40 @@ fn events_that_differ_by_a_generated_name_are_one_line() {
         "{object}"
     );
 }
+
+#[test]
+fn a_pod_on_a_node_that_never_reports_runs_on_it() {
+    // A Node object no kubelet (and no kwok) serves, cordoned and tainted
+    // from the start so that nothing else is scheduled there; the pod is
+    // bound to it directly.
+    let ns = Namespace::new("rel-node");
+    let node = format!("gone-{}", ns.name);
+    let _cleanup = ClusterObjects(vec![format!("node/{node}")]);
+    kubectl_as(
+        &support::cluster().kubeconfig,
+        &["apply", "-f", "-"],
+        Some(&format!(
+            r#"
+apiVersion: v1
+kind: Node
+metadata: {{name: {node}, labels: {{reconcile.test/unserved: "true"}}}}
+spec:
+  unschedulable: true
+  taints: [{{key: node.kubernetes.io/unreachable, effect: NoSchedule}}, {{key: node.kubernetes.io/unreachable, effect: NoExecute}}]
+"#
+        )),
+    )
+    .ok();
+    ns.apply(&format!(
+        "apiVersion: v1\nkind: Pod\nmetadata: {{name: lost}}\nspec: {{nodeName: {node}, tolerations: [{{operator: Exists}}], containers: [{{name: app, image: registry.example.com/app:1}}]}}\n"
+    ));
+    let item = why_until(&ns, "pod/lost", "the node", |i| cause_kind(i) == "Node");
+    assert_eq!(item["rootCause"]["objects"][0]["name"], node.as_str());
+    assert_eq!(edges(&item), vec!["- Pod", "runs-on Node"]);
+    let tree = ns.reconcile(&["tree", "pod/lost"]);
+    assert!(
+        tree.stdout.contains(&format!("[runs-on] Node/{node}")),
+        "{}",
+        tree.stdout
+    );
+}
