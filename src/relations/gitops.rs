@@ -109,4 +109,26 @@ mod tests {
         assert_eq!((n.namespace, n.name.as_str()), (None, "system:controller"));
         assert!(flux_id("nonsense", "v1").is_none());
     }
+
+    #[test]
+    fn a_helm_release_inventory_is_managed() {
+        let hr = Object::from_value(serde_json::json!({"apiVersion": "helm.toolkit.fluxcd.io/v2", "kind": "HelmRelease",
+            "metadata": {"name": "podinfo", "namespace": "apps", "uid": "hr"},
+            "spec": {"interval": "10m", "chart": {"spec": {"chart": "podinfo", "sourceRef": {"kind": "HelmRepository", "name": "podinfo"}}}},
+            "status": {"inventory": {"entries": [
+                {"id": "apps_podinfo_apps_Deployment", "v": "v1"},
+                {"id": "apps_podinfo__Service", "v": "v1"}]}}}))
+        .unwrap();
+        let names: Vec<String> = managed(&hr)
+            .into_iter()
+            .map(|(e, n)| format!("{} {} {}/{}", e.as_str(), n.api_version, n.kind, n.name))
+            .collect();
+        assert_eq!(
+            names,
+            vec![
+                "manages apps/v1 Deployment/podinfo",
+                "manages v1 Service/podinfo"
+            ]
+        );
+    }
 }
