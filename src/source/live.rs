@@ -830,7 +830,7 @@ impl Live {
     /// namespaces that were not read before.
     async fn fetch_related(&self, found: &mut Collected, scope: &Scope) {
         let mut done: HashSet<crate::relations::RelatedRead> = HashSet::new();
-        let namespaces_before: BTreeSet<String> = found
+        let mut namespaces_read: BTreeSet<String> = found
             .objects
             .iter()
             .filter_map(|o| o.namespace().map(str::to_string))
@@ -955,22 +955,30 @@ impl Live {
             if !workloads.is_empty() {
                 self.expand_trees(&workloads, found).await;
             }
-        }
-        let fresh: Collected = Collected {
-            objects: found
-                .objects
-                .iter()
-                .filter(|o| {
-                    o.namespace()
-                        .is_some_and(|ns| !namespaces_before.contains(ns))
-                })
-                .cloned()
-                .collect(),
-            ..Collected::default()
-        };
-        if !fresh.objects.is_empty() {
-            for r in self.fetch_events(&fresh, scope, false).await {
-                found.merge(r);
+            // The events of namespaces read for the first time (an
+            // inventory's objects elsewhere), before the next plan needs them.
+            let fresh = Collected {
+                objects: found
+                    .objects
+                    .iter()
+                    .filter(|o| {
+                        o.namespace()
+                            .is_some_and(|ns| !namespaces_read.contains(ns))
+                    })
+                    .cloned()
+                    .collect(),
+                ..Collected::default()
+            };
+            namespaces_read.extend(
+                fresh
+                    .objects
+                    .iter()
+                    .filter_map(|o| o.namespace().map(str::to_string)),
+            );
+            if !fresh.objects.is_empty() {
+                for r in self.fetch_events(&fresh, scope, false).await {
+                    found.merge(r);
+                }
             }
         }
     }
