@@ -460,13 +460,15 @@ fn gitops_inventories_are_followed_to_the_failing_workload() {
         "",
     );
     support::install_crd("applications", "Application", "argoproj.io", "", "");
+    // The tools' objects in a namespace of their own, the workload in another.
     let ns = Namespace::new("rel-gitops");
+    let tools = Namespace::new("rel-flux");
     ns.apply(&workload(
         "api",
         ", reconcile.test/failure: image-pull-backoff",
         "",
     ));
-    ns.apply(
+    tools.apply(
         r#"
 apiVersion: kustomize.toolkit.fluxcd.io/v1
 kind: Kustomization
@@ -483,30 +485,32 @@ spec: {project: default}
         r#"{{"status":{{"observedGeneration":1,"conditions":[{{"type":"Ready","status":"False","reason":"HealthCheckFailed","message":"health check failed","lastTransitionTime":"2026-01-10T11:00:00Z","observedGeneration":1}}],"inventory":{{"entries":[{{"id":"{ns}_api_apps_Deployment","v":"v1"}}]}}}}}}"#,
         ns = ns.name
     );
-    ns.kubectl(&[
-        "patch",
-        "kustomization.kustomize.toolkit.fluxcd.io/apps",
-        "--subresource=status",
-        "--type=merge",
-        "-p",
-        &flux,
-    ])
-    .ok();
+    tools
+        .kubectl(&[
+            "patch",
+            "kustomization.kustomize.toolkit.fluxcd.io/apps",
+            "--subresource=status",
+            "--type=merge",
+            "-p",
+            &flux,
+        ])
+        .ok();
     let argo = format!(
         r#"{{"status":{{"health":{{"status":"Degraded"}},"resources":[{{"group":"apps","version":"v1","kind":"Deployment","namespace":"{ns}","name":"api"}}]}}}}"#,
         ns = ns.name
     );
-    ns.kubectl(&[
-        "patch",
-        "application.argoproj.io/api",
-        "--subresource=status",
-        "--type=merge",
-        "-p",
-        &argo,
-    ])
-    .ok();
+    tools
+        .kubectl(&[
+            "patch",
+            "application.argoproj.io/api",
+            "--subresource=status",
+            "--type=merge",
+            "-p",
+            &argo,
+        ])
+        .ok();
 
-    let tree = ns.reconcile(&["tree", "kustomization.kustomize.toolkit.fluxcd.io/apps"]);
+    let tree = tools.reconcile(&["tree", "kustomization.kustomize.toolkit.fluxcd.io/apps"]);
     assert!(
         tree.stdout.contains("[manages] Deployment/api"),
         "{}",
@@ -518,13 +522,20 @@ spec: {project: default}
         tree.stdout
     );
     let item = why_until(
-        &ns,
+        &tools,
         "kustomization.kustomize.toolkit.fluxcd.io/apps",
         "the failing pods",
         |i| i["rootCause"]["reason"] == "ImagePullBackOff",
     );
     assert_eq!(edges(&item)[1], "manages Deployment");
-    let argo_tree = ns
+    // The events of the workload's namespace were read too.
+    assert!(
+        item["events"].as_array().unwrap().iter().any(|e| {
+            e["type"] == "Warning" && e["objects"][0]["namespace"] == ns.name.as_str()
+        }),
+        "{item:#}"
+    );
+    let argo_tree = tools
         .reconcile(&["tree", "application.argoproj.io/api", "-o", "json"])
         .json();
     let child = &argo_tree["items"][0]["children"][0];
