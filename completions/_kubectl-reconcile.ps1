@@ -102,6 +102,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-reconcile' -ScriptBlock
             [CompletionResult]::new('--cache-dir', '--cache-dir', [CompletionResultType]::ParameterName, 'Discovery cache directory (default: $KUBECACHEDIR, then ~/.kube/cache)')
             [CompletionResult]::new('-w', '-w', [CompletionResultType]::ParameterName, 'Keep watching: redraw (or print changes) as controllers act')
             [CompletionResult]::new('--watch', '--watch', [CompletionResultType]::ParameterName, 'Keep watching: redraw (or print changes) as controllers act')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'With no target: show each object''s generation, conditions and events too, as for a single target')
             [CompletionResult]::new('-A', '-A ', [CompletionResultType]::ParameterName, 'All namespaces')
             [CompletionResult]::new('--all-namespaces', '--all-namespaces', [CompletionResultType]::ParameterName, 'All namespaces')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')

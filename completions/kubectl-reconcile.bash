@@ -660,7 +660,7 @@ _kubectl_reconcile() {
             return 0
             ;;
         kubectl_reconcile__subcmd__why)
-            opts="-l -f -w -n -A -o -h --selector --filename --watch --namespace --all-namespaces --kubeconfig --context --cluster --user --as --as-group --request-timeout --output --color --snapshot --now --cache-dir --help"
+            opts="-l -f -w -n -A -o -h --selector --filename --watch --verbose --namespace --all-namespaces --kubeconfig --context --cluster --user --as --as-group --request-timeout --output --color --snapshot --now --cache-dir --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -94,6 +94,7 @@ complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand why"
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand why" -l now -d 'With --snapshot: the instant to judge at (RFC 3339); default the newest timestamp in the snapshot' -r
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand why" -l cache-dir -d 'Discovery cache directory (default: $KUBECACHEDIR, then ~/.kube/cache)' -r -f -a "(__fish_complete_directories)"
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand why" -s w -l watch -d 'Keep watching: redraw (or print changes) as controllers act'
+complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand why" -l verbose -d 'With no target: show each object\'s generation, conditions and events too, as for a single target'
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand why" -s A -l all-namespaces -d 'All namespaces'
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand why" -s h -l help -d 'Print help'
 complete -c kubectl-reconcile -n "__fish_kubectl_reconcile_using_subcommand status" -s l -l selector -d 'Label selector, with a TYPE (e.g. -l app=web)' -r
