@@ -86,14 +86,15 @@ pub fn reads_for(objects: &[Object], events: &[Event]) -> Vec<RelatedRead> {
             if !wanted {
                 continue;
             }
-            if edge == Edge::RunsOn {
-                nodes += 1;
-            }
             let entry = named_reads
                 .entry((n.api_version.clone(), n.kind.clone(), n.namespace.clone()))
                 .or_default();
             if !entry.0.contains(&n.name) {
                 entry.0.push(n.name.clone());
+                // Distinct nodes count against the cap.
+                if edge == Edge::RunsOn {
+                    nodes += 1;
+                }
             }
             entry.1 = existence_only;
         }
@@ -147,7 +148,8 @@ pub fn reads_for(objects: &[Object], events: &[Event]) -> Vec<RelatedRead> {
         }
     }
     for ((api_version, kind, namespace), (names, metadata_only)) in named_reads {
-        if metadata_only || names.len() > LIST_ABOVE {
+        // Nodes are read one by one: a list of them is the whole cluster.
+        if metadata_only || (names.len() > LIST_ABOVE && kind != "Node") {
             out.push(RelatedRead {
                 resource: Resource::Kind { api_version, kind },
                 namespace,

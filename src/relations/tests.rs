@@ -533,3 +533,32 @@ fn a_pods_configmaps_and_secrets_are_drawn_only_when_missing() {
         .unwrap();
     assert_eq!(configmaps.expect, vec!["web-config".to_string()]);
 }
+
+#[test]
+fn failing_pods_read_at_most_eight_distinct_nodes() {
+    let pod = |i: usize, node: usize| {
+        Object::from_value(serde_json::json!({"apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": format!("web-{i}"), "namespace": "shop", "uid": format!("p{i}")},
+            "spec": {"nodeName": format!("node-{node}"), "containers": [{"name": "web", "image": "web"}]},
+            "status": {"phase": "Running", "conditions": [{"type": "Ready", "status": "False"}]}}))
+        .unwrap()
+    };
+    // Ten failing pods on two nodes: both nodes read.
+    let two: Vec<Object> = (0..10).map(|i| pod(i, i % 2)).collect();
+    let nodes = reads_for(&two, &[])
+        .into_iter()
+        .filter(|r| kind_of(r) == "Node")
+        .count();
+    assert_eq!(nodes, 2);
+    // Twenty failing pods on twenty nodes: eight, each by name (a list of
+    // nodes would be the whole cluster).
+    let many: Vec<Object> = (0..20).map(|i| pod(i, i)).collect();
+    let reads = reads_for(&many, &[]);
+    let node_reads: Vec<&RelatedRead> = reads.iter().filter(|r| kind_of(r) == "Node").collect();
+    assert_eq!(node_reads.len(), 8);
+    assert!(
+        node_reads
+            .iter()
+            .all(|r| matches!(r.select, Select::Name(_)))
+    );
+}
