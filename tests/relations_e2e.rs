@@ -230,17 +230,13 @@ spec:
         "{}",
         steps(&item)
     );
-    let tree = ns.reconcile(&["tree", "ingress/shop"]);
-    assert!(
-        tree.stdout.contains("[routes-to] Service/web"),
-        "{}",
-        tree.stdout
-    );
-    assert!(
-        tree.stdout.contains("[selects] Pod/web-"),
-        "{}",
-        tree.stdout
-    );
+    // The Service's pods, once the Deployment has made one.
+    let mut tree = String::new();
+    wait_until("the selected pod", Duration::from_secs(60), || {
+        tree = ns.reconcile(&["tree", "ingress/shop"]).stdout;
+        tree.contains("[selects] Pod/web-")
+    });
+    assert!(tree.contains("[routes-to] Service/web"), "{tree}");
 }
 
 #[test]
@@ -510,17 +506,19 @@ spec: {project: default}
         ])
         .ok();
 
-    let tree = tools.reconcile(&["tree", "kustomization.kustomize.toolkit.fluxcd.io/apps"]);
-    assert!(
-        tree.stdout.contains("[manages] Deployment/api"),
-        "{}",
-        tree.stdout
+    // The workload's own tree comes along, once its pod exists.
+    let mut tree = String::new();
+    wait_until(
+        "the managed workload's pod",
+        Duration::from_secs(60),
+        || {
+            tree = tools
+                .reconcile(&["tree", "kustomization.kustomize.toolkit.fluxcd.io/apps"])
+                .stdout;
+            tree.contains("Pod/api-")
+        },
     );
-    assert!(
-        tree.stdout.contains("Pod/api-"),
-        "the workload's own tree:\n{}",
-        tree.stdout
-    );
+    assert!(tree.contains("[manages] Deployment/api"), "{tree}");
     let item = why_until(
         &tools,
         "kustomization.kustomize.toolkit.fluxcd.io/apps",
