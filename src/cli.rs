@@ -110,7 +110,7 @@ pub enum Command {
     Tree(TreeArgs),
     /// The root cause of non-convergence, with its evidence and a next step.
     #[command(after_help = EXAMPLES_WHY)]
-    Why(WatchableArgs),
+    Why(WhyArgs),
     /// One line per object: verdict, reason, age of the last change.
     #[command(after_help = EXAMPLES_STATUS)]
     Status(WatchableArgs),
@@ -173,6 +173,19 @@ pub struct WatchableArgs {
     /// Keep watching: redraw (or print changes) as controllers act
     #[arg(short = 'w', long)]
     pub watch: bool,
+}
+
+/// `why`: targets, `--watch` and `--verbose`.
+#[derive(Debug, Args)]
+pub struct WhyArgs {
+    #[command(flatten)]
+    pub targets: TargetArgs,
+    /// Keep watching: redraw (or print changes) as controllers act
+    #[arg(short = 'w', long)]
+    pub watch: bool,
+    /// With no target: show each object's generation, conditions and events too, as for a single target
+    #[arg(long)]
+    pub verbose: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

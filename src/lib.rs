@@ -12,6 +12,7 @@ pub mod field_selector;
 pub mod graph;
 pub mod log;
 pub mod model;
+pub mod relations;
 pub mod render;
 pub mod report;
 pub mod rules;

@@ -5,8 +5,9 @@
 use jiff::Timestamp;
 use serde::Serialize;
 
-use crate::graph::{ChainLink, Graph, Note, TreeNode};
+use crate::graph::{ChainLink, Graph, Note};
 use crate::model::{Incomplete, Object, ObjectRef, OwnerRef, Snapshot, Target};
+use crate::relations::{self, Edge, End};
 use crate::verdict::{Judgement, Ready, Verdict, judge};
 
 pub const API_VERSION: &str = "reconcile.kubectl.dev/v1alpha1";
@@ -109,6 +110,10 @@ impl StatusReport {
 pub struct Node {
     #[serde(flatten)]
     pub item: Item,
+    /// How the node hangs under its parent: `owns`, or a relation
+    /// (`mounts`, `selects`, `routes-to`, ...). None for the root.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub edge: Option<Edge>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub also_owned_by: Vec<ObjectRef>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -155,12 +160,13 @@ impl TreeReport {
             .map(|t| match t {
                 Target::Found(uid) => TreeItem {
                     owners: owners.then(|| chain(snap, &graph, uid)),
-                    node: node(snap, &graph.tree(uid)),
+                    node: node(snap, &relations::tree(snap, &graph, uid)),
                 },
                 Target::Missing(id) => TreeItem {
                     owners: None,
                     node: Node {
                         item: Item::missing(id),
+                        edge: None,
                         also_owned_by: vec![],
                         notes: vec![],
                         children: vec![],
@@ -177,14 +183,21 @@ impl TreeReport {
     }
 }
 
-fn node(snap: &Snapshot, tree: &TreeNode) -> Node {
-    let obj = snap.get(&tree.uid).expect("tree nodes are in the snapshot");
+fn node(snap: &Snapshot, tree: &relations::Node) -> Node {
+    let (item, ns) = match &tree.end {
+        End::Found(uid) => {
+            let obj = snap.get(uid).expect("tree nodes are in the snapshot");
+            (Item::of(obj, snap), obj.namespace())
+        }
+        End::Missing(r) => (Item::missing(r), None),
+    };
     Node {
-        item: Item::of(obj, snap),
+        item,
+        edge: tree.edge,
         also_owned_by: tree
             .also_owned_by
             .iter()
-            .map(|o| owner_ref(o, obj.namespace()))
+            .map(|o| owner_ref(o, ns))
             .collect(),
         notes: tree.notes.iter().map(note_text).collect(),
         children: tree.children.iter().map(|c| node(snap, c)).collect(),
@@ -254,8 +267,43 @@ fn note_text(note: &Note) -> String {
 pub struct WhyReport {
     pub api_version: &'static str,
     pub kind: &'static str,
+    /// A sweep (`why` with no target): how many roots are not converged.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub summary: Option<Summary>,
     pub items: Vec<crate::diagnose::Diagnosis>,
     pub incomplete: Vec<Incomplete>,
+}
+
+/// `8 of 12 root objects not converged: 3 Failed, 5 Progressing`.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Summary {
+    pub roots: usize,
+    pub not_converged: usize,
+    /// How many of them per verdict, worst first.
+    pub verdicts: Vec<VerdictCount>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct VerdictCount {
+    pub verdict: Verdict,
+    pub count: usize,
+}
+
+impl Summary {
+    pub fn text(&self) -> String {
+        let parts: Vec<String> = self
+            .verdicts
+            .iter()
+            .map(|c| format!("{} {}", c.count, c.verdict))
+            .collect();
+        format!(
+            "{} of {} root objects not converged: {}",
+            self.not_converged,
+            self.roots,
+            parts.join(", ")
+        )
+    }
 }
 
 impl WhyReport {
@@ -270,9 +318,86 @@ impl WhyReport {
         WhyReport {
             api_version: API_VERSION,
             kind: "WhyReport",
+            summary: None,
             items,
             incomplete: snap.incomplete.clone(),
         }
+    }
+
+    /// A sweep of `roots` root objects, of which `failing` are not
+    /// converged: a summary, items that share one cause merged (the one
+    /// whose tree holds the other, and whose causes hold the other's root
+    /// cause, keeps it), worst cause first.
+    pub fn sweep(snap: &Snapshot, failing: &[Target], roots: usize) -> WhyReport {
+        let mut report = WhyReport::build(snap, failing);
+        let mut verdicts: Vec<VerdictCount> = Vec::new();
+        for d in &report.items {
+            match verdicts.iter_mut().find(|c| c.verdict == d.item.verdict) {
+                Some(c) => c.count += 1,
+                None => verdicts.push(VerdictCount {
+                    verdict: d.item.verdict,
+                    count: 1,
+                }),
+            }
+        }
+        verdicts.sort_by_key(|c| std::cmp::Reverse(c.verdict.severity()));
+        report.summary = Some(Summary {
+            roots: roots.max(report.items.len()),
+            not_converged: report.items.len(),
+            verdicts,
+        });
+        let items = std::mem::take(&mut report.items);
+        let uid = |d: &crate::diagnose::Diagnosis| d.item.object.uid.clone().unwrap_or_default();
+        // Each item goes into the largest other tree that holds it.
+        let home: Vec<Option<usize>> = items
+            .iter()
+            .enumerate()
+            .map(|(i, d)| {
+                items
+                    .iter()
+                    .enumerate()
+                    .filter(|(j, other)| *j != i && other.members.contains(&uid(d)))
+                    // ... and whose causes include this one's root cause.
+                    .filter(|(_, other)| {
+                        d.root_cause.as_ref().is_none_or(|mine| {
+                            mine.objects
+                                .iter()
+                                .all(|o| other.causes.iter().any(|c| c.objects.contains(o)))
+                        })
+                    })
+                    .filter(|(_, other)| {
+                        !d.members.contains(&uid(other)) || other.members.len() > d.members.len()
+                    })
+                    .max_by_key(|(j, other)| (other.members.len(), std::cmp::Reverse(*j)))
+                    .map(|(j, _)| j)
+            })
+            .collect();
+        let mut kept: Vec<Option<crate::diagnose::Diagnosis>> =
+            items.into_iter().map(Some).collect();
+        for (i, h) in home.iter().enumerate() {
+            if let Some(j) = h
+                && home[*j].is_none()
+                && let Some(d) = kept[i].take()
+                && let Some(host) = kept[*j].as_mut()
+            {
+                host.same_cause.push(d.item.object);
+            }
+        }
+        let mut items: Vec<crate::diagnose::Diagnosis> = kept.into_iter().flatten().collect();
+        items.sort_by(|a, b| {
+            b.rank().cmp(&a.rank()).then_with(|| {
+                let key = |d: &crate::diagnose::Diagnosis| {
+                    (
+                        d.item.object.namespace.clone(),
+                        d.item.object.kind.clone(),
+                        d.item.object.name.clone(),
+                    )
+                };
+                key(a).cmp(&key(b))
+            })
+        });
+        report.items = items;
+        report
     }
 }
 

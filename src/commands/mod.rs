@@ -69,6 +69,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<Outcome> {
                 &settings,
                 &target_specs(&args.targets, &settings)?,
                 args.watch,
+                args.verbose,
             )
             .await
         }

@@ -180,6 +180,7 @@ async fn diagnose(settings: &Settings, items: &[&Item]) -> anyhow::Result<Outcom
                 },
                 width: settings.width,
                 now: fetched.snapshot.now,
+                full: true,
             },
         ),
         _ => super::frame::document(&report, settings, false),

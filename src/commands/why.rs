@@ -13,15 +13,17 @@ pub async fn run(
     settings: &Settings,
     specs: &[TargetSpec],
     watching: bool,
+    verbose: bool,
 ) -> anyhow::Result<Outcome> {
     let loaded = load_why_keep(settings, specs).await?;
+    let sweep = specs.is_empty();
     watch::show(
         settings,
         loaded,
         watching,
-        specs.is_empty(),
+        sweep,
         true,
-        |snap, targets, compact| frame(settings, snap, targets, compact, specs.is_empty()),
+        |snap, targets, compact| frame(settings, snap, targets, compact, sweep, verbose),
     )
     .await
 }
@@ -33,8 +35,19 @@ pub fn frame(
     targets: &[Target],
     compact: bool,
     sweep: bool,
+    verbose: bool,
 ) -> Frame {
-    let report = WhyReport::build(snap, &super::frame::selected(settings, snap, targets));
+    let targets = super::frame::selected(settings, snap, targets);
+    let report = if sweep {
+        // Every root in scope; the snapshot holds them all (see load_why_keep).
+        let roots =
+            crate::source::offline::resolve(snap, &[], super::load::offline_namespace(settings))
+                .map(|r| r.len())
+                .unwrap_or(targets.len());
+        WhyReport::sweep(snap, &targets, roots)
+    } else {
+        WhyReport::build(snap, &targets)
+    };
     let style = Style {
         color: settings.color,
     };
@@ -64,6 +77,7 @@ pub fn frame(
                 style,
                 width: settings.width,
                 now: snap.now,
+                full: verbose || !sweep,
             },
         )
     };

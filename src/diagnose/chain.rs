@@ -7,8 +7,8 @@ use std::collections::HashMap;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::graph::TreeNode;
 use crate::model::{Object, ObjectRef, Snapshot};
+use crate::relations::{Edge, End, Node as TreeNode};
 use crate::verdict::{Judgement, Verdict};
 
 /// A group of identical causes: the same kind, verdict and reason.
@@ -29,6 +29,9 @@ pub struct Cause {
 pub struct Link {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub object: Option<ObjectRef>,
+    /// How this link hangs under the one above: `owns` or a relation.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub edge: Option<Edge>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub container: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -44,7 +47,7 @@ pub fn causes(
     tree: &TreeNode,
     judged: &HashMap<String, Judgement>,
 ) -> (Vec<Cause>, Vec<Link>) {
-    let verdict = |uid: &str| judged[uid].verdict;
+    let verdict = |key: &str| judged[key].verdict;
     let mut leaves: Vec<Vec<&TreeNode>> = Vec::new();
     collect(tree, &mut vec![], &mut leaves, &verdict);
     if leaves.is_empty() {
@@ -53,16 +56,14 @@ pub fn causes(
     let mut groups: Vec<(Cause, Vec<&TreeNode>)> = Vec::new();
     for path in &leaves {
         let leaf = path.last().expect("paths are not empty");
-        let obj = snap.get(&leaf.uid).expect("tree nodes are in the snapshot");
-        let j = &judged[&leaf.uid];
-        match groups.iter_mut().find(|(c, p)| {
-            c.verdict == j.verdict
-                && c.reason == j.reason
-                && snap.get(&p.last().unwrap().uid).unwrap().kind() == obj.kind()
+        let id = id_of(snap, leaf);
+        let j = &judged[&leaf.key()];
+        match groups.iter_mut().find(|(c, _)| {
+            c.verdict == j.verdict && c.reason == j.reason && c.objects[0].kind == id.kind
         }) {
             Some((cause, _)) => {
                 cause.count += 1;
-                cause.objects.push(obj.id.clone());
+                cause.objects.push(id);
             }
             None => groups.push((
                 Cause {
@@ -70,7 +71,7 @@ pub fn causes(
                     reason: j.reason.clone(),
                     message: j.message.clone(),
                     count: 1,
-                    objects: vec![obj.id.clone()],
+                    objects: vec![id],
                 },
                 path.clone(),
             )),
@@ -86,9 +87,10 @@ pub fn causes(
     let mut chain: Vec<Link> = path
         .iter()
         .map(|node| {
-            let j = &judged[&node.uid];
+            let j = &judged[&node.key()];
             Link {
-                object: Some(snap.get(&node.uid).expect("in snapshot").id.clone()),
+                object: Some(id_of(snap, node)),
+                edge: node.edge,
                 container: None,
                 verdict: Some(j.verdict),
                 reason: j.reason.clone(),
@@ -96,12 +98,24 @@ pub fn causes(
             }
         })
         .collect();
-    if let Some(last) = path.last().and_then(|n| snap.get(&n.uid))
+    if let Some(last) = path.last().and_then(|n| n.uid()).and_then(|u| snap.get(u))
         && let Some(link) = failing_container(last)
     {
         chain.push(link);
     }
     (groups.into_iter().map(|(c, _)| c).collect(), chain)
+}
+
+/// The identity of a node: the object's, or the missing one's.
+pub fn id_of(snap: &Snapshot, node: &TreeNode) -> ObjectRef {
+    match &node.end {
+        End::Found(uid) => snap
+            .get(uid)
+            .expect("tree nodes are in the snapshot")
+            .id
+            .clone(),
+        End::Missing(r) => r.clone(),
+    }
 }
 
 /// Paths from the root to every node that is not converged while all its
@@ -119,7 +133,7 @@ fn collect<'a>(
         .filter(|c| subtree_failing(c, verdict))
         .collect();
     if failing_children.is_empty() {
-        if verdict(&node.uid) != Verdict::Converged {
+        if verdict(&node.key()) != Verdict::Converged {
             out.push(path.clone());
         }
     } else {
@@ -131,7 +145,7 @@ fn collect<'a>(
 }
 
 fn subtree_failing(node: &TreeNode, verdict: &dyn Fn(&str) -> Verdict) -> bool {
-    verdict(&node.uid) != Verdict::Converged
+    verdict(&node.key()) != Verdict::Converged
         || node.children.iter().any(|c| subtree_failing(c, verdict))
 }
 
@@ -192,6 +206,7 @@ fn failing_container(pod: &Object) -> Option<Link> {
         message.retain(|m| !m.is_empty());
         return Some(Link {
             object: None,
+            edge: None,
             container: Some(name.to_string()),
             verdict: None,
             reason,

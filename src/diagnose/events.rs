@@ -1,12 +1,13 @@
-//! One event timeline for a whole subtree: identical events merged with
-//! their counts, warnings first, each group in time order.
+//! One event timeline for a whole subtree: events that differ only by a
+//! generated name (`web-fb8f8-499wd`, a hash) merged into one line with
+//! their count and first and last seen, warnings first, in time order.
 
 use std::collections::{BTreeSet, HashSet};
 
 use jiff::Timestamp;
 use serde::Serialize;
 
-use crate::model::Snapshot;
+use crate::model::{ObjectRef, Snapshot};
 
 /// One line of the timeline: one or more identical events.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -15,6 +16,8 @@ pub struct EventLine {
     #[serde(rename = "type")]
     pub type_: String,
     pub reason: String,
+    /// The message; where the merged events' messages differ by generated
+    /// names, those parts are written `*`.
     pub message: String,
     /// How many times it happened, over all the objects.
     pub count: u32,
@@ -22,8 +25,11 @@ pub struct EventLine {
     pub first_seen: Option<Timestamp>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub last_seen: Option<Timestamp>,
-    /// `Kind/name` of each object it is about.
-    pub objects: Vec<String>,
+    /// Each object it is about.
+    pub objects: Vec<ObjectRef>,
+    /// The grouping key: the message with generated names as `*`.
+    #[serde(skip)]
+    key: String,
 }
 
 /// What to say when there are no events: their absence is not health.
@@ -37,21 +43,27 @@ pub fn timeline(snap: &Snapshot, uids: &HashSet<&str>) -> Vec<EventLine> {
         .iter()
         .filter(|e| uids.contains(e.regarding_uid.as_str()))
     {
-        let object = format!("{}/{}", e.regarding_kind, e.regarding_name);
-        // Identical events about objects of the same kind are one line.
+        let Some(object) = snap.get(&e.regarding_uid).map(|o| o.id.clone()) else {
+            continue;
+        };
+        let key = generic(&e.message);
+        // Events alike but for generated names, about objects of one kind, are one line.
         let same = lines.iter_mut().find(|l| {
             l.type_ == e.type_
                 && l.reason == e.reason
-                && l.message == e.message
+                && l.key == key
                 && l.objects
                     .first()
-                    .is_some_and(|o| o.split('/').next() == Some(e.regarding_kind.as_str()))
+                    .is_some_and(|o| o.kind == e.regarding_kind)
         });
         match same {
             Some(line) => {
                 line.count += e.count;
                 line.first_seen = min_time(line.first_seen, e.first_seen);
                 line.last_seen = line.last_seen.max(e.last_seen);
+                if line.message != e.message {
+                    line.message = key.clone();
+                }
                 if !line.objects.contains(&object) {
                     line.objects.push(object);
                 }
@@ -64,11 +76,12 @@ pub fn timeline(snap: &Snapshot, uids: &HashSet<&str>) -> Vec<EventLine> {
                 first_seen: e.first_seen,
                 last_seen: e.last_seen,
                 objects: vec![object],
+                key,
             }),
         }
     }
     for line in &mut lines {
-        let sorted: BTreeSet<String> = line.objects.drain(..).collect();
+        let sorted: BTreeSet<ObjectRef> = line.objects.drain(..).collect();
         line.objects = sorted.into_iter().collect();
     }
     // Warnings first; then oldest first, an event without any time first.
@@ -81,6 +94,56 @@ pub fn timeline(snap: &Snapshot, uids: &HashSet<&str>) -> Vec<EventLine> {
         ))
     });
     lines
+}
+
+/// The alphabet of generated name suffixes (apimachinery's rand.String
+/// and SafeEncodeString): no vowels, no 0, 1 or 3.
+const GENERATED: &str = "bcdfghjklmnpqrstvwxz2456789";
+
+/// The message with generated parts as `*`: the dash-separated segments
+/// of a name that are 5 to 10 characters of the generated alphabet (a
+/// pod's suffix, a pod-template hash), and hex runs of 8 or more
+/// characters with a digit (hashes, uids' parts).
+pub fn generic(message: &str) -> String {
+    // The event correlator's prefix for aggregated events is not the event's own text.
+    let message = message
+        .strip_prefix("(combined from similar events): ")
+        .unwrap_or(message);
+    let mut out = String::with_capacity(message.len());
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        let parts: Vec<&str> = word.split('-').collect();
+        let generated =
+            |p: &str| (5..=10).contains(&p.len()) && p.chars().all(|c| GENERATED.contains(c));
+        let hex = |p: &str| {
+            p.len() >= 8
+                && p.chars()
+                    .all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase())
+                && p.chars().any(|c| c.is_ascii_digit())
+        };
+        let mut rewritten: Vec<&str> = Vec::with_capacity(parts.len());
+        for (i, p) in parts.iter().enumerate() {
+            if hex(p) || (i > 0 && generated(p)) {
+                if rewritten.last() != Some(&"*") {
+                    rewritten.push("*");
+                }
+            } else {
+                rewritten.push(p);
+            }
+        }
+        out.push_str(&rewritten.join("-"));
+        word.clear();
+    };
+    for c in message.chars() {
+        if c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' {
+            word.push(c);
+        } else {
+            flush(&mut word, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut word, &mut out);
+    out
 }
 
 fn min_time(a: Option<Timestamp>, b: Option<Timestamp>) -> Option<Timestamp> {
@@ -113,10 +176,12 @@ mod tests {
 
     #[test]
     fn merged_counted_warnings_first_and_null_times_are_safe() {
-        let obj = Object::from_value(
-            json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "a", "uid": "a"}}),
-        )
-        .unwrap();
+        let pod = |name: &str| {
+            Object::from_value(
+                json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name, "namespace": "shop", "uid": name}}),
+            )
+            .unwrap()
+        };
         let events = vec![
             event(
                 "a",
@@ -165,7 +230,7 @@ mod tests {
             ),
         ];
         let snap = Snapshot::new(
-            vec![obj],
+            vec![pod("a"), pod("b")],
             events,
             vec![],
             "2026-01-10T12:00:00Z".parse().unwrap(),
@@ -183,11 +248,78 @@ mod tests {
                 ("Pulling".into(), 3, 1)
             ]
         );
-        assert_eq!(lines[1].objects, vec!["Pod/web-a", "Pod/web-b"]);
+        let names: Vec<&str> = lines[1].objects.iter().map(|o| o.name.as_str()).collect();
+        assert_eq!(names, vec!["a", "b"]);
         assert_eq!(
             lines[1].last_seen,
             Some("2026-01-10T11:59:00Z".parse().unwrap())
         );
         assert!(timeline(&snap, &HashSet::from(["nothing"])).is_empty());
+    }
+
+    #[test]
+    fn generated_names_and_hashes_become_a_star() {
+        assert_eq!(
+            generic(
+                "Error creating: pods \"web-fb8f8-499wd\" is forbidden: exceeded quota: compute"
+            ),
+            "Error creating: pods \"web-*\" is forbidden: exceeded quota: compute"
+        );
+        assert_eq!(
+            generic("Created pod: web-7d4b9c8f6d-x2x9z"),
+            "Created pod: web-*"
+        );
+        // Words, ordinals and short suffixes stay.
+        assert_eq!(
+            generic("Back-off restarting failed container web in pod db-0_shop"),
+            "Back-off restarting failed container web in pod db-0_shop"
+        );
+        assert_eq!(
+            generic("pulling image nginx:1.27"),
+            "pulling image nginx:1.27"
+        );
+    }
+
+    #[test]
+    fn events_differing_by_a_generated_name_are_one_line() {
+        let rs = Object::from_value(json!({"apiVersion": "apps/v1", "kind": "ReplicaSet",
+            "metadata": {"name": "web-fb8f8", "namespace": "shop", "uid": "rs"}}))
+        .unwrap();
+        let failed = |pod: &str, at: &str| {
+            Event::from_value(&json!({"apiVersion": "v1", "kind": "Event", "metadata": {"uid": format!("e-{pod}")},
+                "involvedObject": {"kind": "ReplicaSet", "name": "web-fb8f8", "namespace": "shop", "uid": "rs"},
+                "type": "Warning", "reason": "FailedCreate", "count": 1, "firstTimestamp": at, "lastTimestamp": at,
+                "message": format!("Error creating: pods \"{pod}\" is forbidden: error looking up service account shop/builder: serviceaccount \"builder\" not found")}))
+            .unwrap()
+        };
+        let snap = Snapshot::new(
+            vec![rs],
+            vec![
+                failed("web-fb8f8-499wd", "2026-01-10T11:50:00Z"),
+                failed("web-fb8f8-kq2xs", "2026-01-10T11:55:00Z"),
+                failed("web-fb8f8-7bz4n", "2026-01-10T11:58:00Z"),
+            ],
+            vec![],
+            "2026-01-10T12:00:00Z".parse().unwrap(),
+        );
+        let lines = timeline(&snap, &HashSet::from(["rs"]));
+        assert_eq!(lines.len(), 1);
+        assert_eq!(lines[0].count, 3);
+        assert_eq!(
+            lines[0].first_seen,
+            Some("2026-01-10T11:50:00Z".parse().unwrap())
+        );
+        assert_eq!(
+            lines[0].last_seen,
+            Some("2026-01-10T11:58:00Z".parse().unwrap())
+        );
+        assert!(
+            lines[0]
+                .message
+                .starts_with("Error creating: pods \"web-*\" is forbidden"),
+            "{}",
+            lines[0].message
+        );
+        assert_eq!(lines[0].objects[0].kind, "ReplicaSet");
     }
 }

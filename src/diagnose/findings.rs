@@ -6,8 +6,9 @@ use std::collections::HashSet;
 use serde::Serialize;
 
 use super::generation::GenerationCheck;
-use crate::graph::{ChainLink, Note, TreeNode};
+use crate::graph::{ChainLink, Note};
 use crate::model::{Object, ObjectRef, Snapshot, age};
+use crate::relations::Node as TreeNode;
 use crate::selector;
 use crate::verdict::Judgement;
 
@@ -59,12 +60,12 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
         }
     }
     walk(cx.tree, &mut |node| {
-        let Some(obj) = cx.snap.get(&node.uid) else {
+        let Some(obj) = node.uid().and_then(|u| cx.snap.get(u)) else {
             return;
         };
         for note in &node.notes {
             match note {
-                Note::DanglingOwner(o) if node.uid != target.uid => out.push(finding(
+                Note::DanglingOwner(o) if node.uid() != Some(target.uid.as_str()) => out.push(finding(
                     "OwnerGone",
                     format!(
                         "{}/{}: its owner {}/{} no longer exists; garbage collection is pending",
@@ -140,10 +141,7 @@ fn group_name(obj: &Object) -> String {
 }
 
 fn walk<'a>(node: &'a TreeNode, f: &mut impl FnMut(&'a TreeNode)) {
-    f(node);
-    for c in &node.children {
-        walk(c, f);
-    }
+    node.walk(f);
 }
 
 /// Pods (and ReplicaSets) that the target's selector matches but another
@@ -159,7 +157,9 @@ fn overlap(cx: &Context) -> Option<Finding> {
     }
     let mut mine: HashSet<&str> = HashSet::new();
     walk(cx.tree, &mut |n| {
-        mine.insert(n.uid.as_str());
+        if let Some(uid) = n.uid() {
+            mine.insert(uid);
+        }
     });
     let others: Vec<&Object> = cx
         .snap

@@ -3,10 +3,12 @@
 //! tree: the verdict, the generation check, the conditions, the root-cause
 //! chain, one event timeline, other findings, and the next step. Pure.
 
+pub mod admission;
 mod chain;
 mod events;
 mod findings;
 mod generation;
+mod rollout;
 mod steps;
 
 #[cfg(test)]
@@ -22,8 +24,9 @@ pub use findings::Finding;
 pub use generation::{Change, GenerationCheck, STALE_AFTER};
 pub use steps::NextStep;
 
-use crate::graph::{Graph, TreeNode};
+use crate::graph::Graph;
 use crate::model::{Condition, Object, ObjectRef, Snapshot};
+use crate::relations::{End, Node as TreeNode};
 use crate::report::Item;
 use crate::verdict::{Judgement, judge};
 
@@ -58,6 +61,44 @@ pub struct Diagnosis {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub events_note: Option<String>,
     pub next_steps: Vec<NextStep>,
+    /// Other roots of a sweep whose trouble is this one's (a PVC that a
+    /// Deployment waits on), merged into this item.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub same_cause: Vec<ObjectRef>,
+    /// The uids in the target's tree, for merging a sweep's items.
+    #[serde(skip)]
+    pub members: HashSet<String>,
+}
+
+impl Diagnosis {
+    /// How bad the worst cause in its tree is, for ranking a sweep: the
+    /// verdict, then whether the cause is a hard failure that will not
+    /// pass on its own, then how many objects share it.
+    pub fn rank(&self) -> (u8, u8, usize) {
+        match &self.root_cause {
+            Some(c) => (c.verdict.severity(), hardness(&c.reason), c.count),
+            None => (self.item.verdict.severity(), 0, 0),
+        }
+    }
+}
+
+/// Causes that will not pass without a change rank above the rest.
+fn hardness(reason: &str) -> u8 {
+    match reason {
+        "CrashLoopBackOff"
+        | "ImagePullBackOff"
+        | "ErrImagePull"
+        | "InvalidImageName"
+        | "CreateContainerConfigError"
+        | "BackoffLimitExceeded"
+        | "DeadlineExceeded"
+        | "NotFound"
+        | "FailedCreate"
+        | "Unschedulable"
+        | "Evicted"
+        | "NodeNotReady" => 2,
+        _ => 1,
+    }
 }
 
 /// Conditions whose `True` is the bad news.
@@ -93,7 +134,7 @@ fn abnormal(c: &Condition) -> bool {
 pub fn diagnose(snap: &Snapshot, uid: &str) -> Diagnosis {
     let graph = Graph::new(snap);
     let target = snap.get(uid).expect("targets are in the snapshot");
-    let tree = graph.tree(uid);
+    let tree = crate::relations::tree(snap, &graph, uid);
     let mut judged: HashMap<String, Judgement> = HashMap::new();
     judge_all(snap, &tree, &mut judged);
     let judgement = judged[uid].clone();
@@ -108,10 +149,23 @@ pub fn diagnose(snap: &Snapshot, uid: &str) -> Diagnosis {
         generation: &generation,
         owners: &owners,
     });
+    let mut findings = findings;
+    findings.extend(rollout::rollout(snap, target));
+    tree.walk(&mut |n| {
+        if let Some(obj) = n.uid().and_then(|u| snap.get(u))
+            && let Some(hint) = crate::relations::near_miss(snap, obj)
+        {
+            findings.push(Finding {
+                reason: "SelectorNearMiss".into(),
+                message: format!("{}/{}: {hint}", obj.kind(), obj.name()),
+                objects: vec![obj.id.clone()],
+            });
+        }
+    });
     let mut uids: HashSet<&str> = HashSet::new();
     collect_uids(&tree, &mut uids);
     let events = events::timeline(snap, &uids);
-    let next_steps = steps::next_steps(target, causes.first(), &chain, &findings);
+    let next_steps = steps::next_steps(snap, target, causes.first(), &chain, &findings);
     Diagnosis {
         item: Item::with(target, judgement),
         generation_check: (target.generation.is_some()).then_some(generation),
@@ -123,6 +177,8 @@ pub fn diagnose(snap: &Snapshot, uid: &str) -> Diagnosis {
         events_note: events.is_empty().then(|| NO_EVENTS.to_string()),
         events,
         next_steps,
+        same_cause: vec![],
+        members: uids.iter().map(|u| u.to_string()).collect(),
     }
 }
 
@@ -142,22 +198,28 @@ pub fn missing(id: &ObjectRef) -> Diagnosis {
             text: "Check the name and namespace; it may have been deleted.".into(),
             commands: vec![],
         }],
+        same_cause: vec![],
+        members: HashSet::new(),
     }
 }
 
 fn judge_all(snap: &Snapshot, node: &TreeNode, out: &mut HashMap<String, Judgement>) {
-    let obj = snap.get(&node.uid).expect("tree nodes are in the snapshot");
-    out.insert(node.uid.clone(), judge(obj, snap));
-    for c in &node.children {
-        judge_all(snap, c, out);
-    }
+    node.walk(&mut |n| {
+        let j = match &n.end {
+            End::Found(uid) => judge(snap.get(uid).expect("tree nodes are in the snapshot"), snap),
+            End::Missing(r) => {
+                let item = Item::missing(r);
+                Judgement::new(item.verdict, item.reason, item.message)
+            }
+        };
+        out.insert(n.key(), j);
+    });
 }
 
 fn collect_uids<'a>(node: &'a TreeNode, out: &mut HashSet<&'a str>) {
-    out.insert(&node.uid);
-    for c in &node.children {
-        collect_uids(c, out);
-    }
+    node.walk(&mut |n| {
+        out.extend(n.uid());
+    });
 }
 
 fn conditions(obj: &Object) -> Vec<ConditionView> {

@@ -2,9 +2,12 @@
 
 use serde::Serialize;
 
+use serde_json::Value;
+
+use super::admission::{self, Admission};
 use super::chain::{Cause, Link};
 use super::findings::Finding;
-use crate::model::{Object, ObjectRef};
+use crate::model::{Object, ObjectRef, Snapshot};
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -47,6 +50,7 @@ fn arg(id: &ObjectRef) -> String {
 }
 
 pub fn next_steps(
+    snap: &Snapshot,
     target: &Object,
     cause: Option<&Cause>,
     chain: &[Link],
@@ -75,16 +79,40 @@ pub fn next_steps(
             format!("{} set image {} {c}=IMAGE", kubectl(t), arg(t))
         };
         let reason = cause.reason.as_str();
-        let oom = chain.iter().any(|l| l.message.contains("OOMKilled"));
+        let who_obj = who.uid.as_deref().and_then(|u| snap.get(u));
+        let oom = who_obj.is_some_and(|p| oom_killed(p, container.as_deref()));
+        // The object above the cause in the chain: what refers to a missing one.
+        let referrer = chain
+            .iter()
+            .rev()
+            .filter_map(|l| l.object.as_ref())
+            .nth(1)
+            .cloned()
+            .unwrap_or_else(|| t.clone());
         match reason {
+            "NotFound" => steps.push(missing_step(&who, &referrer)),
             "ImagePullBackOff" | "ErrImagePull" | "InvalidImageName" | "ErrImageNeverPull" | "RegistryUnavailable" => steps.push(step(
                 "The image cannot be pulled: check its name and tag, that it exists in the registry, and the pull secret.",
                 vec![describe(&who), set_image()],
             )),
-            "CrashLoopBackOff" if oom => steps.push(step(
-                "The container is killed for using more memory than its limit (OOMKilled): raise the memory limit, or find what uses the memory.",
-                vec![logs(true), format!("{} set resources {} --limits=memory=LIMIT", kubectl(t), arg(t))],
-            )),
+            "CrashLoopBackOff" if oom => {
+                let current = who_obj.and_then(|p| memory_limit(p, container.as_deref()));
+                let c = container.as_deref().map(|c| format!(" -c {c}")).unwrap_or_default();
+                let (text, limit) = match &current {
+                    Some(limit) => (
+                        format!("The container is killed for using more than its memory limit of {limit} (OOMKilled): raise the limit (e.g. to {}), or find what uses the memory.", doubled(limit)),
+                        doubled(limit),
+                    ),
+                    None => (
+                        "The container is killed for using more memory than it may (OOMKilled, no memory limit of its own: a LimitRange default or the node's memory): set a memory limit and request that fit, or find what uses the memory.".to_string(),
+                        "LIMIT".to_string(),
+                    ),
+                };
+                steps.push(step(
+                    text,
+                    vec![logs(true), format!("{} set resources {}{c} --limits=memory={limit}", kubectl(t), arg(t))],
+                ))
+            }
             "CrashLoopBackOff" => steps.push(step(
                 "The container keeps exiting and is restarted with back-off: read the logs of the last run for the error.",
                 vec![logs(true), describe(&who)],
@@ -105,24 +133,15 @@ pub fn next_steps(
                 "No node can run the pod (see the scheduler's message above): lower its requests, fix its node selector, affinity or tolerations, or add capacity.",
                 vec![describe(&who), "kubectl describe nodes".into()],
             )),
-            "FailedCreate" | "ReplicaFailure" => steps.push(step(
-                "The controller cannot create pods, often because a ResourceQuota or LimitRange rejects them: raise the quota or lower the pods' requests.",
-                vec![format!("{} describe resourcequota,limitrange", kubectl(&who)), describe(&who)],
-            )),
-            "ProgressDeadlineExceeded" => steps.push(step(
-                "The rollout is stuck: fix the new pods (see the root cause), or roll back.",
-                vec![format!("{} rollout undo {}", kubectl(t), arg(t))],
-            )),
+            "FailedCreate" | "ReplicaFailure" => steps.push(failed_create(snap, &who)),
+            "ProgressDeadlineExceeded" => steps.push(rollback(snap, t)),
             "Paused" => steps.push(step("The Deployment is paused on purpose; resume it to roll out pending changes.", vec![format!("{} rollout resume {}", kubectl(t), arg(t))])),
             "PartitionedRollout" => steps.push(step(
                 "The rollout is held by spec.updateStrategy.rollingUpdate.partition: lower the partition to update more pods.",
                 vec![format!("{} patch {} -p '{{\"spec\":{{\"updateStrategy\":{{\"rollingUpdate\":{{\"partition\":0}}}}}}}}'", kubectl(t), arg(t))],
             )),
             "WaitingForPodDeletion" => steps.push(step("The update strategy is OnDelete: pods update only when deleted.", vec![format!("{} delete pod POD", kubectl(t))])),
-            "BackoffLimitExceeded" | "DeadlineExceeded" => steps.push(step(
-                "The Job has given up: read its pods' logs, fix the cause, then delete and re-create the Job.",
-                vec![format!("{} logs {}", kubectl(&who), arg(&who)), describe(t)],
-            )),
+            "BackoffLimitExceeded" | "DeadlineExceeded" => steps.push(job_gave_up(snap, &who, t)),
             "Suspended" => steps.push(step("It is suspended on purpose by spec.suspend.", vec![format!("{} patch {} -p '{{\"spec\":{{\"suspend\":false}}}}'", kubectl(t), arg(t))])),
             "WaitingForFirstConsumer" => steps.push(step("The claim binds when a pod that uses it is scheduled (volumeBindingMode WaitForFirstConsumer).", vec![describe(&who)])),
             "NoMatchingVolume" | "NoStorageClass" | "ProvisioningFailed" | "Pending" if who.kind == "PersistentVolumeClaim" => steps.push(step(
@@ -133,6 +152,7 @@ pub fn next_steps(
                 "The Service's selector matches no pods: fix spec.selector or the pods' labels.",
                 vec![describe(&who), format!("{} get pods --show-labels", kubectl(&who))],
             )),
+            "FinalizersPending" | "WaitingForDependents" if who.kind == "Namespace" => steps.push(namespace_step(&who)),
             "FinalizersPending" | "WaitingForDependents" => steps.push(step(
                 "Deletion waits for finalizers: the controller that owns each must remove it. If that controller is gone for good, removing the finalizer by hand skips its cleanup.",
                 vec![format!("{} get {} -o jsonpath='{{.metadata.finalizers}}'", kubectl(&who), arg(&who))],
@@ -174,10 +194,7 @@ pub fn next_steps(
             )),
             "InsufficientPods" => steps.push(step("Fewer pods are healthy than the budget requires: diagnose the workload it protects.", vec![describe(&who)])),
             "Lost" => steps.push(step("The claim's volume is gone: restore it from a backup, or delete and re-create the claim.", vec![describe(&who)])),
-            _ if who.kind == "Namespace" => steps.push(step(
-                "The namespace waits for its content to be deleted or for finalizers to be removed (see its conditions).",
-                vec![format!("kubectl api-resources --verbs=list --namespaced -o name | xargs -n 1 kubectl get --show-kind --ignore-not-found -n {}", who.name)],
-            )),
+            _ if who.kind == "Namespace" => steps.push(namespace_step(&who)),
             _ if cause.verdict == crate::verdict::Verdict::Progressing => steps.push(step(
                 "The controller is working on it and nothing says it is stuck: watch it converge.",
                 vec![format!("kubectl reconcile {}tree {}", namespace_flag(t), arg(t))],
@@ -199,4 +216,340 @@ pub fn next_steps(
         }
     }
     steps
+}
+
+/// The container's lastState or state says OOMKilled (read from the field).
+fn oom_killed(pod: &Object, container: Option<&str>) -> bool {
+    container_statuses(pod)
+        .filter(|c| container.is_none_or(|n| c.get("name").and_then(Value::as_str) == Some(n)))
+        .any(|c| {
+            ["/lastState/terminated/reason", "/state/terminated/reason"]
+                .iter()
+                .any(|p| c.pointer(p).and_then(Value::as_str) == Some("OOMKilled"))
+        })
+}
+
+fn container_statuses(pod: &Object) -> impl Iterator<Item = &Value> {
+    ["/status/initContainerStatuses", "/status/containerStatuses"]
+        .into_iter()
+        .filter_map(|p| pod.at(p).and_then(Value::as_array))
+        .flatten()
+}
+
+/// The container's memory limit as written in its spec.
+fn memory_limit(pod: &Object, container: Option<&str>) -> Option<String> {
+    ["/spec/initContainers", "/spec/containers"]
+        .iter()
+        .filter_map(|p| pod.at(p).and_then(Value::as_array))
+        .flatten()
+        .find(|c| container.is_none_or(|n| c.get("name").and_then(Value::as_str) == Some(n)))?
+        .pointer("/resources/limits/memory")
+        .and_then(Value::as_str)
+        .map(str::to_string)
+}
+
+/// Twice a quantity, in its own unit (`64Mi` → `128Mi`); `2×Q` when it
+/// cannot be read.
+fn doubled(quantity: &str) -> String {
+    let split = quantity
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(quantity.len());
+    match quantity[..split].parse::<u64>() {
+        Ok(n) if !quantity[split..].contains('.') => format!("{}{}", n * 2, &quantity[split..]),
+        _ => format!("2x{quantity}"),
+    }
+}
+
+/// A missing object that something in the chain refers to.
+fn missing_step(who: &ObjectRef, referrer: &ObjectRef) -> NextStep {
+    let by = format!("{}/{}", referrer.kind, referrer.name);
+    let place = who
+        .namespace
+        .as_deref()
+        .map(|ns| format!(" in namespace {ns}"))
+        .unwrap_or_default();
+    let list = format!("{} get {}", kubectl(who), who.kind.to_ascii_lowercase());
+    match who.kind.as_str() {
+        "StorageClass" => step(
+            format!(
+                "{by} asks for StorageClass \"{}\", which does not exist: set spec.storageClassName to a class that exists (claims cannot change it once created: re-create the claim), or create the class.",
+                who.name
+            ),
+            vec![
+                list,
+                format!("{} describe {}", kubectl(referrer), arg(referrer)),
+            ],
+        ),
+        "IngressClass" => step(
+            format!(
+                "{by} names IngressClass \"{}\", which does not exist: install the ingress controller that provides it, or set spec.ingressClassName to an existing class.",
+                who.name
+            ),
+            vec![list],
+        ),
+        "ServiceAccount" => step(
+            format!(
+                "{} as ServiceAccount \"{}\", which does not exist{place}: create it, or fix serviceAccountName.",
+                if referrer.kind == "Pod" {
+                    format!("{by} runs")
+                } else {
+                    format!("The pods of {by} run")
+                },
+                who.name
+            ),
+            vec![
+                format!("{} create serviceaccount {}", kubectl(who), who.name),
+                list,
+            ],
+        ),
+        "ConfigMap" | "Secret" => step(
+            format!(
+                "{by} needs {} \"{}\", which does not exist{place}: create it, or fix the reference (or mark it optional).",
+                who.kind, who.name
+            ),
+            vec![
+                list,
+                format!("{} describe {}", kubectl(referrer), arg(referrer)),
+            ],
+        ),
+        _ => step(
+            format!(
+                "{by} refers to {} \"{}\", which does not exist{place}: create it, or fix the reference.",
+                who.kind, who.name
+            ),
+            vec![list],
+        ),
+    }
+}
+
+/// A refused pod creation: the admission cause and its own commands.
+fn failed_create(snap: &Snapshot, who: &ObjectRef) -> NextStep {
+    let obj = who.uid.as_deref().and_then(|u| snap.get(u));
+    let message = obj
+        .map(|o| admission::create_failures(o, &snap.events))
+        .and_then(|m| m.into_iter().next())
+        .unwrap_or_default();
+    let k = kubectl(who);
+    let describe = format!("{k} describe {}", arg(who));
+    match admission::classify(&message) {
+        Admission::MissingServiceAccount { name } => step(
+            format!(
+                "The pods run as ServiceAccount \"{name}\", which does not exist: create it, or fix spec.template.spec.serviceAccountName."
+            ),
+            vec![
+                format!("{k} create serviceaccount {name}"),
+                format!("{k} get serviceaccounts"),
+            ],
+        ),
+        a @ Admission::Webhook { .. } => {
+            let Admission::Webhook { webhook, detail } = &a else {
+                unreachable!()
+            };
+            let objects = snap.objects();
+            let config = admission::webhook_config(&a, objects);
+            let mut text = format!(
+                "The admission webhook \"{webhook}\" rejects the pods or cannot be called ({detail})"
+            );
+            let mut commands = Vec::new();
+            if let Some((cfg, hook)) = config {
+                text.push_str(&format!(
+                    " — it is declared by {}/{}",
+                    cfg.kind(),
+                    cfg.name()
+                ));
+                let policy = hook
+                    .get("failurePolicy")
+                    .and_then(Value::as_str)
+                    .unwrap_or("Fail");
+                text.push_str(&format!(" with failurePolicy {policy}"));
+                commands.push(format!(
+                    "kubectl get {} {} -o yaml",
+                    cfg.kind().to_ascii_lowercase(),
+                    cfg.name()
+                ));
+            }
+            if let Some((ns, svc)) = admission::webhook_service(&a, objects) {
+                match admission::has_endpoints(snap, &ns, &svc) {
+                    Some(false) => text.push_str(&format!(
+                        "; its Service {ns}/{svc} has no ready endpoints: start the webhook's pods"
+                    )),
+                    Some(true) => text.push_str(&format!(
+                        "; its Service {ns}/{svc} has endpoints: read the webhook's logs"
+                    )),
+                    None => text.push_str(&format!("; its Service {ns}/{svc} does not exist")),
+                }
+                commands.push(format!(
+                    "kubectl -n {ns} get endpointslices -l kubernetes.io/service-name={svc}"
+                ));
+            }
+            text.push_str(". Fix the webhook, or change its configuration (failurePolicy, namespaceSelector) if it should not apply here.");
+            commands.push(describe);
+            step(text, commands)
+        }
+        Admission::Policy {
+            policy,
+            binding,
+            detail,
+        } => {
+            let mut commands = vec![format!(
+                "kubectl get validatingadmissionpolicy {policy} -o yaml"
+            )];
+            let by = match &binding {
+                Some(b) => {
+                    commands.push(format!(
+                        "kubectl get validatingadmissionpolicybinding {b} -o yaml"
+                    ));
+                    format!(" through binding \"{b}\"")
+                }
+                None => String::new(),
+            };
+            step(
+                format!(
+                    "ValidatingAdmissionPolicy \"{policy}\"{by} denies the pods: {detail}. Change the pod template to satisfy it, or the policy or its binding if it should not apply here."
+                ),
+                commands,
+            )
+        }
+        Admission::Quota { quota, detail } => {
+            let found = quota
+                .as_deref()
+                .and_then(|q| snap.find("", "ResourceQuota", who.namespace.as_deref(), q));
+            let usage = found.map(quota_usage).unwrap_or_default();
+            let name = quota.clone().unwrap_or_default();
+            step(
+                format!(
+                    "ResourceQuota {name} refuses the pods ({detail}){usage}: raise the quota, lower the pods' requests, or free what uses it."
+                ),
+                vec![
+                    format!("{k} describe resourcequota {name}")
+                        .trim_end()
+                        .to_string(),
+                    describe,
+                ],
+            )
+        }
+        Admission::LimitRange { side, detail } => step(
+            format!(
+                "A LimitRange refuses the pods because a container's {side} is out of its range ({detail}): change the container's resources {side}s in the pod template, or the LimitRange."
+            ),
+            vec![format!("{k} describe limitrange"), describe],
+        ),
+        Admission::PodSecurity { level, violations } => {
+            let ns = who.namespace.clone().unwrap_or_default();
+            step(
+                format!(
+                    "Pod Security Admission enforces level \"{level}\" on namespace {ns} and the pods violate it: {violations}. Fix the pod template's securityContext, or lower the namespace's pod-security.kubernetes.io/enforce label."
+                ),
+                vec![
+                    format!("kubectl get namespace {ns} --show-labels"),
+                    describe,
+                ],
+            )
+        }
+        Admission::Other => step(
+            "The API server refuses to create the pods (see the message above): fix what it names in the pod template, or the policy that refuses them.",
+            vec![
+                describe,
+                format!("{k} get events --field-selector reason=FailedCreate"),
+            ],
+        ),
+    }
+}
+
+/// `; used requests.memory 512Mi of 1Gi` for each resource the quota limits.
+fn quota_usage(q: &Object) -> String {
+    let Some(hard) = q.at("/status/hard").and_then(Value::as_object) else {
+        return String::new();
+    };
+    let used = q.at("/status/used");
+    let parts: Vec<String> = hard
+        .iter()
+        .map(|(res, limit)| {
+            let u = used
+                .and_then(|u| u.get(res))
+                .and_then(Value::as_str)
+                .unwrap_or("0");
+            format!("{res} {u} used of {}", limit.as_str().unwrap_or("?"))
+        })
+        .collect();
+    format!("; {}", parts.join(", "))
+}
+
+/// A stuck rollout: roll back when there is an earlier revision.
+fn rollback(snap: &Snapshot, t: &ObjectRef) -> NextStep {
+    let revision = |o: &Object| {
+        o.str("/metadata/annotations/deployment.kubernetes.io~1revision")
+            .map(str::to_string)
+    };
+    let current = t
+        .uid
+        .as_deref()
+        .and_then(|u| snap.get(u))
+        .and_then(revision);
+    // An earlier revision is a ReplicaSet of the Deployment at another revision.
+    let earlier = snap.objects().iter().any(|o| {
+        o.kind() == "ReplicaSet"
+            && o.owners.iter().any(|r| Some(&r.uid) == t.uid.as_ref())
+            && revision(o).is_some_and(|r| Some(&r) != current.as_ref())
+    });
+    if earlier || t.kind != "Deployment" {
+        step(
+            "The rollout is stuck: fix the new pods (see the root cause), or roll back to the previous revision.",
+            vec![
+                format!("{} rollout undo {}", kubectl(t), arg(t)),
+                format!("{} rollout history {}", kubectl(t), arg(t)),
+            ],
+        )
+    } else {
+        step(
+            "The rollout is stuck and there is no earlier revision to roll back to: fix the pod template (see the root cause).",
+            vec![format!("{} describe {}", kubectl(t), arg(t))],
+        )
+    }
+}
+
+/// A Job that gave up: its pods' logs while they exist, else its events.
+fn job_gave_up(snap: &Snapshot, who: &ObjectRef, t: &ObjectRef) -> NextStep {
+    let pods = snap
+        .objects()
+        .iter()
+        .any(|o| o.kind() == "Pod" && o.owners.iter().any(|r| Some(&r.uid) == who.uid.as_ref()));
+    if pods {
+        step(
+            "The Job has given up: read its pods' logs, fix the cause, then delete and re-create the Job.",
+            vec![
+                format!("{} logs {}", kubectl(who), arg(who)),
+                format!("{} describe {}", kubectl(t), arg(t)),
+            ],
+        )
+    } else {
+        step(
+            "The Job has given up and its pods are gone (the Job controller deletes them), so their logs are too: read the Job's events, fix the cause, then delete and re-create the Job.",
+            vec![
+                format!("{} describe {}", kubectl(who), arg(who)),
+                format!(
+                    "{} get events --field-selector involvedObject.name={}",
+                    kubectl(who),
+                    who.name
+                ),
+            ],
+        )
+    }
+}
+
+/// A Namespace that stays Terminating with nothing found holding it.
+fn namespace_step(who: &ObjectRef) -> NextStep {
+    step(
+        "The namespace waits for its content to be deleted or for finalizers to be removed (see its conditions). Its own finalizer is in spec.finalizers and is removed last by the namespace controller; the usual blocker is an object inside it whose finalizer no controller removes.",
+        vec![
+            format!(
+                "kubectl get namespace {} -o jsonpath='{{.spec.finalizers}}'",
+                who.name
+            ),
+            format!(
+                "kubectl api-resources --verbs=list --namespaced -o name | xargs -n 1 kubectl get --show-kind --ignore-not-found -n {}",
+                who.name
+            ),
+        ],
+    )
 }

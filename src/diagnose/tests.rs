@@ -66,7 +66,7 @@ const CASES: &[(&str, &str, &str, &str)] = &[
     (
         "deployment-deadline-exceeded.yaml",
         "ProgressDeadlineExceeded",
-        "rollout undo",
+        "no earlier revision",
         "progress",
     ),
     (
@@ -143,8 +143,8 @@ const CASES: &[(&str, &str, &str, &str)] = &[
     ),
     (
         "service-no-ready-endpoints.yaml",
-        "NoReadyEndpoints",
-        "none is ready",
+        "NotReady",
+        "readiness probe",
         "ready",
     ),
     (
@@ -519,4 +519,200 @@ fn events_of_the_whole_subtree_are_in_the_timeline() {
     let d = diagnose(&snap, "d1");
     let reasons: Vec<&str> = d.events.iter().map(|e| e.reason.as_str()).collect();
     assert_eq!(reasons, vec!["BackOff"]);
+}
+
+/// A snapshot of a fixture with more objects added.
+fn with(fixture: &str, more: Vec<Object>) -> (Snapshot, Object) {
+    let (snap, subject) = load(fixture, NOW);
+    let mut objects = snap.objects().to_vec();
+    objects.extend(more);
+    (
+        Snapshot::new(objects, snap.events.clone(), vec![], snap.now),
+        subject,
+    )
+}
+
+fn step_text(d: &Diagnosis) -> String {
+    d.next_steps
+        .iter()
+        .map(|s| format!("{}\n{}", s.text, s.commands.join("\n")))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn an_oom_step_quotes_the_current_memory_limit() {
+    let text = step_text(&diag("pod-crashloop-oomkilled.yaml"));
+    assert!(text.contains("memory limit of 64Mi"), "{text}");
+    assert!(text.contains("--limits=memory=128Mi"), "{text}");
+}
+
+#[test]
+fn rollout_undo_only_when_an_earlier_revision_exists() {
+    let (snap, deploy) = load("deployment-deadline-exceeded.yaml", NOW);
+    let text = step_text(&diagnose(&snap, &deploy.uid));
+    assert!(!text.contains("rollout undo"), "{text}");
+    let old = obj(json!({"apiVersion": "apps/v1", "kind": "ReplicaSet",
+        "metadata": {"name": "stuck-old", "namespace": deploy.namespace(), "uid": "old-rs",
+            "annotations": {"deployment.kubernetes.io/revision": "0"},
+            "ownerReferences": [{"apiVersion": "apps/v1", "kind": "Deployment", "name": deploy.name(), "uid": deploy.uid, "controller": true}]},
+        "spec": {"replicas": 0}, "status": {"replicas": 0}}));
+    let (snap, deploy) = with("deployment-deadline-exceeded.yaml", vec![old]);
+    let text = step_text(&diagnose(&snap, &deploy.uid));
+    assert!(text.contains("rollout undo deployment/"), "{text}");
+}
+
+#[test]
+fn a_job_whose_pods_are_gone_gets_no_logs_step() {
+    let text = step_text(&diag("job-backoff-limit.yaml"));
+    assert!(!text.contains(" logs job/"), "{text}");
+    assert!(text.contains("its pods are gone"), "{text}");
+    assert!(
+        text.contains("get events --field-selector involvedObject.name="),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_quota_refusal_names_the_quota_with_use_and_limit() {
+    let quota = obj(json!({"apiVersion": "v1", "kind": "ResourceQuota",
+        "metadata": {"name": "pods", "namespace": "verdict-fixtures-quota", "uid": "q"},
+        "spec": {"hard": {"pods": "2"}}, "status": {"hard": {"pods": "2"}, "used": {"pods": "2"}}}));
+    let (snap, rs) = with("replicaset-quota.yaml", vec![quota]);
+    let text = step_text(&diagnose(&snap, &rs.uid));
+    assert!(
+        text.contains("ResourceQuota pods refuses the pods"),
+        "{text}"
+    );
+    assert!(text.contains("pods 2 used of 2"), "{text}");
+    assert!(text.contains("describe resourcequota pods"), "{text}");
+}
+
+#[test]
+fn a_webhook_refusal_names_the_configuration_and_its_endpoints() {
+    let (snap, rs) = load("replicaset-quota.yaml", NOW);
+    let ns = rs.namespace().unwrap().to_string();
+    let mut raw = rs.raw.clone();
+    raw["status"]["conditions"][0]["message"] = json!(
+        "Internal error occurred: failed calling webhook \"deny.example.com\": failed to call webhook: Post \"https://hook.shop.svc:443/validate?timeout=10s\": no endpoints available for service \"hook\""
+    );
+    let rs = obj(raw);
+    let hook = obj(
+        json!({"apiVersion": "admissionregistration.k8s.io/v1", "kind": "ValidatingWebhookConfiguration",
+        "metadata": {"name": "deny", "uid": "vwc"},
+        "webhooks": [{"name": "deny.example.com", "failurePolicy": "Fail", "sideEffects": "None", "admissionReviewVersions": ["v1"],
+            "clientConfig": {"service": {"namespace": ns, "name": "hook", "path": "/validate"}}}]}),
+    );
+    let svc = obj(
+        json!({"apiVersion": "v1", "kind": "Service", "metadata": {"name": "hook", "namespace": ns, "uid": "svc"},
+        "spec": {"selector": {"app": "hook"}, "ports": [{"port": 443}]}}),
+    );
+    let slice = obj(
+        json!({"apiVersion": "discovery.k8s.io/v1", "kind": "EndpointSlice",
+        "metadata": {"name": "hook-abcde", "namespace": ns, "uid": "eps", "labels": {"kubernetes.io/service-name": "hook"}},
+        "addressType": "IPv4", "endpoints": null}),
+    );
+    // The condition alone: the fixture's events are about a quota.
+    let snap = Snapshot::new(vec![rs.clone(), hook, svc, slice], vec![], vec![], snap.now);
+    let text = step_text(&diagnose(&snap, &rs.uid));
+    assert!(
+        text.contains("admission webhook \"deny.example.com\""),
+        "{text}"
+    );
+    assert!(
+        text.contains("ValidatingWebhookConfiguration/deny with failurePolicy Fail"),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("its Service {ns}/hook has no ready endpoints")),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_terminating_namespace_step_reads_spec_finalizers() {
+    let text = step_text(&diag("namespace-terminating.yaml"));
+    assert!(text.contains("-o jsonpath='{.spec.finalizers}'"), "{text}");
+    assert!(
+        !text.contains("namespace/"),
+        "no jsonpath on metadata.finalizers of a namespace: {text}"
+    );
+}
+
+#[test]
+fn a_statefulset_rollout_names_the_blocking_ordinal() {
+    let sts = obj(json!({"apiVersion": "apps/v1", "kind": "StatefulSet",
+        "metadata": {"name": "db", "namespace": "shop", "uid": "sts", "generation": 2},
+        "spec": {"replicas": 3, "selector": {"matchLabels": {"app": "db"}}, "updateStrategy": {"type": "RollingUpdate", "rollingUpdate": {"partition": 0}}},
+        "status": {"observedGeneration": 2, "replicas": 3, "readyReplicas": 2, "updatedReplicas": 1,
+            "currentRevision": "db-5d4f8", "updateRevision": "db-7c9b6"}}));
+    let pod = |i: u32, rev: &str, ready: bool| {
+        obj(json!({"apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": format!("db-{i}"), "namespace": "shop", "uid": format!("p{i}"),
+                "labels": {"app": "db", "controller-revision-hash": rev, "apps.kubernetes.io/pod-index": i.to_string()},
+                "ownerReferences": [{"apiVersion": "apps/v1", "kind": "StatefulSet", "name": "db", "uid": "sts", "controller": true}]},
+            "spec": {"containers": [{"name": "db", "image": "db"}]},
+            "status": {"phase": "Running", "conditions": [{"type": "Ready", "status": if ready {"True"} else {"False"}}]}}))
+    };
+    let snap = Snapshot::new(
+        vec![
+            sts,
+            pod(0, "db-5d4f8", true),
+            pod(1, "db-5d4f8", true),
+            pod(2, "db-7c9b6", false),
+        ],
+        vec![],
+        vec![],
+        NOW.parse().unwrap(),
+    );
+    let d = diagnose(&snap, "sts");
+    let f = d
+        .findings
+        .iter()
+        .find(|f| f.reason == "Rollout")
+        .expect("a rollout finding");
+    assert_eq!(
+        f.message,
+        "rolling out revision db-7c9b6 (current db-5d4f8): 1 of 3 pods updated, partition 0; pod db-2 (updated revision) is not ready, which blocks the pods below it (podManagementPolicy OrderedReady)"
+    );
+}
+
+#[test]
+fn max_unavailable_zero_keeps_the_old_pods_for_a_new_one_not_ready() {
+    let d = obj(json!({"apiVersion": "apps/v1", "kind": "Deployment",
+        "metadata": {"name": "web", "namespace": "shop", "uid": "d", "generation": 2, "annotations": {"deployment.kubernetes.io/revision": "2"}},
+        "spec": {"replicas": 1, "selector": {"matchLabels": {"app": "web"}}, "strategy": {"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": 0, "maxSurge": 1}}},
+        "status": {"observedGeneration": 2, "replicas": 2, "updatedReplicas": 1, "readyReplicas": 1, "availableReplicas": 1, "unavailableReplicas": 1}}));
+    let rs = |name: &str, uid: &str, rev: &str, replicas: i64| {
+        obj(json!({"apiVersion": "apps/v1", "kind": "ReplicaSet",
+            "metadata": {"name": name, "namespace": "shop", "uid": uid, "annotations": {"deployment.kubernetes.io/revision": rev},
+                "ownerReferences": [{"apiVersion": "apps/v1", "kind": "Deployment", "name": "web", "uid": "d", "controller": true}]},
+            "spec": {"replicas": replicas}, "status": {"replicas": replicas}}))
+    };
+    let mut new_pod = pod_of(
+        "web-new-x2x9z",
+        "pn",
+        ("ReplicaSet", "web-new", "rs2"),
+        "web",
+    );
+    new_pod.raw["status"]["conditions"][0]["status"] = json!("False");
+    let new_pod = obj(new_pod.raw);
+    let snap = Snapshot::new(
+        vec![
+            d,
+            rs("web-old", "rs1", "1", 1),
+            rs("web-new", "rs2", "2", 1),
+            new_pod,
+        ],
+        vec![],
+        vec![],
+        NOW.parse().unwrap(),
+    );
+    let diagnosis = diagnose(&snap, "d");
+    let f = diagnosis
+        .findings
+        .iter()
+        .find(|f| f.reason == "Rollout")
+        .expect("a rollout finding");
+    assert!(f.message.starts_with("maxUnavailable is 0, so the old ReplicaSet web-old keeps its 1 pod(s) until new pods are ready, and the new pod web-new-x2x9z is not ready"), "{}", f.message);
 }

@@ -8,6 +8,7 @@ use jiff::Timestamp;
 use super::escape::escape;
 use super::layout::{Cell, table};
 use super::{Style, footer, ready_text};
+use crate::relations::Edge;
 use crate::report::{Item, Node, TreeReport};
 use crate::verdict::Verdict;
 
@@ -150,6 +151,15 @@ fn name_of(item: &Item) -> String {
     )
 }
 
+/// `[mounts] ` before a child that hangs by a relation, so that it is not
+/// mistaken for an owned child; nothing for ownership.
+fn edge_mark(node: &Node) -> String {
+    match node.edge {
+        Some(edge) if edge != Edge::Owns => format!("[{}] ", edge.as_str()),
+        _ => String::new(),
+    }
+}
+
 fn extras(node: &Node) -> Vec<String> {
     let mut extra = node.notes.clone();
     if !node.also_owned_by.is_empty() {
@@ -166,9 +176,11 @@ fn extras(node: &Node) -> Vec<String> {
 /// Adds the rows of a node's children; returns how many nodes were grouped.
 fn children(node: &Node, indent: &str, all: bool, rows: &mut Vec<Row>) -> usize {
     // Leaves of a kind that is too numerous become one row per verdict and reason.
-    let mut leaf_counts: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut leaf_counts: BTreeMap<(String, &str), usize> = BTreeMap::new();
     for c in node.children.iter().filter(|c| c.children.is_empty()) {
-        *leaf_counts.entry(c.item.object.kind.as_str()).or_default() += 1;
+        *leaf_counts
+            .entry((edge_mark(c), c.item.object.kind.as_str()))
+            .or_default() += 1;
     }
     enum Entry<'a> {
         One(&'a Node),
@@ -177,10 +189,13 @@ fn children(node: &Node, indent: &str, all: bool, rows: &mut Vec<Row>) -> usize 
     let mut entries: Vec<Entry> = Vec::new();
     let mut groups: BTreeMap<(String, u8, String), usize> = BTreeMap::new();
     for c in &node.children {
-        let kind = c.item.object.kind.as_str();
-        if !all && c.children.is_empty() && leaf_counts[kind] > GROUP_ABOVE {
+        let kind = format!("{}{}", edge_mark(c), c.item.object.kind);
+        if !all
+            && c.children.is_empty()
+            && leaf_counts[&(edge_mark(c), c.item.object.kind.as_str())] > GROUP_ABOVE
+        {
             let key = (
-                kind.to_string(),
+                kind.clone(),
                 c.item.verdict.severity(),
                 c.item.reason.clone(),
             );
@@ -192,7 +207,7 @@ fn children(node: &Node, indent: &str, all: bool, rows: &mut Vec<Row>) -> usize 
                 }
                 None => {
                     groups.insert(key, entries.len());
-                    entries.push(Entry::Group(kind.to_string(), vec![c]));
+                    entries.push(Entry::Group(kind, vec![c]));
                 }
             }
         } else {
@@ -211,7 +226,7 @@ fn children(node: &Node, indent: &str, all: bool, rows: &mut Vec<Row>) -> usize 
             Entry::One(c) => {
                 rows.push(Row {
                     prefix: format!("{indent}{branch}"),
-                    name: name_of(&c.item),
+                    name: format!("{}{}", edge_mark(c), name_of(&c.item)),
                     item: Some(c.item.clone()),
                     group: None,
                     extra: extras(c),

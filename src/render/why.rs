@@ -14,6 +14,9 @@ pub struct WhyOptions {
     pub style: Style,
     pub width: Option<usize>,
     pub now: Timestamp,
+    /// Generation, conditions and events too: for named targets and
+    /// `--verbose`; a sweep's items are compact without it.
+    pub full: bool,
 }
 
 /// At most this many timeline lines in text; JSON has them all.
@@ -21,6 +24,9 @@ const MAX_EVENTS: usize = 25;
 
 pub fn render(report: &WhyReport, opts: &WhyOptions) -> String {
     let mut out = String::new();
+    if let Some(summary) = &report.summary {
+        out.push_str(&format!("{}\n\n", opts.style.bold(&summary.text())));
+    }
     for (i, d) in report.items.iter().enumerate() {
         if i > 0 {
             out.push_str(&format!(
@@ -78,14 +84,23 @@ fn diagnosis(d: &Diagnosis, opts: &WhyOptions) -> String {
         return out;
     }
 
-    if let Some(g) = &d.generation_check {
+    if !d.same_cause.is_empty() {
+        let others: Vec<String> = d
+            .same_cause
+            .iter()
+            .map(|o| format!("{}/{}", e(&o.kind), e(&o.name)))
+            .collect();
+        out.push_str(&format!("  same cause: {}\n", others.join(", ")));
+    }
+
+    if let Some(g) = d.generation_check.as_ref().filter(|_| opts.full) {
         out.push_str(&format!("\n{}\n", style.bold("Generation")));
         for line in &g.summary {
             out.push_str(&format!("  {}\n", e(line)));
         }
     }
 
-    if !d.conditions.is_empty() {
+    if opts.full && !d.conditions.is_empty() {
         out.push_str(&format!("\n{}\n", style.bold("Conditions")));
         let rows = d
             .conditions
@@ -166,8 +181,14 @@ fn diagnosis(d: &Diagnosis, opts: &WhyOptions) -> String {
                 } else {
                     format!("{}└─", "  ".repeat(depth - 1))
                 };
+                let mark = match link.edge {
+                    Some(edge) if edge != crate::relations::Edge::Owns => {
+                        format!("[{}] ", edge.as_str())
+                    }
+                    _ => String::new(),
+                };
                 let name = match (&link.object, &link.container) {
-                    (Some(o), _) => format!("{}/{}", e(&o.kind), e(&o.name)),
+                    (Some(o), _) => format!("{mark}{}/{}", e(&o.kind), e(&o.name)),
                     (None, Some(c)) => format!("container {}", e(c)),
                     (None, None) => String::new(),
                 };
@@ -215,6 +236,29 @@ fn diagnosis(d: &Diagnosis, opts: &WhyOptions) -> String {
         }
     }
 
+    if opts.full {
+        out.push_str(&events(d, opts));
+    }
+
+    if !d.next_steps.is_empty() {
+        out.push_str(&format!("\n{}\n", style.bold("Next step")));
+        for s in &d.next_steps {
+            out.push_str(&format!("  {}\n", e(&s.text)));
+            for c in &s.commands {
+                out.push_str(&format!("    {}\n", e(c)));
+            }
+        }
+    }
+    out
+}
+
+/// The merged timeline: one line per group of events alike but for
+/// generated names, `x10 over 8m` from first to last seen.
+fn events(d: &Diagnosis, opts: &WhyOptions) -> String {
+    let style = opts.style;
+    let width = opts.width.map(|w| w.saturating_sub(2));
+    let e = |s: &str| escape(s).into_owned();
+    let mut out = String::new();
     out.push_str(&format!(
         "\n{}\n",
         style.bold("Events (warnings first, oldest first)")
@@ -228,10 +272,18 @@ fn diagnosis(d: &Diagnosis, opts: &WhyOptions) -> String {
                 .iter()
                 .take(MAX_EVENTS)
                 .map(|ev| {
+                    let name =
+                        |o: &crate::model::ObjectRef| format!("{}/{}", e(&o.kind), e(&o.name));
                     let objects = match ev.objects.as_slice() {
-                        [one] => e(one),
-                        [first, rest @ ..] => format!("{} (+{})", e(first), rest.len()),
+                        [one] => name(one),
+                        [first, rest @ ..] => format!("{} (+{})", name(first), rest.len()),
                         [] => String::new(),
+                    };
+                    let count = match (ev.count, ev.first_seen, ev.last_seen) {
+                        (n, Some(first), Some(last)) if n > 1 && first < last => {
+                            format!("x{n} over {}", age(last, first))
+                        }
+                        (n, _, _) => format!("x{n}"),
                     };
                     let warn = ev.type_ == "Warning";
                     vec![
@@ -249,7 +301,7 @@ fn diagnosis(d: &Diagnosis, opts: &WhyOptions) -> String {
                         }),
                         Cell::plain(e(&ev.reason)),
                         Cell::plain(objects),
-                        Cell::plain(ev.count.to_string()),
+                        Cell::plain(count),
                         Cell::plain(e(&ev.message)),
                     ]
                 })
@@ -270,14 +322,5 @@ fn diagnosis(d: &Diagnosis, opts: &WhyOptions) -> String {
         }
     }
 
-    if !d.next_steps.is_empty() {
-        out.push_str(&format!("\n{}\n", style.bold("Next step")));
-        for s in &d.next_steps {
-            out.push_str(&format!("  {}\n", e(&s.text)));
-            for c in &s.commands {
-                out.push_str(&format!("    {}\n", e(c)));
-            }
-        }
-    }
     out
 }

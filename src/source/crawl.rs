@@ -629,6 +629,130 @@ impl<'a, R: Reader> Crawl<'a, R> {
         }
     }
 
+    /// Follows relations beyond ownership (see [`crate::relations`]): the
+    /// relations' read plan, in up to three rounds (an Ingress's Service,
+    /// then the pods it selects). What a plan expected and did not find is
+    /// recorded as absent (not when the read itself failed, so a forbidden
+    /// read never reads as "missing"); related workloads bring their known
+    /// edges; namespaces reached for the first time bring their events.
+    pub async fn related(&mut self) {
+        use crate::relations::{RelatedRead, Resource, Select};
+        let mut done: HashSet<RelatedRead> = HashSet::new();
+        for _round in 0..3 {
+            let plan: Vec<RelatedRead> = crate::relations::reads_for(&self.objects, &self.events)
+                .into_iter()
+                .filter(|r| !done.contains(r))
+                .collect();
+            if plan.is_empty() {
+                return;
+            }
+            let mut lists: Vec<(Read, Vec<String>)> = Vec::new();
+            let mut gets: Vec<Read> = Vec::new();
+            for related in plan {
+                let types: Vec<&ResourceType> = match &related.resource {
+                    Resource::Kind { api_version, kind } => self
+                        .catalog
+                        .by_kind(crate::model::group_of(api_version), kind)
+                        .into_iter()
+                        .collect(),
+                    Resource::EveryNamespacedType => self
+                        .catalog
+                        .types
+                        .iter()
+                        .filter(|t| t.namespaced && plan::is_searchable(t))
+                        .collect(),
+                };
+                for rt in types {
+                    let ns = related.namespace.as_deref();
+                    match &related.select {
+                        Select::Name(name) if !related.metadata_only => {
+                            gets.push(Read::get(rt, ns, name))
+                        }
+                        select => {
+                            let mut read = Read::list(rt, ns);
+                            if let Select::Labels(l) = select {
+                                read = read.labels(l.clone());
+                            }
+                            if related.metadata_only {
+                                read = read.metadata_only();
+                            }
+                            lists.push((read, related.expect.clone()));
+                        }
+                    }
+                }
+                done.insert(related);
+            }
+            let mut new: Vec<Object> = Vec::new();
+            let reads: Vec<Read> = lists.iter().map(|(r, _)| r.clone()).collect();
+            let answered: Vec<(Read, Vec<Object>)> = self.run(reads).await;
+            for (read, expect) in &lists {
+                let Some((_, objects)) = answered.iter().find(|(r, _)| r == read) else {
+                    continue; // the read failed: a gap, not an absence
+                };
+                for name in expect {
+                    if !objects.iter().any(|o| o.name() == name) {
+                        self.gaps.absent.push(ObjectRef {
+                            api_version: read.rt.api_version(),
+                            kind: read.rt.kind.clone(),
+                            namespace: read.namespace.clone(),
+                            name: name.clone(),
+                            uid: None,
+                        });
+                    }
+                }
+            }
+            new.extend(answered.into_iter().flat_map(|(_, objects)| objects));
+            let reader = self.reader;
+            let fetched: Vec<_> = stream::iter(gets)
+                .map(|read| async move {
+                    let result = reader.get(&read).await;
+                    (read, result)
+                })
+                .buffer_unordered(CONCURRENCY)
+                .collect()
+                .await;
+            for (read, result) in fetched {
+                self.tried += 1;
+                match result {
+                    Ok(Some(value)) => {
+                        self.watch(read.as_list());
+                        new.extend(self.convert(value, &read));
+                    }
+                    Ok(None) => {
+                        self.watch(read.as_list());
+                        self.gaps.absent.push(ObjectRef {
+                            api_version: read.rt.api_version(),
+                            kind: read.rt.kind.clone(),
+                            namespace: read.namespace.clone(),
+                            name: read.name.clone().unwrap_or_default(),
+                            uid: None,
+                        });
+                    }
+                    Err(e) => {
+                        self.failed += 1;
+                        self.fail(&read, e);
+                    }
+                }
+            }
+            // Related workloads and Services bring their own trees (an
+            // autoscaler's Deployment, an Ingress's Service and its pods):
+            // known edges only.
+            let workloads: Vec<Object> = new
+                .iter()
+                .filter(|o| {
+                    !o.metadata_only && matches!(plan::edges(self.catalog, o), Edges::Reads { .. })
+                })
+                .cloned()
+                .collect();
+            self.objects.extend(new);
+            if !workloads.is_empty() {
+                self.trees(&workloads).await;
+            }
+            // The events of what was reached, before the next plan needs them.
+            self.events(HashMap::new(), false).await;
+        }
+    }
+
     /// Every object found so far.
     pub fn objects(&self) -> &[Object] {
         &self.objects

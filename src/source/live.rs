@@ -259,6 +259,9 @@ impl<R: Reader> Ask<'_, R> {
                 targets.is_empty() && *scope == Scope::AllNamespaces,
             )
             .await;
+        if matches!(mode, Mode::Tree { .. } | Mode::Why) {
+            crawl.related().await;
+        }
         for gap in self.stale {
             crawl.gap(gap.clone());
         }

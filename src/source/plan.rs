@@ -117,15 +117,18 @@ pub fn context(catalog: &Catalog, targets: &[Object]) -> Vec<Read> {
     reads
 }
 
-/// Types never listed when searching for children by owner reference.
-fn skip_in_fallback(t: &ResourceType) -> bool {
-    matches!(
-        (t.group.as_str(), t.plural.as_str()),
-        ("", "events")
-            | ("events.k8s.io", "events")
-            | ("", "endpoints")
-            | ("", "componentstatuses")
-    )
+/// Types listed when searching for objects by owner reference (or by what
+/// holds a namespace): listable, and not events, Endpoints (EndpointSlices
+/// say the same) or component statuses.
+pub fn is_searchable(t: &ResourceType) -> bool {
+    t.can("list")
+        && !matches!(
+            (t.group.as_str(), t.plural.as_str()),
+            ("", "events")
+                | ("events.k8s.io", "events")
+                | ("", "endpoints")
+                | ("", "componentstatuses")
+        )
 }
 
 /// The metadata-only lists that find the children of kinds with unknown
@@ -133,11 +136,7 @@ fn skip_in_fallback(t: &ResourceType) -> bool {
 /// for a cluster-scoped owner).
 pub fn fallback(catalog: &Catalog, namespaces: &[&str], cluster_wide: bool) -> Vec<Read> {
     let mut reads = Vec::new();
-    for rt in catalog
-        .types
-        .iter()
-        .filter(|t| t.can("list") && !skip_in_fallback(t))
-    {
+    for rt in catalog.types.iter().filter(|t| is_searchable(t)) {
         if cluster_wide {
             reads.push(Read::list(rt, None).metadata_only());
         } else if rt.namespaced {

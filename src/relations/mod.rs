@@ -1,0 +1,281 @@
+//! Relations beyond ownership: named edges from an object to the objects it
+//! mounts, selects, routes to, scales, protects, runs on, uses or manages,
+//! read from the fields that say so. Pure: computed from a snapshot, and a
+//! plan of the extra reads they need (`reads_for`).
+
+mod gitops;
+mod near;
+mod pods;
+mod reads;
+mod tree;
+
+#[cfg(test)]
+mod tests;
+
+use serde::Serialize;
+
+use crate::model::{Object, ObjectRef, Snapshot, group_of};
+use crate::selector;
+
+pub use near::near_miss;
+pub use reads::{RelatedRead, Resource, Select, reads_for};
+pub use tree::{End, Node, tree};
+
+/// The name of an edge between two objects.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Edge {
+    /// ownerReferences: the parent controls the child.
+    Owns,
+    /// A pod's volume (claim, ConfigMap, Secret); a claim's class and volume.
+    Mounts,
+    /// A pod's ServiceAccount, env references and pull secrets; a workload
+    /// template's ServiceAccount.
+    Uses,
+    /// A Service's selector.
+    Selects,
+    /// An Ingress's backend Services and its IngressClass.
+    RoutesTo,
+    /// An autoscaler's scale target.
+    Scales,
+    /// A PodDisruptionBudget's pods.
+    Protects,
+    /// A pod's node.
+    RunsOn,
+    /// A GitOps or composition inventory (Flux, Argo CD, Crossplane).
+    Manages,
+    /// A Terminating Namespace and the objects whose finalizers hold it.
+    Contains,
+}
+
+impl Edge {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Edge::Owns => "owns",
+            Edge::Mounts => "mounts",
+            Edge::Uses => "uses",
+            Edge::Selects => "selects",
+            Edge::RoutesTo => "routes-to",
+            Edge::Scales => "scales",
+            Edge::Protects => "protects",
+            Edge::RunsOn => "runs-on",
+            Edge::Manages => "manages",
+            Edge::Contains => "contains",
+        }
+    }
+
+    /// Context edges are drawn only when they lead to trouble: a pod's node
+    /// or ServiceAccount is worth a row only when it is missing or failing
+    /// (so are the ConfigMaps and Secrets it mounts; see `tree`).
+    pub fn is_context(self) -> bool {
+        matches!(self, Edge::Uses | Edge::RunsOn)
+    }
+}
+
+/// An object named by a field, which may or may not exist.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Named {
+    pub api_version: String,
+    pub kind: String,
+    /// The namespace the field implies; a cluster-scoped type ignores it.
+    pub namespace: Option<String>,
+    pub name: String,
+}
+
+impl Named {
+    fn new(api_version: &str, kind: &str, namespace: Option<&str>, name: &str) -> Named {
+        Named {
+            api_version: api_version.to_string(),
+            kind: kind.to_string(),
+            namespace: namespace.map(str::to_string),
+            name: name.to_string(),
+        }
+    }
+
+    pub fn group(&self) -> &str {
+        group_of(&self.api_version)
+    }
+
+    /// The object in the snapshot: in the namespace, else cluster-scoped.
+    pub fn find<'a>(&self, snap: &'a Snapshot) -> Option<&'a Object> {
+        snap.find(
+            self.group(),
+            &self.kind,
+            self.namespace.as_deref(),
+            &self.name,
+        )
+        .or_else(|| snap.find(self.group(), &self.kind, None, &self.name))
+    }
+
+    /// Whether the source looked for it and found it gone.
+    pub fn is_absent(&self, snap: &Snapshot) -> bool {
+        snap.absent.iter().any(|a| {
+            a.group() == self.group()
+                && a.kind == self.kind
+                && a.name == self.name
+                && (a.namespace.is_none() || a.namespace == self.namespace)
+        })
+    }
+
+    pub fn to_ref(&self) -> ObjectRef {
+        ObjectRef {
+            api_version: self.api_version.clone(),
+            kind: self.kind.clone(),
+            namespace: self.namespace.clone(),
+            name: self.name.clone(),
+            uid: None,
+        }
+    }
+}
+
+/// One relation of an object: the edge and the object at its end.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Relation {
+    pub edge: Edge,
+    pub to: End,
+}
+
+/// The objects an object names in its fields, by edge: what a read plan
+/// and the relations both start from. Pure on the object alone.
+pub fn named(obj: &Object) -> Vec<(Edge, Named)> {
+    let ns = obj.namespace();
+    let mut out = Vec::new();
+    match (obj.group(), obj.kind()) {
+        ("", "Pod") => out.extend(pods::pod_refs(obj)),
+        ("apps", "ReplicaSet" | "StatefulSet" | "DaemonSet") | ("batch", "Job") => {
+            out.extend(pods::template_refs(obj));
+            out.extend(pods::claim_templates(obj));
+        }
+        ("", "PersistentVolumeClaim") => {
+            if let Some(class) = obj.str("/spec/storageClassName").filter(|c| !c.is_empty()) {
+                out.push((
+                    Edge::Mounts,
+                    Named::new("storage.k8s.io/v1", "StorageClass", None, class),
+                ));
+            }
+            if let Some(pv) = obj.str("/spec/volumeName").filter(|c| !c.is_empty()) {
+                out.push((Edge::Mounts, Named::new("v1", "PersistentVolume", None, pv)));
+            }
+        }
+        ("networking.k8s.io", "Ingress") => {
+            let class = obj
+                .str("/spec/ingressClassName")
+                .or_else(|| obj.str("/metadata/annotations/kubernetes.io~1ingress.class"));
+            if let Some(class) = class.filter(|c| !c.is_empty()) {
+                out.push((
+                    Edge::RoutesTo,
+                    Named::new("networking.k8s.io/v1", "IngressClass", None, class),
+                ));
+            }
+            let mut backends: Vec<&str> = Vec::new();
+            backends.extend(obj.str("/spec/defaultBackend/service/name"));
+            for rule in obj
+                .at("/spec/rules")
+                .and_then(|r| r.as_array())
+                .into_iter()
+                .flatten()
+            {
+                for path in rule
+                    .pointer("/http/paths")
+                    .and_then(|p| p.as_array())
+                    .into_iter()
+                    .flatten()
+                {
+                    backends.extend(
+                        path.pointer("/backend/service/name")
+                            .and_then(|n| n.as_str()),
+                    );
+                }
+            }
+            backends.sort();
+            backends.dedup();
+            for b in backends {
+                out.push((Edge::RoutesTo, Named::new("v1", "Service", ns, b)));
+            }
+        }
+        ("autoscaling", "HorizontalPodAutoscaler") => {
+            if let (Some(api), Some(kind), Some(name)) = (
+                obj.str("/spec/scaleTargetRef/apiVersion"),
+                obj.str("/spec/scaleTargetRef/kind"),
+                obj.str("/spec/scaleTargetRef/name"),
+            ) {
+                out.push((Edge::Scales, Named::new(api, kind, ns, name)));
+            }
+        }
+        _ => {}
+    }
+    out.extend(gitops::managed(obj));
+    out
+}
+
+/// Every relation of `obj` that can be resolved in the snapshot: named
+/// objects that exist or are known to be absent, and selected pods.
+pub fn relations(snap: &Snapshot, obj: &Object) -> Vec<Relation> {
+    let mut out: Vec<Relation> = Vec::new();
+    for (edge, n) in named(obj) {
+        let to = match n.find(snap) {
+            Some(o) => End::Found(o.uid.clone()),
+            None if n.is_absent(snap) => End::Missing(n.to_ref()),
+            None => continue,
+        };
+        if !out.iter().any(|r| r.to == to) {
+            out.push(Relation { edge, to });
+        }
+    }
+    for uid in selected(snap, obj) {
+        out.push(Relation {
+            edge: match obj.kind() {
+                "Service" => Edge::Selects,
+                _ => Edge::Protects,
+            },
+            to: End::Found(uid),
+        });
+    }
+    if obj.kind() == "Namespace" && obj.group().is_empty() && obj.deleted.is_some() {
+        let mut holders: Vec<&Object> = snap
+            .objects()
+            .iter()
+            .filter(|o| {
+                o.namespace() == Some(obj.name()) && o.deleted.is_some() && !o.finalizers.is_empty()
+            })
+            .collect();
+        holders.sort_by_key(|o| (o.group(), o.kind(), o.name()));
+        out.extend(holders.into_iter().map(|o| Relation {
+            edge: Edge::Contains,
+            to: End::Found(o.uid.clone()),
+        }));
+    }
+    out
+}
+
+/// The pods a Service or PodDisruptionBudget selects, in the snapshot.
+fn selected(snap: &Snapshot, obj: &Object) -> Vec<String> {
+    let Some(sel) = selector_of(obj) else {
+        return Vec::new();
+    };
+    let mut pods: Vec<&Object> = snap
+        .objects()
+        .iter()
+        .filter(|o| {
+            o.kind() == "Pod"
+                && o.group().is_empty()
+                && o.namespace() == obj.namespace()
+                && selector::matches(&sel, &o.labels)
+        })
+        .collect();
+    pods.sort_by_key(|o| o.name());
+    pods.into_iter().map(|o| o.uid.clone()).collect()
+}
+
+/// A Service's or PodDisruptionBudget's pod selector as a `LabelSelector`;
+/// none when it selects nothing by design (a Service without a selector).
+pub fn selector_of(obj: &Object) -> Option<serde_json::Value> {
+    match (obj.group(), obj.kind()) {
+        ("", "Service") => obj
+            .at("/spec/selector")
+            .filter(|s| s.as_object().is_some_and(|m| !m.is_empty()))
+            .map(selector::from_map),
+        ("policy", "PodDisruptionBudget") => obj.at("/spec/selector").cloned(),
+        _ => None,
+    }
+}

@@ -1,0 +1,162 @@
+//! What a pod names: its claims, ConfigMaps and Secrets (volumes and env),
+//! its ServiceAccount and its node; and what a workload's pod template
+//! needs before a pod can even be created (its ServiceAccount).
+
+use serde_json::Value;
+
+use super::{Edge, Named};
+use crate::model::Object;
+
+/// The references of a pod, optional ones left out.
+pub fn pod_refs(pod: &Object) -> Vec<(Edge, Named)> {
+    let ns = pod.namespace();
+    let mut out = Vec::new();
+    let Some(spec) = pod.at("/spec") else {
+        return out;
+    };
+    out.extend(service_account(spec, ns));
+    if let Some(node) = spec.get("nodeName").and_then(Value::as_str) {
+        out.push((Edge::RunsOn, Named::new("v1", "Node", None, node)));
+    }
+    let mut push = |edge: Edge, kind: &str, name: Option<&str>, optional: Option<&Value>| {
+        if let Some(name) = name.filter(|n| !n.is_empty())
+            && optional.and_then(Value::as_bool) != Some(true)
+        {
+            let named = Named::new("v1", kind, ns, name);
+            if !out.iter().any(|(_, n)| *n == named) {
+                out.push((edge, named));
+            }
+        }
+    };
+    for v in array(spec.get("volumes")) {
+        let s = |p: &str| v.pointer(p).and_then(Value::as_str);
+        push(
+            Edge::Mounts,
+            "PersistentVolumeClaim",
+            s("/persistentVolumeClaim/claimName"),
+            None,
+        );
+        push(
+            Edge::Mounts,
+            "ConfigMap",
+            s("/configMap/name"),
+            v.pointer("/configMap/optional"),
+        );
+        push(
+            Edge::Mounts,
+            "Secret",
+            s("/secret/secretName"),
+            v.pointer("/secret/optional"),
+        );
+        // The token volume the ServiceAccount admission plugin injects
+        // (kube-root-ca.crt, published in every namespace) is not the pod's own.
+        let injected = v
+            .get("name")
+            .and_then(Value::as_str)
+            .is_some_and(|n| n.starts_with("kube-api-access-"));
+        for src in array(v.pointer("/projected/sources")).filter(|_| !injected) {
+            let s = |p: &str| src.pointer(p).and_then(Value::as_str);
+            push(
+                Edge::Mounts,
+                "ConfigMap",
+                s("/configMap/name"),
+                src.pointer("/configMap/optional"),
+            );
+            push(
+                Edge::Mounts,
+                "Secret",
+                s("/secret/name"),
+                src.pointer("/secret/optional"),
+            );
+        }
+    }
+    for c in array(spec.get("initContainers")).chain(array(spec.get("containers"))) {
+        for e in array(c.get("envFrom")) {
+            let s = |p: &str| e.pointer(p).and_then(Value::as_str);
+            push(
+                Edge::Uses,
+                "ConfigMap",
+                s("/configMapRef/name"),
+                e.pointer("/configMapRef/optional"),
+            );
+            push(
+                Edge::Uses,
+                "Secret",
+                s("/secretRef/name"),
+                e.pointer("/secretRef/optional"),
+            );
+        }
+        for e in array(c.get("env")) {
+            let s = |p: &str| e.pointer(p).and_then(Value::as_str);
+            push(
+                Edge::Uses,
+                "ConfigMap",
+                s("/valueFrom/configMapKeyRef/name"),
+                e.pointer("/valueFrom/configMapKeyRef/optional"),
+            );
+            push(
+                Edge::Uses,
+                "Secret",
+                s("/valueFrom/secretKeyRef/name"),
+                e.pointer("/valueFrom/secretKeyRef/optional"),
+            );
+        }
+    }
+    out
+}
+
+/// What a workload's pod template needs before the API server admits a pod.
+pub fn template_refs(workload: &Object) -> Vec<(Edge, Named)> {
+    workload
+        .at("/spec/template/spec")
+        .map(|spec| service_account(spec, workload.namespace()))
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
+/// The claims a StatefulSet's volumeClaimTemplates make, one per ordinal
+/// (`<template>-<statefulset>-<ordinal>`), for the first ordinals.
+pub fn claim_templates(sts: &Object) -> Vec<(Edge, Named)> {
+    const MAX_ORDINALS: i64 = 16;
+    if sts.kind() != "StatefulSet" {
+        return Vec::new();
+    }
+    let replicas = sts
+        .int("/spec/replicas")
+        .unwrap_or(1)
+        .clamp(0, MAX_ORDINALS);
+    let start = sts.int("/spec/ordinals/start").unwrap_or(0);
+    let mut out = Vec::new();
+    for t in array(sts.at("/spec/volumeClaimTemplates")) {
+        let Some(name) = t.pointer("/metadata/name").and_then(Value::as_str) else {
+            continue;
+        };
+        for i in start..start + replicas {
+            out.push((
+                Edge::Mounts,
+                Named::new(
+                    "v1",
+                    "PersistentVolumeClaim",
+                    sts.namespace(),
+                    &format!("{name}-{}-{i}", sts.name()),
+                ),
+            ));
+        }
+    }
+    out
+}
+
+fn service_account(spec: &Value, ns: Option<&str>) -> Option<(Edge, Named)> {
+    let name = spec
+        .get("serviceAccountName")
+        .or_else(|| spec.get("serviceAccount"))
+        .and_then(Value::as_str)
+        .filter(|n| !n.is_empty())
+        .unwrap_or("default");
+    Some((Edge::Uses, Named::new("v1", "ServiceAccount", ns, name)))
+}
+
+fn array(v: Option<&Value>) -> impl Iterator<Item = &Value> {
+    v.and_then(Value::as_array).into_iter().flatten()
+}

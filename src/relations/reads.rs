@@ -1,0 +1,298 @@
+//! The extra reads relations need, planned from what was already read.
+//! Pure: the source runs the plan. Existence is enough for ConfigMaps,
+//! Secrets and ServiceAccounts, so those are metadata-only lists; reads of
+//! context (nodes, a pod's references, admission objects) are planned only
+//! where something is failing.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+use super::{Edge, Named, named, selector_of};
+use crate::diagnose::admission::{self, Admission};
+use crate::model::{Event, Object};
+use crate::selector;
+
+/// Which type to read.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Resource {
+    Kind {
+        api_version: String,
+        kind: String,
+    },
+    /// Every listable namespaced type (a Terminating namespace's content).
+    EveryNamespacedType,
+}
+
+/// Which objects of the type.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Select {
+    Name(String),
+    Labels(String),
+    All,
+}
+
+/// One read: a type, where (a cluster-scoped type ignores the namespace),
+/// which objects, and whether metadata is enough. `expect` names the
+/// objects the plan looks for: any not found is recorded as absent.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct RelatedRead {
+    pub resource: Resource,
+    pub namespace: Option<String>,
+    pub select: Select,
+    pub metadata_only: bool,
+    pub expect: Vec<String>,
+}
+
+/// (apiVersion, kind, namespace): where named reads are gathered, with
+/// the names and whether metadata is enough.
+type TypeIn = (String, String, Option<String>);
+
+/// Named reads of one type and namespace above this many become one list.
+const LIST_ABOVE: usize = 2;
+/// At most this many nodes are read for failing pods.
+const MAX_NODES: usize = 8;
+
+/// What to read next, given the objects and events read so far.
+pub fn reads_for(objects: &[Object], events: &[Event]) -> Vec<RelatedRead> {
+    let present = |n: &Named| {
+        objects.iter().any(|o| {
+            o.group() == n.group()
+                && o.kind() == n.kind
+                && o.name() == n.name
+                && (o.namespace() == n.namespace.as_deref() || o.namespace().is_none())
+        })
+    };
+    let mut named_reads: BTreeMap<TypeIn, (Vec<String>, bool)> = BTreeMap::new();
+    let mut out: Vec<RelatedRead> = Vec::new();
+    let mut nodes = 0;
+    for obj in objects {
+        let failing = needs_context(obj, events);
+        for (edge, n) in named(obj) {
+            if present(&n) {
+                continue;
+            }
+            let existence_only =
+                matches!(n.kind.as_str(), "ConfigMap" | "Secret" | "ServiceAccount")
+                    && n.group().is_empty();
+            let wanted = match (edge, n.kind.as_str()) {
+                _ if existence_only => failing,
+                (Edge::RunsOn, _) => failing && nodes < MAX_NODES,
+                (Edge::Mounts, "StorageClass" | "PersistentVolume") => {
+                    obj.str("/status/phase") != Some("Bound")
+                }
+                _ => true,
+            };
+            if !wanted {
+                continue;
+            }
+            let entry = named_reads
+                .entry((n.api_version.clone(), n.kind.clone(), n.namespace.clone()))
+                .or_default();
+            if !entry.0.contains(&n.name) {
+                entry.0.push(n.name.clone());
+                // Distinct nodes count against the cap.
+                if edge == Edge::RunsOn {
+                    nodes += 1;
+                }
+            }
+            entry.1 = existence_only;
+        }
+        if let Some(sel) = selector_of(obj)
+            && !objects.iter().any(|p| {
+                p.kind() == "Pod"
+                    && p.namespace() == obj.namespace()
+                    && selector::matches(&sel, &p.labels)
+            })
+        {
+            if obj.kind() == "Service" {
+                // The source lists a Service's pods with its EndpointSlices;
+                // once those are read and no pod matched, every pod's labels
+                // (metadata only) for the near miss.
+                let slices_read = objects.iter().any(|o| {
+                    o.kind() == "EndpointSlice"
+                        && o.namespace() == obj.namespace()
+                        && o.labels
+                            .get("kubernetes.io/service-name")
+                            .map(String::as_str)
+                            == Some(obj.name())
+                });
+                if slices_read {
+                    out.push(read("v1", "Pod", obj.namespace(), Select::All, true));
+                }
+            } else if let Some(labels) = selector::to_query(&sel) {
+                out.push(read(
+                    "v1",
+                    "Pod",
+                    obj.namespace(),
+                    Select::Labels(labels),
+                    false,
+                ));
+            }
+        }
+        if obj.kind() == "Namespace" && obj.group().is_empty() && obj.deleted.is_some() {
+            out.push(RelatedRead {
+                resource: Resource::EveryNamespacedType,
+                namespace: Some(obj.name().to_string()),
+                select: Select::All,
+                metadata_only: true,
+                expect: vec![],
+            });
+        }
+        for message in admission::create_failures(obj, events) {
+            out.extend(admission_reads(
+                obj,
+                &admission::classify(&message),
+                objects,
+            ));
+        }
+    }
+    for ((api_version, kind, namespace), (names, metadata_only)) in named_reads {
+        // Nodes are read one by one: a list of them is the whole cluster.
+        if metadata_only || (names.len() > LIST_ABOVE && kind != "Node") {
+            out.push(RelatedRead {
+                resource: Resource::Kind { api_version, kind },
+                namespace,
+                select: Select::All,
+                metadata_only,
+                expect: names,
+            });
+        } else {
+            for name in names {
+                out.push(RelatedRead {
+                    resource: Resource::Kind {
+                        api_version: api_version.clone(),
+                        kind: kind.clone(),
+                    },
+                    namespace: namespace.clone(),
+                    select: Select::Name(name.clone()),
+                    metadata_only: false,
+                    expect: vec![name],
+                });
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+fn read(
+    api_version: &str,
+    kind: &str,
+    ns: Option<&str>,
+    select: Select,
+    metadata_only: bool,
+) -> RelatedRead {
+    let expect = match &select {
+        Select::Name(n) => vec![n.clone()],
+        _ => vec![],
+    };
+    RelatedRead {
+        resource: Resource::Kind {
+            api_version: api_version.into(),
+            kind: kind.into(),
+        },
+        namespace: ns.map(str::to_string),
+        select,
+        metadata_only,
+        expect,
+    }
+}
+
+/// What a refused pod creation needs read to be explained.
+fn admission_reads(obj: &Object, a: &Admission, objects: &[Object]) -> Vec<RelatedRead> {
+    let ns = obj.namespace();
+    match a {
+        Admission::MissingServiceAccount { name } => {
+            let mut r = read("v1", "ServiceAccount", ns, Select::All, true);
+            r.expect = vec![name.clone()];
+            vec![r]
+        }
+        Admission::Webhook { .. } => {
+            let mut reads = vec![
+                read(
+                    "admissionregistration.k8s.io/v1",
+                    "ValidatingWebhookConfiguration",
+                    None,
+                    Select::All,
+                    false,
+                ),
+                read(
+                    "admissionregistration.k8s.io/v1",
+                    "MutatingWebhookConfiguration",
+                    None,
+                    Select::All,
+                    false,
+                ),
+            ];
+            // Once the configurations are read: the webhook's Service (the
+            // source reads its EndpointSlices with it, as for any Service).
+            if let Some((svc_ns, svc)) = admission::webhook_service(a, objects) {
+                reads.push(read(
+                    "v1",
+                    "Service",
+                    Some(&svc_ns),
+                    Select::Name(svc.clone()),
+                    false,
+                ));
+            }
+            reads
+        }
+        Admission::Policy {
+            policy, binding, ..
+        } => {
+            let mut reads = vec![read(
+                "admissionregistration.k8s.io/v1",
+                "ValidatingAdmissionPolicy",
+                None,
+                Select::Name(policy.clone()),
+                false,
+            )];
+            if let Some(b) = binding {
+                reads.push(read(
+                    "admissionregistration.k8s.io/v1",
+                    "ValidatingAdmissionPolicyBinding",
+                    None,
+                    Select::Name(b.clone()),
+                    false,
+                ));
+            }
+            reads
+        }
+        Admission::Quota { .. } => vec![read("v1", "ResourceQuota", ns, Select::All, false)],
+        Admission::LimitRange { .. } => vec![read("v1", "LimitRange", ns, Select::All, false)],
+        Admission::PodSecurity { .. } => match ns {
+            Some(ns) => vec![read(
+                "v1",
+                "Namespace",
+                None,
+                Select::Name(ns.to_string()),
+                false,
+            )],
+            None => vec![],
+        },
+        Admission::Other => vec![],
+    }
+}
+
+/// Whether an object is failing in a way its references may explain: a
+/// pod that is not ready, a workload that could not create its pods.
+fn needs_context(obj: &Object, events: &[Event]) -> bool {
+    match (obj.group(), obj.kind()) {
+        ("", "Pod") => {
+            obj.deleted.is_none()
+                && obj.str("/status/phase") != Some("Succeeded")
+                && !obj
+                    .at("/status/conditions")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                    .any(|c| {
+                        c.get("type") == Some(&Value::from("Ready"))
+                            && c.get("status") == Some(&Value::from("True"))
+                    })
+        }
+        _ => !admission::create_failures(obj, events).is_empty(),
+    }
+}

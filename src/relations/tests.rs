@@ -1,0 +1,564 @@
+//! Relations over real-shaped objects: each edge, the tree it makes, the
+//! read plan, and the diagnosis that follows the edges to the root cause.
+
+use std::path::Path;
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::*;
+use crate::graph::Graph;
+use crate::model::{Event, ObjectRef, Snapshot};
+
+const NOW: &str = "2026-01-10T12:00:00Z";
+
+fn load(name: &str, absent: &[(&str, &str, Option<&str>, &str)]) -> Snapshot {
+    let path = Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/relations"
+    ))
+    .join(name);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut objects = Vec::new();
+    let mut events = Vec::new();
+    for doc in serde_yaml_ng::Deserializer::from_str(&text) {
+        let value = Value::deserialize(doc).unwrap();
+        if value.get("kind").and_then(Value::as_str) == Some("Event") {
+            events.push(Event::from_value(&value).unwrap());
+        } else {
+            objects.push(Object::from_value(value).unwrap());
+        }
+    }
+    let mut snap = Snapshot::new(objects, events, vec![], NOW.parse().unwrap());
+    snap.absent = absent
+        .iter()
+        .map(|(api, kind, ns, name)| ObjectRef {
+            api_version: api.to_string(),
+            kind: kind.to_string(),
+            namespace: ns.map(str::to_string),
+            name: name.to_string(),
+            uid: None,
+        })
+        .collect();
+    snap
+}
+
+/// `edge Kind/name` lines of a tree, indented by depth.
+fn lines(snap: &Snapshot, root: &str) -> Vec<String> {
+    let graph = Graph::new(snap);
+    let t = tree(snap, &graph, root);
+    let mut out = Vec::new();
+    fn walk(snap: &Snapshot, n: &Node, depth: usize, out: &mut Vec<String>) {
+        let (kind, name, missing) = match &n.end {
+            End::Found(uid) => {
+                let o = snap.get(uid).unwrap();
+                (o.kind().to_string(), o.name().to_string(), "")
+            }
+            End::Missing(r) => (r.kind.clone(), r.name.clone(), " (missing)"),
+        };
+        let edge = n.edge.map(|e| e.as_str()).unwrap_or("root");
+        out.push(format!(
+            "{}{edge} {kind}/{name}{missing}",
+            "  ".repeat(depth)
+        ));
+        for c in &n.children {
+            walk(snap, c, depth + 1, out);
+        }
+    }
+    walk(snap, &t, 0, &mut out);
+    out
+}
+
+const FAST: (&str, &str, Option<&str>, &str) = ("storage.k8s.io/v1", "StorageClass", None, "fast");
+
+#[test]
+fn a_pod_mounts_its_claim_and_the_claim_its_missing_class() {
+    let snap = load("pvc-missing-class.yaml", &[FAST]);
+    assert_eq!(
+        lines(&snap, "d-db"),
+        vec![
+            "root Deployment/db",
+            "  owns ReplicaSet/db-6c8f7b9d4",
+            "    owns Pod/db-6c8f7b9d4-x7k2p",
+            "      mounts PersistentVolumeClaim/data",
+            "        mounts StorageClass/fast (missing)",
+        ]
+    );
+    // Without the source's word that it is absent, nothing is claimed missing.
+    let offline = load("pvc-missing-class.yaml", &[]);
+    assert!(
+        !lines(&offline, "d-db")
+            .iter()
+            .any(|l| l.contains("StorageClass"))
+    );
+}
+
+#[test]
+fn why_follows_the_claim_to_its_missing_class() {
+    let snap = load("pvc-missing-class.yaml", &[FAST]);
+    let d = crate::diagnose::diagnose(&snap, "d-db");
+    let cause = d.root_cause.unwrap();
+    assert_eq!(
+        (cause.reason.as_str(), cause.objects[0].kind.as_str()),
+        ("NotFound", "StorageClass")
+    );
+    let path: Vec<String> = d
+        .chain
+        .iter()
+        .map(|l| {
+            format!(
+                "{} {}",
+                l.edge.map(|e| e.as_str()).unwrap_or("-"),
+                l.object.as_ref().unwrap().kind
+            )
+        })
+        .collect();
+    assert_eq!(
+        path,
+        vec![
+            "- Deployment",
+            "owns ReplicaSet",
+            "owns Pod",
+            "mounts PersistentVolumeClaim",
+            "mounts StorageClass"
+        ]
+    );
+    let step = &d.next_steps[0];
+    assert!(
+        step.text
+            .contains("PersistentVolumeClaim/data asks for StorageClass \"fast\""),
+        "{}",
+        step.text
+    );
+    assert!(
+        step.commands
+            .contains(&"kubectl get storageclass".to_string()),
+        "{:?}",
+        step.commands
+    );
+}
+
+#[test]
+fn ingress_routes_to_its_services_and_missing_class_and_services_select_pods() {
+    let snap = load(
+        "service-ingress-hpa-pdb.yaml",
+        &[("networking.k8s.io/v1", "IngressClass", None, "nginx")],
+    );
+    assert_eq!(
+        lines(&snap, "ing"),
+        vec![
+            "root Ingress/shop",
+            "  routes-to IngressClass/nginx (missing)",
+            "  routes-to Service/payment",
+            "  routes-to Service/web",
+            "    selects Pod/web-5f7b8-good2",
+            "    selects Pod/web-5f7b8-lost1",
+            "      runs-on Node/node-b",
+        ]
+    );
+    // A Ready node is context, not drawn.
+    assert!(!lines(&snap, "svc-web").iter().any(|l| l.contains("node-a")));
+}
+
+#[test]
+fn a_selector_that_matches_nothing_names_the_near_miss() {
+    let snap = load("service-ingress-hpa-pdb.yaml", &[]);
+    let svc = snap.get("svc-payment").unwrap();
+    assert_eq!(
+        near_miss(&snap, svc).as_deref(),
+        Some(
+            "pods carry app=payments (e.g. Pod/payments-7d9c5-abcde), the selector asks for app=payment"
+        )
+    );
+    assert_eq!(near_miss(&snap, snap.get("svc-web").unwrap()), None);
+}
+
+#[test]
+fn autoscaler_scales_and_budget_protects() {
+    let snap = load("service-ingress-hpa-pdb.yaml", &[]);
+    let hpa = lines(&snap, "hpa");
+    assert_eq!(hpa[1], "  scales Deployment/web");
+    let pdb = lines(&snap, "pdb");
+    assert_eq!(
+        &pdb[1..3],
+        &[
+            "  protects Pod/web-5f7b8-good2",
+            "  protects Pod/web-5f7b8-lost1"
+        ]
+    );
+}
+
+#[test]
+fn why_on_an_ingress_finds_the_lost_pods_node() {
+    let snap = load("service-ingress-hpa-pdb.yaml", &[]);
+    let d = crate::diagnose::diagnose(&snap, "svc-web");
+    let last = d.chain.iter().rev().find_map(|l| l.object.clone()).unwrap();
+    assert_eq!((last.kind.as_str(), last.name.as_str()), ("Node", "node-b"));
+}
+
+#[test]
+fn a_terminating_namespace_contains_what_holds_it() {
+    let snap = load("namespace-and-gitops.yaml", &[]);
+    assert_eq!(
+        lines(&snap, "ns-old"),
+        vec!["root Namespace/old", "  contains Widget/stuck"]
+    );
+    let d = crate::diagnose::diagnose(&snap, "ns-old");
+    let cause = d.root_cause.unwrap();
+    assert_eq!(cause.objects[0].kind, "Widget");
+    let commands = d.next_steps[0].commands.join("\n");
+    assert!(
+        commands.contains("get widget.example.com/stuck -o jsonpath='{.metadata.finalizers}'"),
+        "{commands}"
+    );
+}
+
+#[test]
+fn gitops_inventories_are_managed() {
+    let snap = load("namespace-and-gitops.yaml", &[]);
+    assert_eq!(
+        lines(&snap, "ks-apps"),
+        vec![
+            "root Kustomization/apps",
+            "  manages Deployment/api",
+            "  manages Service/api",
+            "  manages Namespace/apps",
+        ]
+    );
+    assert_eq!(
+        lines(&snap, "app-api"),
+        vec![
+            "root Application/api",
+            "  manages Deployment/api",
+            "  manages Service/api"
+        ]
+    );
+    assert_eq!(
+        lines(&snap, "claim-db"),
+        vec![
+            "root PostgresInstance/db",
+            "  manages XPostgresInstance/db-x7k2p",
+            "    manages Instance/db-x7k2p-abcde",
+        ]
+    );
+    let d = crate::diagnose::diagnose(&snap, "ks-apps");
+    let cause = d.root_cause.unwrap();
+    assert_eq!(
+        (cause.objects[0].kind.as_str(), cause.reason.as_str()),
+        ("Deployment", "ProgressDeadlineExceeded")
+    );
+}
+
+fn plan(snap: &Snapshot) -> Vec<RelatedRead> {
+    reads_for(snap.objects(), &snap.events)
+}
+
+fn kind_of(r: &RelatedRead) -> &str {
+    match &r.resource {
+        Resource::Kind { kind, .. } => kind,
+        Resource::EveryNamespacedType => "*",
+    }
+}
+
+#[test]
+fn the_plan_reads_existence_as_metadata_and_context_only_for_failures() {
+    // The claim is unbound: its class is read by name; the pending pod's
+    // references are read as metadata; nothing runs on a node yet.
+    let mut objects: Vec<Object> = load("pvc-missing-class.yaml", &[]).objects().to_vec();
+    objects.retain(|o| o.kind() != "ServiceAccount");
+    let snap = Snapshot::new(objects, vec![], vec![], NOW.parse().unwrap());
+    let reads = plan(&snap);
+    let class = reads.iter().find(|r| kind_of(r) == "StorageClass").unwrap();
+    assert_eq!(
+        (&class.select, class.metadata_only),
+        (&Select::Name("fast".into()), false)
+    );
+    let sa = reads
+        .iter()
+        .find(|r| kind_of(r) == "ServiceAccount")
+        .unwrap();
+    assert!(
+        sa.metadata_only && sa.select == Select::All && sa.expect == vec!["default".to_string()]
+    );
+    assert!(
+        reads
+            .iter()
+            .all(|r| !matches!(kind_of(r), "Secret" | "ConfigMap") || r.metadata_only)
+    );
+
+    // Nodes already read are not read again; a not-ready pod's
+    // ServiceAccount is read as metadata.
+    let snap = load("service-ingress-hpa-pdb.yaml", &[]);
+    let reads = plan(&snap);
+    assert!(!reads.iter().any(|r| kind_of(r) == "Node"), "{reads:?}");
+    assert!(
+        reads
+            .iter()
+            .filter(|r| kind_of(r) == "ServiceAccount")
+            .all(|r| r.metadata_only)
+    );
+    assert!(reads.iter().any(|r| kind_of(r) == "IngressClass"));
+    // A Service's pods come with its EndpointSlices; once those are read and
+    // no pod matched, every pod's labels as metadata, for the near miss.
+    assert!(!reads.iter().any(|r| kind_of(r) == "Pod"), "{reads:?}");
+    let slice = Object::from_value(serde_json::json!({"apiVersion": "discovery.k8s.io/v1", "kind": "EndpointSlice",
+        "metadata": {"name": "payment-x7k2p", "namespace": "shop", "uid": "eps",
+            "labels": {"kubernetes.io/service-name": "payment"}}, "addressType": "IPv4", "endpoints": []}))
+    .unwrap();
+    let mut objects = snap.objects().to_vec();
+    objects.push(slice);
+    let reads = reads_for(&objects, &[]);
+    let pods: Vec<&RelatedRead> = reads.iter().filter(|r| kind_of(r) == "Pod").collect();
+    assert_eq!(pods.len(), 1, "{pods:?}");
+    assert!(pods[0].select == Select::All && pods[0].metadata_only);
+    // A budget whose pods were not read: its pods by its selector.
+    let no_pods: Vec<Object> = objects.into_iter().filter(|o| o.kind() != "Pod").collect();
+    let reads = reads_for(&no_pods, &[]);
+    assert!(reads.iter().any(|r| kind_of(r) == "Pod"
+        && r.select == Select::Labels("app=web".into())
+        && !r.metadata_only));
+
+    // A Terminating namespace: every namespaced type, metadata only.
+    let snap = load("namespace-and-gitops.yaml", &[]);
+    let every = plan(&snap)
+        .into_iter()
+        .find(|r| r.resource == Resource::EveryNamespacedType)
+        .unwrap();
+    assert_eq!(
+        (every.namespace.as_deref(), every.metadata_only),
+        (Some("old"), true)
+    );
+}
+
+#[test]
+fn a_refused_creation_plans_the_reads_that_explain_it() {
+    let rs = |message: &str| {
+        Object::from_value(serde_json::json!({"apiVersion": "apps/v1", "kind": "ReplicaSet",
+            "metadata": {"name": "web-5d8f9c", "namespace": "shop", "uid": "rs"},
+            "spec": {"replicas": 1, "template": {"spec": {"serviceAccountName": "builder", "containers": [{"name": "web", "image": "web"}]}}},
+            "status": {"replicas": 0, "conditions": [{"type": "ReplicaFailure", "status": "True", "reason": "FailedCreate",
+                "message": message}]}}))
+        .unwrap()
+    };
+    let cases = [
+        (
+            "pods \"web-5d8f9c-\" is forbidden: error looking up service account shop/builder: serviceaccount \"builder\" not found",
+            "ServiceAccount",
+        ),
+        (
+            "Internal error occurred: failed calling webhook \"deny.example.com\": failed to call webhook: Post \"https://hook.shop.svc:443/validate?timeout=10s\": no endpoints available for service \"hook\"",
+            "ValidatingWebhookConfiguration",
+        ),
+        (
+            "pods \"web-x\" is forbidden: ValidatingAdmissionPolicy 'no-latest' with binding 'no-latest-binding' denied request: pinned",
+            "ValidatingAdmissionPolicyBinding",
+        ),
+        (
+            "pods \"web-x\" is forbidden: exceeded quota: compute, requested: requests.memory=2Gi, used: requests.memory=0, limited: requests.memory=1Gi",
+            "ResourceQuota",
+        ),
+        (
+            "pods \"web-x\" is forbidden: maximum memory usage per Container is 512Mi, but limit is 1Gi",
+            "LimitRange",
+        ),
+        (
+            "pods \"web-x\" is forbidden: violates PodSecurity \"restricted:latest\": runAsNonRoot != true",
+            "Namespace",
+        ),
+    ];
+    for (message, kind) in cases {
+        let snap = Snapshot::new(vec![rs(message)], vec![], vec![], NOW.parse().unwrap());
+        let reads = plan(&snap);
+        assert!(
+            reads.iter().any(|r| kind_of(r) == kind),
+            "{kind}: {reads:?}"
+        );
+    }
+}
+
+#[test]
+fn a_statefulset_mounts_the_claims_of_its_templates() {
+    let sts = Object::from_value(serde_json::json!({"apiVersion": "apps/v1", "kind": "StatefulSet",
+        "metadata": {"name": "db", "namespace": "shop", "uid": "sts"},
+        "spec": {"replicas": 2, "selector": {"matchLabels": {"app": "db"}},
+            "volumeClaimTemplates": [{"metadata": {"name": "data"}, "spec": {"accessModes": ["ReadWriteOnce"], "storageClassName": "fast",
+                "resources": {"requests": {"storage": "1Gi"}}}}]},
+        "status": {"replicas": 0}}))
+    .unwrap();
+    let claim = |name: &str| {
+        Object::from_value(serde_json::json!({"apiVersion": "v1", "kind": "PersistentVolumeClaim",
+            "metadata": {"name": name, "namespace": "shop", "uid": name, "labels": {"app": "db"}},
+            "spec": {"storageClassName": "fast", "accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}}},
+            "status": {"phase": "Pending"}}))
+        .unwrap()
+    };
+    let mut snap = Snapshot::new(
+        vec![sts, claim("data-db-0"), claim("data-db-1")],
+        vec![],
+        vec![],
+        NOW.parse().unwrap(),
+    );
+    snap.absent = vec![ObjectRef {
+        api_version: "storage.k8s.io/v1".into(),
+        kind: "StorageClass".into(),
+        namespace: None,
+        name: "fast".into(),
+        uid: None,
+    }];
+    assert_eq!(
+        lines(&snap, "sts"),
+        vec![
+            "root StatefulSet/db",
+            "  mounts PersistentVolumeClaim/data-db-0",
+            "    mounts StorageClass/fast (missing)",
+            "  mounts PersistentVolumeClaim/data-db-1",
+        ]
+    );
+    let reads = plan(&Snapshot::new(
+        vec![snap.get("sts").unwrap().clone()],
+        vec![],
+        vec![],
+        NOW.parse().unwrap(),
+    ));
+    let claims: Vec<&RelatedRead> = reads
+        .iter()
+        .filter(|r| kind_of(r) == "PersistentVolumeClaim")
+        .collect();
+    assert_eq!(claims.len(), 2, "{claims:?}");
+}
+
+#[test]
+fn a_sweep_merges_a_claim_into_the_deployment_that_waits_on_it() {
+    use crate::model::Target;
+    use crate::report::WhyReport;
+    let snap = load("pvc-missing-class.yaml", &[FAST]);
+    let targets = vec![
+        Target::Found("pvc-data".into()),
+        Target::Found("d-db".into()),
+    ];
+    let report = WhyReport::sweep(&snap, &targets, 3);
+    assert_eq!(
+        report.summary.as_ref().unwrap().text(),
+        "2 of 3 root objects not converged: 1 Failed, 1 Progressing"
+    );
+    assert_eq!(report.items.len(), 1);
+    assert_eq!(report.items[0].item.object.kind, "Deployment");
+    assert_eq!(report.items[0].same_cause[0].name, "data");
+}
+
+#[test]
+fn a_sweep_ranks_a_crash_loop_above_a_selector_typo() {
+    use crate::model::Target;
+    use crate::report::WhyReport;
+    let typo = load("service-ingress-hpa-pdb.yaml", &[]);
+    let (crash, pod) =
+        crate::testutil::load("pod-crashloop-oomkilled.yaml", "2026-11-29T22:30:00Z");
+    let mut objects = typo.objects().to_vec();
+    objects.extend(crash.objects().iter().cloned());
+    let snap = Snapshot::new(objects, vec![], vec![], NOW.parse().unwrap());
+    // The Service first in the input: the rank, not the order, decides.
+    let targets = vec![
+        Target::Found("svc-payment".into()),
+        Target::Found(pod.uid.clone()),
+    ];
+    let report = WhyReport::sweep(&snap, &targets, 2);
+    let order: Vec<&str> = report
+        .items
+        .iter()
+        .map(|d| d.item.object.kind.as_str())
+        .collect();
+    assert_eq!(order, vec!["Pod", "Service"]);
+}
+
+#[test]
+fn a_pods_configmaps_and_secrets_are_drawn_only_when_missing() {
+    let pod = Object::from_value(serde_json::json!({"apiVersion": "v1", "kind": "Pod",
+        "metadata": {"name": "web-0", "namespace": "shop", "uid": "pod"},
+        "spec": {"serviceAccountName": "default", "containers": [{"name": "web", "image": "web",
+                "env": [{"name": "TOKEN", "valueFrom": {"secretKeyRef": {"name": "api-token", "key": "token"}}},
+                        {"name": "OPT", "valueFrom": {"secretKeyRef": {"name": "maybe", "key": "k", "optional": true}}}]}],
+            "volumes": [{"name": "kube-api-access-x7k2p", "projected": {"sources": [{"configMap": {"name": "kube-root-ca.crt"}}]}},
+                        {"name": "config", "configMap": {"name": "web-config"}}]},
+        "status": {"phase": "Pending", "containerStatuses": [{"name": "web", "ready": false, "restartCount": 0,
+            "state": {"waiting": {"reason": "CreateContainerConfigError", "message": "secret \"api-token\" not found"}}}]}}))
+    .unwrap();
+    // As the source reads them: metadata only.
+    let cm = Object::from_value(serde_json::json!({"apiVersion": "v1", "kind": "ConfigMap",
+        "metadata": {"name": "web-config", "namespace": "shop", "uid": "cm"}}))
+    .unwrap();
+    let sa = Object::from_value(
+        serde_json::json!({"apiVersion": "v1", "kind": "ServiceAccount",
+        "metadata": {"name": "default", "namespace": "shop", "uid": "sa"}}),
+    )
+    .unwrap();
+    let mut snap = Snapshot::new(vec![pod, cm, sa], vec![], vec![], NOW.parse().unwrap());
+    snap.absent = vec![ObjectRef {
+        api_version: "v1".into(),
+        kind: "Secret".into(),
+        namespace: Some("shop".into()),
+        name: "api-token".into(),
+        uid: None,
+    }];
+    assert_eq!(
+        lines(&snap, "pod"),
+        vec!["root Pod/web-0", "  uses Secret/api-token (missing)"]
+    );
+    let d = crate::diagnose::diagnose(&snap, "pod");
+    let step = &d.next_steps[0].text;
+    assert!(
+        step.starts_with(
+            "Pod/web-0 needs Secret \"api-token\", which does not exist in namespace shop"
+        ),
+        "{step}"
+    );
+    // The optional reference is never read for.
+    let reads = plan(&snap);
+    let secrets = reads.iter().find(|r| kind_of(r) == "Secret").unwrap();
+    assert_eq!(secrets.expect, vec!["api-token".to_string()]);
+    assert!(secrets.metadata_only);
+    // The injected token volume's kube-root-ca.crt is not the pod's own: no read for it.
+    let without_cm = Snapshot::new(
+        snap.objects()
+            .iter()
+            .filter(|o| o.kind() != "ConfigMap")
+            .cloned()
+            .collect(),
+        vec![],
+        vec![],
+        NOW.parse().unwrap(),
+    );
+    let configmaps = plan(&without_cm)
+        .into_iter()
+        .find(|r| kind_of(r) == "ConfigMap")
+        .unwrap();
+    assert_eq!(configmaps.expect, vec!["web-config".to_string()]);
+}
+
+#[test]
+fn failing_pods_read_at_most_eight_distinct_nodes() {
+    let pod = |i: usize, node: usize| {
+        Object::from_value(serde_json::json!({"apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": format!("web-{i}"), "namespace": "shop", "uid": format!("p{i}")},
+            "spec": {"nodeName": format!("node-{node}"), "containers": [{"name": "web", "image": "web"}]},
+            "status": {"phase": "Running", "conditions": [{"type": "Ready", "status": "False"}]}}))
+        .unwrap()
+    };
+    // Ten failing pods on two nodes: both nodes read.
+    let two: Vec<Object> = (0..10).map(|i| pod(i, i % 2)).collect();
+    let nodes = reads_for(&two, &[])
+        .into_iter()
+        .filter(|r| kind_of(r) == "Node")
+        .count();
+    assert_eq!(nodes, 2);
+    // Twenty failing pods on twenty nodes: eight, each by name (a list of
+    // nodes would be the whole cluster).
+    let many: Vec<Object> = (0..20).map(|i| pod(i, i)).collect();
+    let reads = reads_for(&many, &[]);
+    let node_reads: Vec<&RelatedRead> = reads.iter().filter(|r| kind_of(r) == "Node").collect();
+    assert_eq!(node_reads.len(), 8);
+    assert!(
+        node_reads
+            .iter()
+            .all(|r| matches!(r.select, Select::Name(_)))
+    );
+}
