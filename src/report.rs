@@ -5,7 +5,7 @@
 use jiff::Timestamp;
 use serde::Serialize;
 
-use crate::graph::{ChainLink, Graph, Note, TreeNode};
+use crate::graph::{ChainLink, Graph, MAX_DEPTH, Note, TreeNode};
 use crate::model::{Incomplete, Object, ObjectRef, OwnerRef, Snapshot, Target};
 use crate::verdict::{Judgement, Ready, Verdict, judge};
 
@@ -122,7 +122,8 @@ pub struct Node {
 pub struct OwnerLink {
     #[serde(flatten)]
     pub item: Item,
-    /// `present`, `dangling` (the owner is gone) or `unread`.
+    /// `present`, `dangling` (the owner is gone), `unread`, or `cut` (the
+    /// chain is not followed further up).
     pub state: &'static str,
 }
 
@@ -219,6 +220,17 @@ fn chain(snap: &Snapshot, graph: &Graph, uid: &str) -> Vec<OwnerLink> {
                 },
                 state: "unread",
             },
+            ChainLink::Cut { next, more } => OwnerLink {
+                item: Item {
+                    verdict: Verdict::Unknown,
+                    reason: "ChainCut".into(),
+                    message: format!(
+                        "the owner chain is cut here, after {MAX_DEPTH} owners: {more} owners from this one up are left out (controllers do not nest this deep)"
+                    ),
+                    ..Item::missing(&owner_ref(next, ns.as_deref()))
+                },
+                state: "cut",
+            },
         })
         .collect();
     links.reverse();
@@ -245,6 +257,9 @@ fn note_text(note: &Note) -> String {
             format!("invalid owner reference to {}/{}: {why}", o.kind, o.name)
         }
         Note::Cycle(to) => format!("ownership cycle: {to} is also an owner above"),
+        Note::Cut(below) => format!(
+            "the tree is cut here, {MAX_DEPTH} levels down: {below} objects below are left out (controllers do not nest this deep)"
+        ),
     }
 }
 

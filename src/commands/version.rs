@@ -32,8 +32,8 @@ pub async fn run(settings: &Settings) -> Outcome {
 }
 
 fn text(server: &str) -> String {
-    // One line each, whatever the error says.
-    let server = server.replace(['\n', '\r'], " ");
+    // One line each, whatever the server or the error says, and inert.
+    let server = crate::render::escape(&server.replace(['\n', '\r'], " ")).into_owned();
     format!(
         "kubectl-reconcile {}\nServer Version: {server}\n",
         env!("CARGO_PKG_VERSION")
@@ -72,5 +72,12 @@ mod tests {
         assert_eq!(out.lines().count(), 2, "{out}");
         assert!(out.starts_with("kubectl-reconcile "));
         assert!(out.ends_with("Server Version: unknown (cannot reach a: b)\n"));
+    }
+
+    #[test]
+    fn a_hostile_git_version_is_inert() {
+        let out = text("v1.30.0\x1b]52;c;cHduZWQ=\x07\x1b]0;t\x07\x1b[2J\u{202e}x");
+        assert!(!out.contains(['\x1b', '\x07', '\u{202e}']), "{out:?}");
+        assert!(out.contains(r"v1.30.0\x1b]52;c;cHduZWQ=\x07"), "{out}");
     }
 }

@@ -9,6 +9,7 @@ use super::load::{identity, load_keep, load_why};
 use super::watch::Retarget;
 use super::{Outcome, UsageError};
 use crate::cli::{OutputFormat, WaitFor};
+use crate::model::{Incomplete, ObjectRef, Snapshot, Target};
 use crate::render::{self, Style, why::WhyOptions};
 use crate::report::{Item, StatusReport, WhyReport};
 use crate::settings::Settings;
@@ -75,7 +76,18 @@ pub async fn run(
         );
     }
     let started = tokio::time::Instant::now();
-    let loaded = load_keep(settings, specs, Mode::Status, None).await?;
+    // --timeout bounds the whole command: the first reads, the wait and the
+    // diagnosis at the end, for which the last part is kept.
+    let deadline = started + timeout;
+    let wait_until = deadline - diagnosis_reserve(timeout);
+    let loaded = tokio::time::timeout_at(deadline, load_keep(settings, specs, Mode::Status, None))
+        .await
+        .map_err(|_| {
+            anyhow::anyhow!(
+                "timed out after {}: the cluster did not answer the first reads\nhint: check that the API server answers (`kubectl get --raw /readyz`), or raise --timeout",
+                seconds(timeout)
+            )
+        })??;
     let retarget = Retarget::new(&loaded.fetched, false, false);
     let live = loaded.live.expect("a live read");
     let base_incomplete = loaded.fetched.snapshot.incomplete.clone();
@@ -83,7 +95,6 @@ pub async fn run(
     let mut snapshot = loaded.fetched.snapshot;
     let mut targets = loaded.fetched.targets;
     let mut progress = Progress::new(settings);
-    let deadline = started + timeout;
     loop {
         let report = StatusReport::build(&snapshot, &targets);
         match evaluate(&report.items, want) {
@@ -113,17 +124,22 @@ pub async fn run(
                     "error: {} failed; it will not converge without a change",
                     names(&items)
                 );
-                return diagnose(settings, &items).await;
+                let last = Last {
+                    snapshot: &snapshot,
+                    targets: &targets,
+                };
+                return diagnose(settings, &items, deadline, last).await;
             }
             State::Pending(items) => {
                 progress.show(&items, started.elapsed());
                 let pending: Vec<Item> = items.into_iter().cloned().collect();
                 tokio::select! {
-                    _ = tokio::time::sleep_until(deadline) => {
+                    _ = tokio::time::sleep_until(wait_until) => {
                         progress.clear();
                         let refs: Vec<&Item> = pending.iter().collect();
-                        eprintln!("error: timed out after {}s waiting for {}", timeout.as_secs(), names(&refs));
-                        return diagnose(settings, &refs).await;
+                        eprintln!("error: timed out after {} waiting for {}", seconds(timeout), names(&refs));
+                        let last = Last { snapshot: &snapshot, targets: &targets };
+                        return diagnose(settings, &refs, deadline, last).await;
                     }
                     got = cache.changes.recv() => {
                         if got.is_none() {
@@ -142,6 +158,20 @@ pub async fn run(
     }
 }
 
+/// The end of `--timeout` kept for reading the diagnosis: a tenth, at most
+/// two seconds.
+fn diagnosis_reserve(timeout: Duration) -> Duration {
+    (timeout / 10).min(Duration::from_secs(2))
+}
+
+fn seconds(d: Duration) -> String {
+    if d.subsec_millis() == 0 {
+        format!("{}s", d.as_secs())
+    } else {
+        format!("{:.1}s", d.as_secs_f64())
+    }
+}
+
 fn names(items: &[&Item]) -> String {
     items
         .iter()
@@ -156,11 +186,54 @@ fn names(items: &[&Item]) -> String {
         .join(", ")
 }
 
-/// The `why` of the targets that failed or are still pending; exit 1.
-async fn diagnose(settings: &Settings, items: &[&Item]) -> anyhow::Result<Outcome> {
+/// What the watches last showed: the diagnosis falls back to it when the
+/// cluster does not answer before the deadline.
+struct Last<'a> {
+    snapshot: &'a Snapshot,
+    targets: &'a [Target],
+}
+
+/// The `why` of the targets that failed or are still pending; exit 1. Read
+/// afresh when the cluster answers before `deadline`, else drawn from what
+/// the watches last showed, with the gap named.
+async fn diagnose(
+    settings: &Settings,
+    items: &[&Item],
+    deadline: tokio::time::Instant,
+    last: Last<'_>,
+) -> anyhow::Result<Outcome> {
     let specs: Vec<TargetSpec> = items.iter().map(|i| identity(&i.object)).collect();
-    let fetched = load_why(settings, &specs).await?;
-    let report = WhyReport::build(&fetched.snapshot, &fetched.targets);
+    let (report, now) = match tokio::time::timeout_at(deadline, load_why(settings, &specs)).await {
+        Ok(fetched) => {
+            let fetched = fetched?;
+            (
+                WhyReport::build(&fetched.snapshot, &fetched.targets),
+                fetched.snapshot.now,
+            )
+        }
+        Err(_) => {
+            let mut snapshot = last.snapshot.clone();
+            snapshot.incomplete.push(Incomplete {
+                resource: "the diagnosis (events, owners, children)".into(),
+                namespace: None,
+                error: "not read before --timeout; shown from what the watches last saw".into(),
+            });
+            let wanted: Vec<&ObjectRef> = items.iter().map(|i| &i.object).collect();
+            let targets: Vec<Target> = last
+                .targets
+                .iter()
+                .filter(|t| {
+                    let id = match t {
+                        Target::Found(uid) => snapshot.get(uid).map(|o| &o.id),
+                        Target::Missing(id) => Some(id),
+                    };
+                    id.is_some_and(|id| wanted.iter().any(|w| same(w, id)))
+                })
+                .cloned()
+                .collect();
+            (WhyReport::build(&snapshot, &targets), snapshot.now)
+        }
+    };
     let stdout = match settings.output {
         OutputFormat::Text => render::why::render(
             &report,
@@ -169,12 +242,17 @@ async fn diagnose(settings: &Settings, items: &[&Item]) -> anyhow::Result<Outcom
                     color: settings.color,
                 },
                 width: settings.width,
-                now: fetched.snapshot.now,
+                now,
             },
         ),
         _ => super::frame::document(&report, settings, false),
     };
     Ok(Outcome { stdout, code: 1 })
+}
+
+/// The same object, whatever its uid (a report's refs may lack it).
+fn same(a: &ObjectRef, b: &ObjectRef) -> bool {
+    (a.group(), &a.kind, &a.namespace, &a.name) == (b.group(), &b.kind, &b.namespace, &b.name)
 }
 
 /// The one progress line on stderr: rewritten in place on a terminal,

@@ -1,11 +1,16 @@
 //! Builds the kube client from the kubeconfig and kubectl's connection flags,
 //! with the plugin's User-Agent, per-request timeouts and no hidden retries.
+//! An exec credential plugin runs before the client is built, within the
+//! request deadline (`credential.rs`).
 
 use std::time::Duration;
 
 use anyhow::Context;
 use http::{HeaderName, HeaderValue};
 use kube::config::{KubeConfigOptions, Kubeconfig};
+use secrecy::SecretString;
+
+use super::credential::Credential;
 
 /// kubectl's connection flags, as given.
 #[derive(Debug, Clone, Default)]
@@ -57,6 +62,27 @@ pub async fn connect(conn: &Connection) -> anyhow::Result<Connected> {
     let mut config = kube::Config::from_custom_kubeconfig(kubeconfig, &options)
         .await
         .context("the kubeconfig does not describe a usable cluster and user (check --context, --cluster and --user)")?;
+    // An exec credential plugin runs here, under the request deadline;
+    // left in the config, kube would run it (twice) while building the
+    // client, where nothing stops one that hangs. Its credential goes in
+    // as a plain token or certificate, so kube runs nothing; the client is
+    // valid until the credential expires.
+    let mut valid_until = None;
+    if let Some(exec) = config.auth_info.exec.take() {
+        use base64::Engine as _;
+        let credential = super::credential::run(&exec, conn.request_timeout).await?;
+        valid_until = credential.expires();
+        match credential {
+            Credential::Token { token, .. } => {
+                config.auth_info.token = Some(SecretString::from(token));
+            }
+            Credential::Certificate { cert, key, .. } => {
+                let b64 = base64::engine::general_purpose::STANDARD;
+                config.auth_info.client_certificate_data = Some(b64.encode(cert));
+                config.auth_info.client_key_data = Some(SecretString::from(b64.encode(key)));
+            }
+        }
+    }
     // Each request has its own deadline (source::api); watches are long
     // reads, so the client itself has no read timeout.
     config.connect_timeout = Some(conn.request_timeout);
@@ -78,8 +104,9 @@ pub async fn connect(conn: &Connection) -> anyhow::Result<Connected> {
         .map(|a| a.to_string())
         .unwrap_or_else(|| config.cluster_url.to_string());
     let default_namespace = config.default_namespace.clone();
-    let client =
-        kube::Client::try_from(config).context("cannot set up a client for this cluster")?;
+    let client = kube::Client::try_from(config)
+        .context("cannot set up a client for this cluster")?
+        .with_valid_until(valid_until);
     Ok(Connected {
         client,
         default_namespace,

@@ -4,6 +4,7 @@
 pub mod api;
 pub mod client;
 pub mod completion;
+pub mod credential;
 pub mod discovery;
 pub mod file;
 pub mod live;

@@ -1,0 +1,107 @@
+//! Input built to hurt: nesting far deeper than any object, and owner
+//! chains thousands long. Refused or cut at once, and said so.
+
+use std::time::Duration;
+
+use crate::{run, scratch};
+
+#[test]
+fn deep_nesting_is_refused_at_once_by_snapshot_and_manifests() {
+    let dir = scratch();
+    let n = 100_000;
+    let json = dir.path().join("deep.json");
+    std::fs::write(&json, format!("{}{}", "[".repeat(n), "]".repeat(n))).unwrap();
+    let yaml = dir.path().join("deep.yaml");
+    std::fs::write(
+        &yaml,
+        format!(
+            "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec: {}\n",
+            "{a: [".repeat(n / 2)
+        ),
+    )
+    .unwrap();
+    for (file, line) in [(&json, 1), (&yaml, 5)] {
+        let file = file.to_str().unwrap();
+        for args in [
+            vec!["status", "--snapshot", file],
+            vec!["status", "-f", file, "--snapshot", file],
+        ] {
+            let out = run(dir.path(), &args, Duration::from_secs(30));
+            out.assert(2, Duration::from_secs(2));
+            assert!(
+                out.stderr.starts_with("error: ")
+                    && out.stderr.contains(&format!(
+                        "{file}, line {line}: nested more than 128 levels deep"
+                    )),
+                "{args:?}: {}",
+                out.stderr
+            );
+        }
+    }
+}
+
+/// A snapshot of `n` Widgets, each owned by the one before.
+fn chain(n: usize) -> String {
+    let mut items = Vec::with_capacity(n);
+    for i in 0..n {
+        let mut meta = serde_json::json!({"name": format!("w{i}"), "namespace": "a", "uid": format!("u{i}"),
+            "creationTimestamp": "2026-01-01T00:00:00Z"});
+        if i > 0 {
+            meta["ownerReferences"] = serde_json::json!([{"apiVersion": "example.com/v1", "kind": "Widget",
+                "name": format!("w{}", i - 1), "uid": format!("u{}", i - 1), "controller": true}]);
+        }
+        items.push(
+            serde_json::json!({"apiVersion": "example.com/v1", "kind": "Widget", "metadata": meta}),
+        );
+    }
+    serde_json::json!({"apiVersion": "v1", "kind": "List", "items": items}).to_string()
+}
+
+#[test]
+fn an_owner_chain_thousands_deep_is_cut_and_says_where() {
+    let dir = scratch();
+    let snap = dir.path().join("chain.json");
+    std::fs::write(&snap, chain(8_000)).unwrap();
+    let snap = snap.to_str().unwrap();
+    for (args, says) in [
+        (
+            vec!["tree", "widget/w0", "-n", "a"],
+            "the tree is cut here, 64 levels down: 7935 objects below are left out",
+        ),
+        (
+            vec!["tree", "widget/w7999", "-n", "a", "--owners"],
+            "the owner chain is cut here, after 64 owners: 7935 owners from this one up are left out",
+        ),
+        (vec!["why", "widget/w0", "-n", "a"], ""),
+        (
+            vec!["tree", "widget/w0", "-n", "a", "-o", "json"],
+            "the tree is cut here",
+        ),
+        (
+            vec!["tree", "widget/w7999", "-n", "a", "--owners", "-o", "yaml"],
+            "state: cut",
+        ),
+    ] {
+        let mut args = args.clone();
+        args.extend(["--snapshot", snap]);
+        let out = run(dir.path(), &args, Duration::from_secs(60));
+        assert!(
+            out.code == 0 || out.code == 1,
+            "{args:?} exit {}\n{}",
+            out.code,
+            out.stderr
+        );
+        assert!(
+            out.took < Duration::from_secs(10),
+            "{args:?} took {:?}",
+            out.took
+        );
+        crate::assert_inert(&out.stdout);
+        assert!(
+            out.stdout.len() < 200_000,
+            "{args:?}: {} bytes",
+            out.stdout.len()
+        );
+        assert!(out.stdout.contains(says), "{args:?}:\n{}", out.stdout);
+    }
+}
