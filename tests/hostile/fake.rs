@@ -67,17 +67,22 @@ pub fn answering(respond: impl Fn(&str) -> Option<(u16, String)> + Send + Sync +
             std::thread::sleep(Duration::from_secs(600));
             return false;
         };
-        let reply = format!(
-            "HTTP/1.1 {status} X\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-            body.len()
-        );
-        stream.write_all(reply.as_bytes()).is_ok()
+        reply(stream, status, &body)
     })
+}
+
+/// Writes one whole response; whether the connection still works.
+pub fn reply(stream: &mut TcpStream, status: u16, body: &str) -> bool {
+    let reply = format!(
+        "HTTP/1.1 {status} X\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(reply.as_bytes()).is_ok()
 }
 
 /// Runs `handle` for every request on every connection; it returns whether
 /// the connection may carry another request.
-fn serve(handle: impl Fn(&Seen, &mut TcpStream) -> bool + Send + Sync + 'static) -> Fake {
+pub fn serve(handle: impl Fn(&Seen, &mut TcpStream) -> bool + Send + Sync + 'static) -> Fake {
     let listener = listen();
     let port = listener.local_addr().unwrap().port();
     let seen: Arc<Mutex<Vec<Seen>>> = Arc::default();

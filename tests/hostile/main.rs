@@ -10,6 +10,7 @@ mod fuzz;
 mod input;
 mod network;
 mod plugin;
+mod signals;
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
