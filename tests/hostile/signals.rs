@@ -9,7 +9,7 @@ use crate::fake;
 
 /// A pod whose Ready condition flips with every `n`.
 fn pod(n: u64) -> serde_json::Value {
-    let ready = if n % 2 == 0 { "True" } else { "False" };
+    let ready = if n.is_multiple_of(2) { "True" } else { "False" };
     serde_json::json!({
         "apiVersion": "v1", "kind": "Pod",
         "metadata": {"name": "p", "namespace": "default", "uid": "u-p", "resourceVersion": n.to_string(),
