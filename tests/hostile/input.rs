@@ -105,3 +105,33 @@ fn an_owner_chain_thousands_deep_is_cut_and_says_where() {
         assert!(out.stdout.contains(says), "{args:?}:\n{}", out.stdout);
     }
 }
+
+#[test]
+fn objects_without_a_uid_are_judged_not_crashed_on() {
+    // Found by the fuzzer: a snapshot object with no uid (or `uid: null`)
+    // made `tree` panic.
+    let dir = scratch();
+    let snap = dir.path().join("no-uid.yaml");
+    std::fs::write(
+        &snap,
+        "apiVersion: apps/v1\nkind: StatefulSet\nmetadata:\n  name: db\n  namespace: a\n  uid: null\n---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: db-0\n  namespace: a\n",
+    )
+    .unwrap();
+    let snap = snap.to_str().unwrap();
+    for args in [
+        vec!["tree", "sts/db", "-n", "a", "--owners"],
+        vec!["why", "pod/db-0", "-n", "a"],
+        vec!["status", "-n", "a"],
+        vec!["why", "-n", "a"],
+    ] {
+        let mut args = args.clone();
+        args.extend(["--snapshot", snap]);
+        let out = run(dir.path(), &args, Duration::from_secs(30));
+        out.assert(1, Duration::from_secs(5));
+        assert!(
+            out.stdout.contains("StatefulSet/db") || out.stdout.contains("Pod/db-0"),
+            "{args:?}: {}",
+            out.stdout
+        );
+    }
+}
