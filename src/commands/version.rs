@@ -43,7 +43,11 @@ fn text(server: &str) -> String {
 /// `gitVersion` from the server's `/version`.
 async fn server_version(settings: &Settings) -> Result<String, String> {
     let mut conn = settings.connection.clone();
-    conn.request_timeout = conn.request_timeout.min(SERVER_DEADLINE);
+    // Inside the overall deadline, so that a credential plugin or request
+    // that does not answer is named, not just timed out.
+    conn.request_timeout = conn
+        .request_timeout
+        .min(SERVER_DEADLINE - Duration::from_millis(400));
     let connected = connect(&conn)
         .await
         .map_err(|e| crate::source::api::anyhow_chain(&e))?;

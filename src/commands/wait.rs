@@ -84,8 +84,7 @@ pub async fn run(
         .await
         .map_err(|_| {
             anyhow::anyhow!(
-                "timed out after {}: the cluster did not answer the first reads\nhint: check that the API server answers (`kubectl get --raw /readyz`), or raise --timeout",
-                seconds(timeout)
+                "timed out after {timeout:?}: the cluster did not answer the first reads\nhint: check that the API server answers (`kubectl get --raw /readyz`), or raise --timeout"
             )
         })??;
     let retarget = Retarget::new(&loaded.fetched, false, false);
@@ -137,7 +136,7 @@ pub async fn run(
                     _ = tokio::time::sleep_until(wait_until) => {
                         progress.clear();
                         let refs: Vec<&Item> = pending.iter().collect();
-                        eprintln!("error: timed out after {} waiting for {}", seconds(timeout), names(&refs));
+                        eprintln!("error: timed out after {timeout:?} waiting for {}", names(&refs));
                         let last = Last { snapshot: &snapshot, targets: &targets };
                         return diagnose(settings, &refs, deadline, last).await;
                     }
@@ -162,14 +161,6 @@ pub async fn run(
 /// two seconds.
 fn diagnosis_reserve(timeout: Duration) -> Duration {
     (timeout / 10).min(Duration::from_secs(2))
-}
-
-fn seconds(d: Duration) -> String {
-    if d.subsec_millis() == 0 {
-        format!("{}s", d.as_secs())
-    } else {
-        format!("{:.1}s", d.as_secs_f64())
-    }
 }
 
 fn names(items: &[&Item]) -> String {

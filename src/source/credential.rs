@@ -92,8 +92,7 @@ pub async fn run(exec: &ExecConfig, deadline: Duration) -> anyhow::Result<Creden
             // The child itself dies as its handle drops; its children with it.
             kill_group(group, interactive);
             bail!(
-                "the credential plugin {name} did not answer within {}\nhint: run it yourself to see what it waits for (a login, a network), or raise --request-timeout",
-                seconds(deadline)
+                "the credential plugin {name} did not answer within {deadline:?}\nhint: run it yourself to see what it waits for (a login, a network), or raise --request-timeout"
             );
         }
     };
@@ -170,14 +169,6 @@ fn last_line(stderr: &[u8]) -> Option<String> {
     let line = text.lines().map(str::trim).rfind(|l| !l.is_empty())?;
     let line: String = line.chars().take(200).collect();
     Some(crate::render::escape(&line).into_owned())
-}
-
-fn seconds(d: Duration) -> String {
-    if d.subsec_millis() == 0 {
-        format!("{}s", d.as_secs())
-    } else {
-        format!("{}ms", d.as_millis())
-    }
 }
 
 /// Kills what the plugin started: it leads its own process group unless it

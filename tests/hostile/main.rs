@@ -104,6 +104,11 @@ pub fn run(dir: &Path, args: &[&str], limit: Duration) -> Run {
         std::thread::sleep(Duration::from_millis(10));
     };
     let took = started.elapsed();
+    // Shown with --nocapture, to see how close a run comes to its bound.
+    eprintln!(
+        "kubectl-reconcile {args:?}: exit {:?} after {took:?}",
+        status.code()
+    );
     let text = |rx: std::sync::mpsc::Receiver<Vec<u8>>, which: &str| {
         let bytes = rx.recv_timeout(Duration::from_secs(3)).unwrap_or_else(|_| {
             panic!("{which} stayed open after kubectl-reconcile {args:?} ended: something it started still runs")

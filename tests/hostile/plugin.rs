@@ -42,7 +42,7 @@ fn a_plugin_that_hangs_ends_every_command_in_time() {
         let mut args = cmd.to_vec();
         args.extend(["--kubeconfig", kc, "--request-timeout", "2s"]);
         let out = run(dir.path(), &args, Duration::from_secs(30));
-        out.assert(2, Duration::from_secs(4));
+        out.assert(2, Duration::from_secs(5));
         assert!(
             out.stderr.starts_with(&format!(
                 "error: the credential plugin \"{}\" did not answer within 2s\nhint: ",
