@@ -164,14 +164,12 @@ impl<'a> Graph<'a> {
     /// from the root is an explicit stack, so a chain thousands deep cannot
     /// overflow the call stack, and it stops at [`MAX_DEPTH`] levels.
     fn build(&self, root: &'a str, parent_of: &HashMap<&'a str, &'a str>) -> TreeNode {
-        struct Frame<'a> {
+        struct Frame<'g, 'a> {
             node: TreeNode,
-            children: Vec<&'a Object>,
+            children: &'g [&'a Object],
             next: usize,
         }
-        let children_of = |uid: &'a str| -> Vec<&'a Object> {
-            self.children.get(uid).cloned().unwrap_or_default()
-        };
+        let children_of = |uid: &str| self.children.get(uid).map_or(&[][..], Vec::as_slice);
         let mut on_path: HashSet<&str> = HashSet::from([root]);
         let mut stack = vec![Frame {
             node: self.node(root, parent_of),
