@@ -9,7 +9,7 @@ use super::load::{identity, load_keep, load_why};
 use super::watch::Retarget;
 use super::{Outcome, UsageError};
 use crate::cli::{OutputFormat, WaitFor};
-use crate::model::{Incomplete, ObjectRef, Snapshot, Target};
+use crate::model::{Incomplete, Snapshot};
 use crate::render::{self, Style, why::WhyOptions};
 use crate::report::{Item, StatusReport, WhyReport};
 use crate::settings::Settings;
@@ -123,11 +123,7 @@ pub async fn run(
                     "error: {} failed; it will not converge without a change",
                     names(&items)
                 );
-                let last = Last {
-                    snapshot: &snapshot,
-                    targets: &targets,
-                };
-                return diagnose(settings, &items, deadline, last).await;
+                return diagnose(settings, &items, deadline, &snapshot).await;
             }
             State::Pending(items) => {
                 progress.show(&items, started.elapsed());
@@ -137,8 +133,7 @@ pub async fn run(
                         progress.clear();
                         let refs: Vec<&Item> = pending.iter().collect();
                         eprintln!("error: timed out after {timeout:?} waiting for {}", names(&refs));
-                        let last = Last { snapshot: &snapshot, targets: &targets };
-                        return diagnose(settings, &refs, deadline, last).await;
+                        return diagnose(settings, &refs, deadline, &snapshot).await;
                     }
                     got = cache.changes.recv() => {
                         if got.is_none() {
@@ -177,21 +172,14 @@ fn names(items: &[&Item]) -> String {
         .join(", ")
 }
 
-/// What the watches last showed: the diagnosis falls back to it when the
-/// cluster does not answer before the deadline.
-struct Last<'a> {
-    snapshot: &'a Snapshot,
-    targets: &'a [Target],
-}
-
 /// The `why` of the targets that failed or are still pending; exit 1. Read
-/// afresh when the cluster answers before `deadline`, else drawn from what
-/// the watches last showed, with the gap named.
+/// afresh when the cluster answers before `deadline`, else drawn from
+/// `last`, what the watches last showed, with the gap named.
 async fn diagnose(
     settings: &Settings,
     items: &[&Item],
     deadline: tokio::time::Instant,
-    last: Last<'_>,
+    last: &Snapshot,
 ) -> anyhow::Result<Outcome> {
     let specs: Vec<TargetSpec> = items.iter().map(|i| identity(&i.object)).collect();
     let (report, now) = match tokio::time::timeout_at(deadline, load_why(settings, &specs)).await {
@@ -203,25 +191,15 @@ async fn diagnose(
             )
         }
         Err(_) => {
-            let mut snapshot = last.snapshot.clone();
+            let mut snapshot = last.clone();
             snapshot.incomplete.push(Incomplete {
                 resource: "the diagnosis (events, owners, children)".into(),
                 namespace: None,
                 error: "not read before --timeout; shown from what the watches last saw".into(),
             });
-            let wanted: Vec<&ObjectRef> = items.iter().map(|i| &i.object).collect();
-            let targets: Vec<Target> = last
-                .targets
-                .iter()
-                .filter(|t| {
-                    let id = match t {
-                        Target::Found(uid) => snapshot.get(uid).map(|o| &o.id),
-                        Target::Missing(id) => Some(id),
-                    };
-                    id.is_some_and(|id| wanted.iter().any(|w| same(w, id)))
-                })
-                .cloned()
-                .collect();
+            // Found again by identity, as the watches find them.
+            let ids = items.iter().map(|i| i.object.clone()).collect();
+            let targets = Retarget::Fixed(ids).targets(&snapshot);
             (WhyReport::build(&snapshot, &targets), snapshot.now)
         }
     };
@@ -239,11 +217,6 @@ async fn diagnose(
         _ => super::frame::document(&report, settings, false),
     };
     Ok(Outcome { stdout, code: 1 })
-}
-
-/// The same object, whatever its uid (a report's refs may lack it).
-fn same(a: &ObjectRef, b: &ObjectRef) -> bool {
-    (a.group(), &a.kind, &a.namespace, &a.name) == (b.group(), &b.kind, &b.namespace, &b.name)
 }
 
 /// The one progress line on stderr: rewritten in place on a terminal,
