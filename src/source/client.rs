@@ -68,7 +68,12 @@ pub async fn connect(conn: &Connection) -> anyhow::Result<Connected> {
     // as a plain token or certificate, so kube runs nothing; the client is
     // valid until the credential expires.
     let mut valid_until = None;
-    if let Some(exec) = config.auth_info.exec.take() {
+    let auth = &config.auth_info;
+    // kube's precedence: a password, token or token file wins over exec.
+    let other_auth = (auth.username.is_some() && auth.password.is_some())
+        || auth.token.is_some()
+        || auth.token_file.is_some();
+    if let Some(exec) = config.auth_info.exec.take().filter(|_| !other_auth) {
         use base64::Engine as _;
         let credential = super::credential::run(&exec, conn.request_timeout).await?;
         valid_until = credential.expires();
