@@ -135,3 +135,44 @@ fn objects_without_a_uid_are_judged_not_crashed_on() {
         );
     }
 }
+
+#[test]
+fn documents_carry_hostile_text_as_escapes_and_stay_valid() {
+    let dir = scratch();
+    let snap = dir.path().join("hostile.json");
+    let hostile = crate::network::HOSTILE;
+    let pod = serde_json::json!({
+        "apiVersion": "v1", "kind": "Pod",
+        "metadata": {"name": "web\u{200b}-0", "namespace": "a", "uid": "p1",
+                     "labels": {"app": format!("web{hostile}")}, "creationTimestamp": "2026-01-01T00:00:00Z"},
+        "status": {"phase": "Pending", "conditions": [{"type": "Ready", "status": "False",
+                   "reason": "Unschedulable\u{202e}", "message": hostile,
+                   "lastTransitionTime": "2026-01-01T00:00:00Z"}]}
+    });
+    std::fs::write(&snap, pod.to_string()).unwrap();
+    let snap = snap.to_str().unwrap();
+    for output in ["json", "yaml", "text"] {
+        let out = run(
+            dir.path(),
+            &["status", "-A", "-o", output, "--snapshot", snap],
+            Duration::from_secs(30),
+        );
+        out.assert(1, Duration::from_secs(5));
+        let doc: serde_json::Value = match output {
+            "json" => serde_json::from_str(&out.stdout).unwrap(),
+            "yaml" => serde_yaml_ng::from_str(&out.stdout).unwrap(),
+            _ => {
+                assert!(out.stdout.contains(r"web\u{200b}-0"), "{}", out.stdout);
+                continue;
+            }
+        };
+        // Escaped on the wire, the same text once parsed.
+        let item = &doc["items"][0];
+        assert_eq!(item["object"]["name"], "web\u{200b}-0", "{output}");
+        assert!(
+            out.stdout.contains(r"web\u200b-0"),
+            "{output}: {}",
+            out.stdout
+        );
+    }
+}
