@@ -137,7 +137,48 @@ impl<'a> Graph<'a> {
                 .expect("reached through an owner");
             parent_of.insert(uid, primary.uid.as_str());
         }
+        self.connect(root, &order, &mut parent_of);
         self.build(root, &parent_of)
+    }
+
+    /// Makes every reached object hang from the root. Owners that control
+    /// each other below it (x under y, y under x) would leave both out of
+    /// the tree: the first such object, in the order reached, goes under an
+    /// owner already in the tree (the one it was reached through is).
+    fn connect(&self, root: &'a str, order: &[&'a str], parent_of: &mut HashMap<&'a str, &'a str>) {
+        let mut kids: HashMap<&str, Vec<&str>> = HashMap::new();
+        for (&child, &parent) in parent_of.iter() {
+            kids.entry(parent).or_default().push(child);
+        }
+        let mut placed: HashSet<&str> = HashSet::new();
+        let place = |from: &'a str, placed: &mut HashSet<&'a str>| {
+            let mut todo = vec![from];
+            while let Some(uid) = todo.pop() {
+                if placed.insert(uid) {
+                    todo.extend(kids.get(uid).into_iter().flatten().copied());
+                }
+            }
+        };
+        place(root, &mut placed);
+        for &uid in order.iter().skip(1) {
+            if placed.contains(uid) {
+                continue;
+            }
+            let obj = self
+                .snap
+                .get(uid)
+                .expect("reached objects are in the snapshot");
+            let owners: Vec<&OwnerRef> = obj
+                .owners
+                .iter()
+                .filter(|o| placed.contains(o.uid.as_str()) && self.is_edge(&o.uid, uid))
+                .collect();
+            if let Some(owner) = owners.iter().find(|o| o.controller).or(owners.first()) {
+                let owner = *placed.get(owner.uid.as_str()).expect("just checked");
+                parent_of.insert(uid, owner);
+                place(uid, &mut placed);
+            }
+        }
     }
 
     fn is_edge(&self, parent: &str, child: &str) -> bool {
@@ -647,5 +688,23 @@ mod tests {
             node = child;
         }
         assert!(node.notes.is_empty(), "{:?}", node.notes);
+    }
+
+    #[test]
+    fn objects_controlling_each_other_below_the_root_are_still_drawn() {
+        // x is owned by the root and controlled by y; y is controlled by x.
+        let s = snap(vec![
+            obj("App", Some("a"), "root", "r", &[]),
+            obj(
+                "Widget",
+                Some("a"),
+                "x",
+                "x",
+                &[("App", "root", "r", false), ("Widget", "y", "y", true)],
+            ),
+            obj("Widget", Some("a"), "y", "y", &[("Widget", "x", "x", true)]),
+        ]);
+        let g = Graph::new(&s);
+        assert_eq!(names(&s, &g.tree("r")), "root(x(y))");
     }
 }
