@@ -124,11 +124,17 @@ pub fn run(dir: &Path, args: &[&str], limit: Duration) -> Run {
 }
 
 /// A kubeconfig for `server` whose user authenticates with `user` (YAML of
-/// the kubeconfig `user:` field), written in `dir`.
+/// the kubeconfig `user:` field), written in `dir`. An `https://` server's
+/// certificate is not checked (the fake servers have none worth checking).
 pub fn kubeconfig(dir: &Path, server: &str, user: &str) -> PathBuf {
     let user: String = user.lines().map(|l| format!("    {l}\n")).collect();
+    let tls = if server.starts_with("https://") {
+        "\n    insecure-skip-tls-verify: true"
+    } else {
+        ""
+    };
     let text = format!(
-        "apiVersion: v1\nkind: Config\nclusters:\n- name: fake\n  cluster:\n    server: {server}\ncontexts:\n- name: fake\n  context:\n    cluster: fake\n    user: u\n    namespace: default\ncurrent-context: fake\nusers:\n- name: u\n  user:\n{user}"
+        "apiVersion: v1\nkind: Config\nclusters:\n- name: fake\n  cluster:\n    server: {server}{tls}\ncontexts:\n- name: fake\n  context:\n    cluster: fake\n    user: u\n    namespace: default\ncurrent-context: fake\nusers:\n- name: u\n  user:\n{user}"
     );
     let path = dir.join("kubeconfig");
     std::fs::write(&path, text).unwrap();

@@ -71,6 +71,30 @@ fn a_listener_that_never_answers() {
 }
 
 #[test]
+fn a_tls_handshake_that_never_finishes() {
+    // The listener takes the connection and never answers the ClientHello.
+    let server = fake::silent();
+    let dir = scratch();
+    let kc = token_kubeconfig(dir.path(), &format!("https://127.0.0.1:{}", server.port));
+    for cmd in COMMANDS {
+        let mut args = cmd.to_vec();
+        args.extend([
+            "--kubeconfig",
+            kc.to_str().unwrap(),
+            "--request-timeout",
+            "1s",
+        ]);
+        let out = run(dir.path(), &args, Duration::from_secs(30));
+        out.assert(2, Duration::from_secs(6));
+        assert!(
+            out.stderr.starts_with("error: "),
+            "{args:?}: {}",
+            out.stderr
+        );
+    }
+}
+
+#[test]
 fn a_server_that_sends_headers_then_stalls() {
     let server = fake::stalls_after_headers();
     each_fails_in_time(&server, Duration::from_secs(6));
