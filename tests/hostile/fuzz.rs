@@ -362,6 +362,7 @@ fn fuzzed_snapshots_through_the_binary() {
                     "--snapshot",
                     path,
                 ],
+                vec!["status", "-f", path, "-o", "json", "--snapshot", path],
             ] {
                 let out = crate::run(dir.path(), &args, Duration::from_secs(60));
                 prop_assert!(
