@@ -29,7 +29,15 @@ fn exec_user(plugin: &Path) -> String {
 fn a_plugin_that_hangs_ends_every_command_in_time() {
     let dir = crate::scratch();
     // Not `exec sleep`: the sleep is the plugin's child, and must die too.
-    let plugin = script(dir.path(), "hanging-plugin", "sleep 300\necho never");
+    let pids = dir.path().join("sleep.pids");
+    let plugin = script(
+        dir.path(),
+        "hanging-plugin",
+        &format!(
+            "sleep 300 &\necho $! >> {}\nwait\necho never",
+            pids.display()
+        ),
+    );
     let server = fake::answering(|_| Some((500, fake::status(500, "InternalError", "unreached"))));
     let kc = kubeconfig(dir.path(), &server.url(), &exec_user(&plugin));
     let kc = kc.to_str().unwrap();
@@ -56,6 +64,11 @@ fn a_plugin_that_hangs_ends_every_command_in_time() {
         server.seen.lock().unwrap().is_empty(),
         "nothing was sent without credentials"
     );
+    let pids = std::fs::read_to_string(&pids).unwrap();
+    assert_eq!(pids.lines().count(), 4, "{pids}");
+    for pid in pids.lines() {
+        assert!(gone(pid), "the plugin's child {pid} still runs");
+    }
 
     // --version still answers, within its own two seconds.
     let out = run(
@@ -78,6 +91,27 @@ fn a_plugin_that_hangs_ends_every_command_in_time() {
         Duration::from_secs(30),
     );
     out.assert(0, Duration::from_secs(5));
+}
+
+/// Whether process `pid` has ended (a zombie waiting to be reaped counts),
+/// allowing a moment for the kill to land.
+fn gone(pid: &str) -> bool {
+    let started = std::time::Instant::now();
+    while started.elapsed() < Duration::from_secs(2) {
+        match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+            Err(_) => return true,
+            Ok(stat)
+                if stat
+                    .rsplit(')')
+                    .next()
+                    .is_some_and(|s| s.trim_start().starts_with('Z')) =>
+            {
+                return true;
+            }
+            Ok(_) => std::thread::sleep(Duration::from_millis(20)),
+        }
+    }
+    false
 }
 
 #[test]
