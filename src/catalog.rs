@@ -77,6 +77,10 @@ impl ResourceType {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Catalog {
     pub types: Vec<ResourceType>,
+    /// The same types at their other served versions, for a TYPE spelled
+    /// `Kind.version.group`.
+    #[serde(default)]
+    pub other_versions: Vec<ResourceType>,
 }
 
 /// Why a TYPE did not resolve.
@@ -103,6 +107,7 @@ impl Catalog {
     /// resource only served at a later version is still included.
     pub fn from_aggregated(documents: &[&Value]) -> Catalog {
         let mut types: Vec<ResourceType> = Vec::new();
+        let mut other_versions: Vec<ResourceType> = Vec::new();
         for doc in documents {
             for group in doc
                 .get("items")
@@ -135,12 +140,17 @@ impl Catalog {
                             .any(|t| t.group == rt.group && t.plural == rt.plural)
                         {
                             types.push(rt);
+                        } else {
+                            other_versions.push(rt);
                         }
                     }
                 }
             }
         }
-        Catalog { types }
+        Catalog {
+            types,
+            other_versions,
+        }
     }
 
     /// The type of a Kind in a group (from an apiVersion), e.g. for an owner reference.
@@ -176,9 +186,11 @@ impl Catalog {
             if found.is_empty()
                 && let Some((version, group)) = rest.split_once('.')
             {
+                // The preferred version, else another served one.
                 found = self
                     .types
                     .iter()
+                    .chain(&self.other_versions)
                     .filter(|t| names(t, name) && t.version == version && t.group == group)
                     .collect();
             }
@@ -353,6 +365,31 @@ pub(crate) mod tests {
             "v1",
             "a type only at a later version"
         );
+        for spelling in [
+            "Widget.v1.example.com",
+            "widgets.v1.example.com",
+            "wd.v1.example.com",
+        ] {
+            let t = cat
+                .resolve(spelling)
+                .unwrap_or_else(|e| panic!("{spelling}: {e}"));
+            assert_eq!(
+                (t.version.as_str(), t.plural.as_str()),
+                ("v1", "widgets"),
+                "{spelling}"
+            );
+            assert_eq!(
+                t.collection_path(Some("a")),
+                "/apis/example.com/v1/namespaces/a/widgets"
+            );
+        }
+        assert_eq!(cat.resolve("Widget.v2.example.com").unwrap().version, "v2");
+        assert_eq!(
+            cat.resolve("widgets.example.com").unwrap().version,
+            "v2",
+            "preferred by default"
+        );
+        assert!(cat.resolve("Widget.v3.example.com").is_err(), "not served");
         assert_eq!(
             cat.resolve("deployments.other.io").unwrap().group,
             "other.io"

@@ -16,7 +16,17 @@ pub enum Note {
     InvalidOwner(OwnerRef, String),
     /// Following owners from here leads back to an ancestor.
     Cycle(String),
+    /// The tree is not drawn below this node, [`MAX_DEPTH`] levels under
+    /// the root: this many objects further down are left out.
+    Cut(usize),
 }
+
+/// How many levels a tree is drawn below its root, and how many owners a
+/// chain follows above a target. Controllers nest a handful of levels;
+/// deeper chains are runaway or hostile (anyone who can create custom
+/// resources can chain thousands), and every stage after this one walks
+/// what it is given.
+pub const MAX_DEPTH: usize = 64;
 
 /// One node of a tree: an object and its children.
 #[derive(Debug, Clone, PartialEq)]
@@ -36,6 +46,12 @@ pub enum ChainLink {
     Dangling(OwnerRef),
     /// The owner was not read (not in a snapshot file, or not readable).
     Unread(OwnerRef),
+    /// The chain is not followed past [`MAX_DEPTH`] owners: `next` and the
+    /// owners above it, `more` in all (those in the snapshot), are left out.
+    Cut {
+        next: OwnerRef,
+        more: usize,
+    },
 }
 
 /// The owner edges of a snapshot, validated.
@@ -121,7 +137,48 @@ impl<'a> Graph<'a> {
                 .expect("reached through an owner");
             parent_of.insert(uid, primary.uid.as_str());
         }
-        self.build(root, &parent_of, &mut vec![root])
+        self.connect(root, &order, &mut parent_of);
+        self.build(root, &parent_of)
+    }
+
+    /// Makes every reached object hang from the root. Owners that control
+    /// each other below it (x under y, y under x) would leave both out of
+    /// the tree: the first such object, in the order reached, goes under an
+    /// owner already in the tree (the one it was reached through is).
+    fn connect(&self, root: &'a str, order: &[&'a str], parent_of: &mut HashMap<&'a str, &'a str>) {
+        let mut kids: HashMap<&str, Vec<&str>> = HashMap::new();
+        for (&child, &parent) in parent_of.iter() {
+            kids.entry(parent).or_default().push(child);
+        }
+        let mut placed: HashSet<&str> = HashSet::new();
+        let place = |from: &'a str, placed: &mut HashSet<&'a str>| {
+            let mut todo = vec![from];
+            while let Some(uid) = todo.pop() {
+                if placed.insert(uid) {
+                    todo.extend(kids.get(uid).into_iter().flatten().copied());
+                }
+            }
+        };
+        place(root, &mut placed);
+        for &uid in order.iter().skip(1) {
+            if placed.contains(uid) {
+                continue;
+            }
+            let obj = self
+                .snap
+                .get(uid)
+                .expect("reached objects are in the snapshot");
+            let owners: Vec<&OwnerRef> = obj
+                .owners
+                .iter()
+                .filter(|o| placed.contains(o.uid.as_str()) && self.is_edge(&o.uid, uid))
+                .collect();
+            if let Some(owner) = owners.iter().find(|o| o.controller).or(owners.first()) {
+                let owner = *placed.get(owner.uid.as_str()).expect("just checked");
+                parent_of.insert(uid, owner);
+                place(uid, &mut placed);
+            }
+        }
     }
 
     fn is_edge(&self, parent: &str, child: &str) -> bool {
@@ -130,12 +187,75 @@ impl<'a> Graph<'a> {
             .is_some_and(|c| c.iter().any(|o| o.uid == child))
     }
 
-    fn build(
-        &self,
-        uid: &str,
-        parent_of: &HashMap<&str, &str>,
-        path: &mut Vec<&'a str>,
-    ) -> TreeNode {
+    /// The children `uid` is drawn with: those placed under it.
+    fn placed_children<'g>(
+        &'g self,
+        uid: &'g str,
+        parent_of: &'g HashMap<&str, &str>,
+    ) -> impl Iterator<Item = &'a Object> + 'g {
+        self.children
+            .get(uid)
+            .into_iter()
+            .flatten()
+            .copied()
+            .filter(move |c| parent_of.get(c.uid.as_str()) == Some(&uid))
+    }
+
+    /// The tree from `root` down, depth first, without recursion: the path
+    /// from the root is an explicit stack, so a chain thousands deep cannot
+    /// overflow the call stack, and it stops at [`MAX_DEPTH`] levels.
+    fn build(&self, root: &'a str, parent_of: &HashMap<&'a str, &'a str>) -> TreeNode {
+        struct Frame<'g, 'a> {
+            node: TreeNode,
+            children: &'g [&'a Object],
+            next: usize,
+        }
+        let children_of = |uid: &str| self.children.get(uid).map_or(&[][..], Vec::as_slice);
+        let mut on_path: HashSet<&str> = HashSet::from([root]);
+        let mut stack = vec![Frame {
+            node: self.node(root, parent_of),
+            children: children_of(root),
+            next: 0,
+        }];
+        loop {
+            let depth = stack.len() - 1;
+            let top = stack.last_mut().expect("the root stays until the end");
+            if let Some(&child) = top.children.get(top.next) {
+                top.next += 1;
+                let uid = top.node.uid.as_str();
+                if on_path.contains(child.uid.as_str()) {
+                    top.node
+                        .notes
+                        .push(Note::Cycle(format!("{}/{}", child.kind(), child.name())));
+                } else if parent_of.get(child.uid.as_str()) == Some(&uid) {
+                    if depth == MAX_DEPTH {
+                        if !top.node.notes.iter().any(|n| matches!(n, Note::Cut(_))) {
+                            let uid = top.node.uid.clone();
+                            let below = self.count_below(&uid, parent_of);
+                            top.node.notes.push(Note::Cut(below));
+                        }
+                        continue;
+                    }
+                    on_path.insert(child.uid.as_str());
+                    stack.push(Frame {
+                        node: self.node(&child.uid, parent_of),
+                        children: children_of(child.uid.as_str()),
+                        next: 0,
+                    });
+                }
+                continue;
+            }
+            let done = stack.pop().expect("checked above").node;
+            on_path.remove(done.uid.as_str());
+            match stack.last_mut() {
+                Some(parent) => parent.node.children.push(done),
+                None => return done,
+            }
+        }
+    }
+
+    /// A node with its notes, before its children are added.
+    fn node(&self, uid: &str, parent_of: &HashMap<&str, &str>) -> TreeNode {
         let obj = self.snap.get(uid).expect("tree nodes are in the snapshot");
         // The root is drawn under the owner its chain follows, if any.
         let placed_under = parent_of.get(uid).copied().or_else(|| {
@@ -143,7 +263,7 @@ impl<'a> Graph<'a> {
                 .or(obj.owners.first())
                 .map(|o| o.uid.as_str())
         });
-        let mut node = TreeNode {
+        TreeNode {
             uid: uid.to_string(),
             children: Vec::new(),
             also_owned_by: obj
@@ -153,18 +273,25 @@ impl<'a> Graph<'a> {
                 .cloned()
                 .collect(),
             notes: self.owner_notes(obj),
-        };
-        for child in self.children.get(uid).into_iter().flatten() {
-            if path.contains(&child.uid.as_str()) {
-                node.notes
-                    .push(Note::Cycle(format!("{}/{}", child.kind(), child.name())));
-            } else if parent_of.get(child.uid.as_str()) == Some(&uid) {
-                path.push(child.uid.as_str());
-                node.children.push(self.build(&child.uid, parent_of, path));
-                path.pop();
+        }
+    }
+
+    /// How many objects the tree would place below `uid`.
+    fn count_below(&self, uid: &str, parent_of: &HashMap<&str, &str>) -> usize {
+        let mut seen: HashSet<&str> = HashSet::new();
+        let mut todo: Vec<&str> = self
+            .placed_children(uid, parent_of)
+            .map(|c| c.uid.as_str())
+            .collect();
+        while let Some(next) = todo.pop() {
+            if next != uid && seen.insert(next) {
+                todo.extend(
+                    self.placed_children(next, parent_of)
+                        .map(|c| c.uid.as_str()),
+                );
             }
         }
-        node
+        seen.len()
     }
 
     /// The owners above `uid`, nearest first, following the controller (or
@@ -186,6 +313,14 @@ impl<'a> Graph<'a> {
             if !seen.insert(owner.uid.clone()) {
                 break;
             }
+            if chain.len() == MAX_DEPTH {
+                let more = self.count_above(owner, &mut seen);
+                chain.push(ChainLink::Cut {
+                    next: owner.clone(),
+                    more,
+                });
+                break;
+            }
             current = match self.snap.get(&owner.uid) {
                 Some(parent) if invalid_edge(parent, obj).is_none() => {
                     chain.push(ChainLink::Found(parent.uid.clone()));
@@ -203,6 +338,22 @@ impl<'a> Graph<'a> {
             };
         }
         chain
+    }
+
+    /// How many objects in the snapshot the chain reaches from `owner` up,
+    /// following it as [`Graph::owner_chain`] does.
+    fn count_above(&self, owner: &OwnerRef, seen: &mut HashSet<String>) -> usize {
+        let mut more = 0;
+        let mut current = self.snap.get(&owner.uid);
+        while let Some(parent) = current {
+            more += 1;
+            current = parent
+                .controller()
+                .or(parent.owners.first())
+                .filter(|o| seen.insert(o.uid.clone()))
+                .and_then(|o| self.snap.get(&o.uid));
+        }
+        more
     }
 }
 
@@ -467,5 +618,93 @@ mod tests {
             g.owner_notes(s.get("q").unwrap()).is_empty(),
             "an owner merely not read is not called dangling"
         );
+    }
+
+    /// A chain of `n` Widgets, w0 the root, each owned by the one before.
+    fn chain_of(n: usize) -> Snapshot {
+        let objects = (0..n)
+            .map(|i| {
+                let owner = format!("u{}", i.wrapping_sub(1));
+                let name = format!("w{}", i.wrapping_sub(1));
+                let owners: &[(&str, &str, &str, bool)] = if i == 0 {
+                    &[]
+                } else {
+                    &[("Widget", &name, &owner, true)]
+                };
+                obj(
+                    "Widget",
+                    Some("a"),
+                    &format!("w{i}"),
+                    &format!("u{i}"),
+                    owners,
+                )
+            })
+            .collect();
+        snap(objects)
+    }
+
+    #[test]
+    fn a_chain_thousands_deep_is_cut_at_the_limit_without_recursion() {
+        let s = chain_of(10_000);
+        let g = Graph::new(&s);
+        let tree = g.tree("u0");
+        let mut depth = 0;
+        let mut node = &tree;
+        while let Some(child) = node.children.first() {
+            assert_eq!(node.children.len(), 1);
+            node = child;
+            depth += 1;
+        }
+        assert_eq!(depth, MAX_DEPTH);
+        assert_eq!(s.get(&node.uid).unwrap().name(), format!("w{MAX_DEPTH}"));
+        assert_eq!(node.notes, vec![Note::Cut(10_000 - MAX_DEPTH - 1)]);
+
+        let chain = g.owner_chain("u9999");
+        assert_eq!(chain.len(), MAX_DEPTH + 1);
+        assert_eq!(chain[0], ChainLink::Found("u9998".into()));
+        assert_eq!(
+            chain[MAX_DEPTH - 1],
+            ChainLink::Found(format!("u{}", 9999 - MAX_DEPTH))
+        );
+        assert!(
+            matches!(&chain[MAX_DEPTH], ChainLink::Cut { next, more } if next.name == format!("w{}", 9998 - MAX_DEPTH) && *more == 9999 - MAX_DEPTH),
+            "{:?}",
+            chain[MAX_DEPTH]
+        );
+    }
+
+    #[test]
+    fn a_chain_at_the_limit_is_whole() {
+        let s = chain_of(MAX_DEPTH + 1);
+        let g = Graph::new(&s);
+        assert!(
+            g.owner_chain(&format!("u{MAX_DEPTH}"))
+                .iter()
+                .all(|l| matches!(l, ChainLink::Found(_)))
+        );
+        let mut node = g.tree("u0");
+        while let Some(child) = node.children.pop() {
+            assert!(node.notes.is_empty());
+            node = child;
+        }
+        assert!(node.notes.is_empty(), "{:?}", node.notes);
+    }
+
+    #[test]
+    fn objects_controlling_each_other_below_the_root_are_still_drawn() {
+        // x is owned by the root and controlled by y; y is controlled by x.
+        let s = snap(vec![
+            obj("App", Some("a"), "root", "r", &[]),
+            obj(
+                "Widget",
+                Some("a"),
+                "x",
+                "x",
+                &[("App", "root", "r", false), ("Widget", "y", "y", true)],
+            ),
+            obj("Widget", Some("a"), "y", "y", &[("Widget", "x", "x", true)]),
+        ]);
+        let g = Graph::new(&s);
+        assert_eq!(names(&s, &g.tree("r")), "root(x(y))");
     }
 }

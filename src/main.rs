@@ -34,7 +34,11 @@ fn main() -> ExitCode {
         Ok(rt) => rt,
         Err(e) => return fail(&anyhow::anyhow!("cannot start: {e}")),
     };
-    match runtime.block_on(commands::run(cli)) {
+    let result = runtime.block_on(commands::run(cli));
+    // Nothing left running (a watch's tasks, a blocking read) may hold up
+    // the answer or Ctrl-C.
+    runtime.shutdown_background();
+    match result {
         Ok(outcome) => print(&outcome.stdout, outcome.code),
         Err(e) => fail(&e),
     }
@@ -74,10 +78,14 @@ fn print(stdout: &str, code: u8) -> ExitCode {
 }
 
 fn fail(err: &anyhow::Error) -> ExitCode {
+    // Errors carry the server's words (an API status message, a webhook's
+    // failure): escaped here, the one place every error is printed, with
+    // the line breaks before `hint:` kept.
+    let text = kubectl_reconcile::source::api::anyhow_chain(err);
     let _ = writeln!(
         std::io::stderr(),
         "error: {}",
-        kubectl_reconcile::source::api::anyhow_chain(err)
+        kubectl_reconcile::render::escape_multiline(&text)
     );
     ExitCode::from(2)
 }

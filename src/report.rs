@@ -5,7 +5,7 @@
 use jiff::Timestamp;
 use serde::Serialize;
 
-use crate::graph::{ChainLink, Graph, Note};
+use crate::graph::{ChainLink, Graph, MAX_DEPTH, Note};
 use crate::model::{Incomplete, Object, ObjectRef, OwnerRef, Snapshot, Target};
 use crate::relations::{self, Edge, End};
 use crate::verdict::{Judgement, Ready, Verdict, judge};
@@ -127,7 +127,8 @@ pub struct Node {
 pub struct OwnerLink {
     #[serde(flatten)]
     pub item: Item,
-    /// `present`, `dangling` (the owner is gone) or `unread`.
+    /// `present`, `dangling` (the owner is gone), `unread`, or `cut` (the
+    /// chain is not followed further up).
     pub state: &'static str,
 }
 
@@ -232,6 +233,17 @@ fn chain(snap: &Snapshot, graph: &Graph, uid: &str) -> Vec<OwnerLink> {
                 },
                 state: "unread",
             },
+            ChainLink::Cut { next, more } => OwnerLink {
+                item: Item {
+                    verdict: Verdict::Unknown,
+                    reason: "ChainCut".into(),
+                    message: format!(
+                        "the owner chain is cut here, after {MAX_DEPTH} owners: {more} owners from this one up are left out (controllers do not nest this deep)"
+                    ),
+                    ..Item::missing(&owner_ref(next, ns.as_deref()))
+                },
+                state: "cut",
+            },
         })
         .collect();
     links.reverse();
@@ -258,6 +270,9 @@ fn note_text(note: &Note) -> String {
             format!("invalid owner reference to {}/{}: {why}", o.kind, o.name)
         }
         Note::Cycle(to) => format!("ownership cycle: {to} is also an owner above"),
+        Note::Cut(below) => format!(
+            "the tree is cut here, {MAX_DEPTH} levels down: {below} objects below are left out (controllers do not nest this deep)"
+        ),
     }
 }
 

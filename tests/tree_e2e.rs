@@ -592,3 +592,34 @@ fn a_cronjob_tree_reaches_the_pods_of_its_jobs() {
         "CronJob=Converged[Job=Converged[Pod=Converged]]"
     );
 }
+
+#[test]
+fn a_served_version_that_is_not_the_preferred_one_resolves() {
+    // Gizmos are served at v1 and v2; discovery prefers v2 (issue 11, 14).
+    support::install_crd(
+        "gizmos",
+        "Gizmo",
+        "versions.reconcile.dev",
+        "",
+        "  - name: v2\n    served: true\n    storage: false\n    subresources: {status: {}}\n    schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}\n",
+    );
+    let ns = Namespace::new("tree-versions");
+    ns.apply(
+        "apiVersion: versions.reconcile.dev/v1\nkind: Gizmo\nmetadata: {name: g}\nspec: {size: 1}\n",
+    );
+    for (spelling, version) in [
+        ("Gizmo.v1.versions.reconcile.dev/g", "v1"),
+        ("gizmos.v2.versions.reconcile.dev/g", "v2"),
+        ("gizmos.versions.reconcile.dev/g", "v2"),
+    ] {
+        let run = ns.reconcile(&["status", spelling, "-o", "json"]);
+        assert_eq!(
+            run.json()["items"][0]["object"]["apiVersion"],
+            format!("versions.reconcile.dev/{version}"),
+            "{spelling}: {}",
+            run.stderr
+        );
+    }
+    let run = ns.reconcile(&["status", "Gizmo.v3.versions.reconcile.dev/g"]);
+    assert_eq!(run.code, 2, "not served: {}", run.stderr);
+}

@@ -33,10 +33,7 @@ pub fn document<T: serde::Serialize>(report: &T, settings: &Settings, compact: b
     }
     match settings.output {
         OutputFormat::Yaml => render::yaml(report),
-        OutputFormat::Json if compact => format!(
-            "{}\n",
-            serde_json::to_string(report).expect("reports serialize")
-        ),
+        OutputFormat::Json if compact => format!("{}\n", render::escape::json_compact(report)),
         _ => render::json(report),
     }
 }

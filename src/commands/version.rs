@@ -32,8 +32,8 @@ pub async fn run(settings: &Settings) -> Outcome {
 }
 
 fn text(server: &str) -> String {
-    // One line each, whatever the error says.
-    let server = server.replace(['\n', '\r'], " ");
+    // One line each, whatever the server or the error says, and inert.
+    let server = crate::render::escape(&server.replace(['\n', '\r'], " ")).into_owned();
     format!(
         "kubectl-reconcile {}\nServer Version: {server}\n",
         env!("CARGO_PKG_VERSION")
@@ -43,7 +43,11 @@ fn text(server: &str) -> String {
 /// `gitVersion` from the server's `/version`.
 async fn server_version(settings: &Settings) -> Result<String, String> {
     let mut conn = settings.connection.clone();
-    conn.request_timeout = conn.request_timeout.min(SERVER_DEADLINE);
+    // Inside the overall deadline, so that a credential plugin or request
+    // that does not answer is named, not just timed out.
+    conn.request_timeout = conn
+        .request_timeout
+        .min(SERVER_DEADLINE - Duration::from_millis(400));
     let connected = connect(&conn)
         .await
         .map_err(|e| crate::source::api::anyhow_chain(&e))?;
@@ -72,5 +76,12 @@ mod tests {
         assert_eq!(out.lines().count(), 2, "{out}");
         assert!(out.starts_with("kubectl-reconcile "));
         assert!(out.ends_with("Server Version: unknown (cannot reach a: b)\n"));
+    }
+
+    #[test]
+    fn a_hostile_git_version_is_inert() {
+        let out = text("v1.30.0\x1b]52;c;cHduZWQ=\x07\x1b]0;t\x07\x1b[2J\u{202e}x");
+        assert!(!out.contains(['\x1b', '\x07', '\u{202e}']), "{out:?}");
+        assert!(out.contains(r"v1.30.0\x1b]52;c;cHduZWQ=\x07"), "{out}");
     }
 }

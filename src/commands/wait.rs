@@ -9,6 +9,7 @@ use super::load::{identity, load_keep, load_why};
 use super::watch::Retarget;
 use super::{Outcome, UsageError};
 use crate::cli::{OutputFormat, WaitFor};
+use crate::model::{Incomplete, Snapshot};
 use crate::render::{self, Style, why::WhyOptions};
 use crate::report::{Item, StatusReport, WhyReport};
 use crate::settings::Settings;
@@ -75,9 +76,19 @@ pub async fn run(
         );
     }
     let started = tokio::time::Instant::now();
+    // --timeout bounds the whole command: the first reads, the wait and the
+    // diagnosis at the end, for which the last part is kept.
+    let deadline = started + timeout;
+    let wait_until = deadline - diagnosis_reserve(timeout);
     // The trees too: a workload's pods are watched, so a hard failure of
     // its new pods ends the wait as soon as it is judged final.
-    let loaded = load_keep(settings, specs, Mode::Tree { owners: false }, None).await?;
+    let loaded = tokio::time::timeout_at(deadline, load_keep(settings, specs, Mode::Tree { owners: false }, None))
+        .await
+        .map_err(|_| {
+            anyhow::anyhow!(
+                "timed out after {timeout:?}: the cluster did not answer the first reads\nhint: check that the API server answers (`kubectl get --raw /readyz`), or raise --timeout"
+            )
+        })??;
     let retarget = Retarget::new(&loaded.fetched, false, false);
     let live = loaded.live.expect("a live read");
     let mut cache = Cache::start(
@@ -88,7 +99,6 @@ pub async fn run(
     let mut snapshot = loaded.fetched.snapshot;
     let mut targets = loaded.fetched.targets;
     let mut progress = Progress::new(settings);
-    let deadline = started + timeout;
     loop {
         let report = StatusReport::build(&snapshot, &targets);
         match evaluate(&report.items, want) {
@@ -118,7 +128,7 @@ pub async fn run(
                     "error: {} failed; it will not converge without a change",
                     names(&items)
                 );
-                return diagnose(settings, &items).await;
+                return diagnose(settings, &items, deadline, &snapshot).await;
             }
             State::Pending(items) => {
                 progress.show(&items, started.elapsed());
@@ -126,11 +136,11 @@ pub async fn run(
                 tokio::select! {
                     // The deadline first: `--timeout 0` checks once.
                     biased;
-                    _ = tokio::time::sleep_until(deadline) => {
+                    _ = tokio::time::sleep_until(wait_until) => {
                         progress.clear();
                         let refs: Vec<&Item> = pending.iter().collect();
-                        eprintln!("error: timed out after {}s waiting for {}", timeout.as_secs(), names(&refs));
-                        return diagnose(settings, &refs).await;
+                        eprintln!("error: timed out after {timeout:?} waiting for {}", names(&refs));
+                        return diagnose(settings, &refs, deadline, &snapshot).await;
                     }
                     got = cache.changes.recv() => {
                         if got.is_none() {
@@ -152,6 +162,12 @@ pub async fn run(
     }
 }
 
+/// The end of `--timeout` kept for reading the diagnosis: a tenth, at most
+/// two seconds.
+fn diagnosis_reserve(timeout: Duration) -> Duration {
+    (timeout / 10).min(Duration::from_secs(2))
+}
+
 fn names(items: &[&Item]) -> String {
     items
         .iter()
@@ -166,11 +182,37 @@ fn names(items: &[&Item]) -> String {
         .join(", ")
 }
 
-/// The `why` of the targets that failed or are still pending; exit 1.
-async fn diagnose(settings: &Settings, items: &[&Item]) -> anyhow::Result<Outcome> {
+/// The `why` of the targets that failed or are still pending; exit 1. Read
+/// afresh when the cluster answers before `deadline`, else drawn from
+/// `last`, what the watches last showed, with the gap named.
+async fn diagnose(
+    settings: &Settings,
+    items: &[&Item],
+    deadline: tokio::time::Instant,
+    last: &Snapshot,
+) -> anyhow::Result<Outcome> {
     let specs: Vec<TargetSpec> = items.iter().map(|i| identity(&i.object)).collect();
-    let fetched = load_why(settings, &specs).await?;
-    let report = WhyReport::build(&fetched.snapshot, &fetched.targets);
+    let (report, now) = match tokio::time::timeout_at(deadline, load_why(settings, &specs)).await {
+        Ok(fetched) => {
+            let fetched = fetched?;
+            (
+                WhyReport::build(&fetched.snapshot, &fetched.targets),
+                fetched.snapshot.now,
+            )
+        }
+        Err(_) => {
+            let mut snapshot = last.clone();
+            snapshot.incomplete.push(Incomplete {
+                resource: "the diagnosis (events, owners, children)".into(),
+                namespace: None,
+                error: "not read before --timeout; shown from what the watches last saw".into(),
+            });
+            // Found again by identity, as the watches find them.
+            let ids = items.iter().map(|i| i.object.clone()).collect();
+            let targets = Retarget::Fixed(ids).targets(&snapshot);
+            (WhyReport::build(&snapshot, &targets), snapshot.now)
+        }
+    };
     let stdout = match settings.output {
         OutputFormat::Text => render::why::render(
             &report,
@@ -179,7 +221,7 @@ async fn diagnose(settings: &Settings, items: &[&Item]) -> anyhow::Result<Outcom
                     color: settings.color,
                 },
                 width: settings.width,
-                now: fetched.snapshot.now,
+                now,
                 full: true,
             },
         ),

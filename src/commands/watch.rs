@@ -125,14 +125,23 @@ async fn watch(
             code: 0,
         });
     }
+    // One listener for the whole watch: a Ctrl-C that arrives while a frame
+    // is being built is kept, not lost between two listeners.
+    let interrupted = interrupt();
+    tokio::pin!(interrupted);
     loop {
         tokio::select! {
-            _ = tokio::signal::ctrl_c() => break,
+            biased;
+            () = &mut interrupted => break,
             got = cache.changes.recv() => {
                 if got.is_none() {
                     break;
                 }
-                tokio::time::sleep(SETTLE).await;
+                tokio::select! {
+                    biased;
+                    () = &mut interrupted => break,
+                    () = tokio::time::sleep(SETTLE) => {}
+                }
                 while cache.changes.try_recv().is_ok() {}
                 if !cache.synced() {
                     continue;
@@ -151,6 +160,25 @@ async fn watch(
         stdout: String::new(),
         code,
     })
+}
+
+/// Resolves at the first Ctrl-C. The handler is installed at once, so a
+/// Ctrl-C that comes before the first poll, or between two polls, counts.
+fn interrupt() -> impl std::future::Future<Output = ()> {
+    #[cfg(unix)]
+    let sigint = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt());
+    async move {
+        #[cfg(unix)]
+        match sigint {
+            Ok(mut sigint) => {
+                sigint.recv().await;
+            }
+            // No handler: Ctrl-C keeps its default action, ending the process.
+            Err(_) => std::future::pending().await,
+        }
+        #[cfg(not(unix))]
+        let _ = tokio::signal::ctrl_c().await;
+    }
 }
 
 /// Shows frames as they come; `false` once stdout is gone (`| head`).

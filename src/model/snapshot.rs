@@ -64,8 +64,13 @@ impl Snapshot {
         snap
     }
 
-    fn insert(&mut self, obj: Object) {
+    fn insert(&mut self, mut obj: Object) {
         let key = Self::key(&obj);
+        // A snapshot file's object may lack a uid: its identity stands in,
+        // so that `get(&obj.uid)` finds every object (found by fuzzing).
+        if obj.uid.is_empty() {
+            obj.uid = key.clone();
+        }
         match self.by_uid.get(&key) {
             Some(&i) if !obj.metadata_only || self.objects[i].metadata_only => {
                 self.objects[i] = obj

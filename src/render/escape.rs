@@ -30,49 +30,109 @@ pub fn escape_multiline(s: &str) -> Cow<'_, str> {
 }
 
 fn escape_with(s: &str, keep_newlines: bool) -> Cow<'_, str> {
-    let first = s.char_indices().find(|&(_, c)| match c {
+    let first = unsafe_chars(s).find(|&(_, c)| match c {
         '\n' => !keep_newlines,
         // A CRLF pair is rewritten to a bare newline when lines are kept.
         '\r' if keep_newlines => true,
-        c => is_unsafe(c),
+        _ => true,
     });
     let Some((start, _)) = first else {
         return Cow::Borrowed(s);
     };
     let mut out = String::with_capacity(s.len() + 16);
     out.push_str(&s[..start]);
+    let mut prev = None;
     let mut chars = s[start..].chars().peekable();
     while let Some(c) = chars.next() {
         match c {
             '\n' if keep_newlines => out.push('\n'),
             '\r' if keep_newlines && chars.peek() == Some(&'\n') => {}
-            c if c == '\n' || c == '\r' || is_unsafe(c) => push_escaped(&mut out, c),
+            c if is_unsafe(c, prev) => push_escaped(&mut out, c),
             c => out.push(c),
         }
+        prev = Some(c);
     }
     Cow::Owned(out)
 }
 
-/// Whether `c` must not reach a terminal as it is.
-fn is_unsafe(c: char) -> bool {
+/// The characters of `s` that must not reach a terminal as they are, with
+/// their byte offsets. A variation selector is judged by the character
+/// before it.
+fn unsafe_chars(s: &str) -> impl Iterator<Item = (usize, char)> + '_ {
+    let mut prev = None;
+    s.char_indices().filter(move |&(_, c)| {
+        let bad = is_unsafe(c, prev);
+        prev = Some(c);
+        bad
+    })
+}
+
+/// Whether `c` must not reach a terminal as it is; `prev` is the character
+/// just before it.
+fn is_unsafe(c: char, prev: Option<char>) -> bool {
+    match c {
+        // The emoji and text presentation selectors belong to the symbol
+        // they follow ("❤️", keycap "1️⃣"); anywhere else, or one after
+        // another, they carry hidden data.
+        '\u{fe0e}' | '\u{fe0f}' => !prev.is_some_and(takes_presentation_selector),
+        c => is_control(c) || is_invisible(c),
+    }
+}
+
+/// C0 controls (ESC, BEL, backspace, newline, tab, ...), DEL and C1
+/// controls, among them the one-byte CSI (U+009B) and OSC (U+009D).
+fn is_control(c: char) -> bool {
+    matches!(c, '\u{0}'..='\u{1f}' | '\u{7f}' | '\u{80}'..='\u{9f}')
+}
+
+/// A visible symbol an emoji or text presentation selector may follow.
+fn takes_presentation_selector(p: char) -> bool {
+    let symbol = if p.is_ascii() {
+        matches!(p, '0'..='9' | '#' | '*')
+    } else {
+        !p.is_whitespace()
+    };
+    symbol && !is_unsafe(p, None) && !is_selector(p)
+}
+
+fn is_selector(c: char) -> bool {
+    matches!(c, '\u{fe00}'..='\u{fe0f}' | '\u{e0100}'..='\u{e01ef}')
+}
+
+/// Characters that show nothing, or rearrange what is shown: Unicode's
+/// `Default_Ignorable_Code_Point` set (DerivedCoreProperties.txt, Unicode
+/// 16; no crate in the tree carries it), plus the interlinear annotation
+/// controls and the line and paragraph separators.
+fn is_invisible(c: char) -> bool {
     matches!(c,
-        // C0 controls (ESC, BEL, backspace, newline, tab, ...) and DEL.
-        '\u{0}'..='\u{1f}' | '\u{7f}'
-        // C1 controls, among them the one-byte CSI (U+009B) and OSC (U+009D).
-        | '\u{80}'..='\u{9f}'
-        // Bidi controls: Arabic letter mark, LRM/RLM, embeddings and
-        // overrides, isolates.
-        | '\u{61c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
-        // Zero-width and invisible: ZWSP, ZWNJ, ZWJ, word joiner and the
-        // invisible operators, BOM / zero-width no-break space, Mongolian
-        // vowel separator, soft hyphen.
-        | '\u{200b}'..='\u{200d}' | '\u{2060}'..='\u{2064}' | '\u{feff}' | '\u{180e}' | '\u{ad}'
+        // Soft hyphen, combining grapheme joiner, Arabic letter mark.
+        '\u{ad}' | '\u{34f}' | '\u{61c}'
+        // Hangul fillers: letters that draw nothing.
+        | '\u{115f}' | '\u{1160}' | '\u{3164}' | '\u{ffa0}'
+        // Khmer inherent vowels.
+        | '\u{17b4}' | '\u{17b5}'
+        // Mongolian free variation selectors and vowel separator.
+        | '\u{180b}'..='\u{180f}'
+        // Zero width space, non-joiner, joiner, LRM, RLM; the bidi
+        // embeddings and overrides (RLO is U+202E).
+        | '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}'
+        // Word joiner, invisible operators, bidi isolates, deprecated
+        // format characters.
+        | '\u{2060}'..='\u{206f}'
+        // Variation selectors (see is_unsafe for the two emoji ones).
+        | '\u{fe00}'..='\u{fe0f}' | '\u{e0100}'..='\u{e01ef}'
+        // Zero width no-break space (BOM).
+        | '\u{feff}'
+        // Reserved ignorables and the interlinear annotation controls.
+        | '\u{fff0}'..='\u{fffb}'
+        // Shorthand format controls, musical beam and phrase controls.
+        | '\u{1bca0}'..='\u{1bca3}' | '\u{1d173}'..='\u{1d17a}'
+        // Tag characters and the rest of the ignorable plane-14 block: able
+        // to smuggle whole ASCII strings past a reader.
+        | '\u{e0000}'..='\u{e0fff}'
         // Line and paragraph separators, which some renderers treat as
         // line breaks.
         | '\u{2028}' | '\u{2029}'
-        // Tag characters: invisible, and able to smuggle whole ASCII
-        // strings past a reader.
-        | '\u{e0000}'..='\u{e007f}'
     )
 }
 
@@ -90,13 +150,153 @@ fn push_escaped(out: &mut String, c: char) {
     }
 }
 
+/// `value` as pretty JSON in which every character [`escape`] would escape
+/// is a `\uXXXX` escape: the document stays valid and means the same, but a
+/// terminal shows it inert.
+pub fn json_pretty<T: serde::Serialize>(value: &T) -> String {
+    json_with(value, serde_json::ser::PrettyFormatter::new())
+}
+
+/// [`json_pretty`] on one line (JSON lines for `--watch`).
+pub fn json_compact<T: serde::Serialize>(value: &T) -> String {
+    json_with(value, serde_json::ser::CompactFormatter)
+}
+
+fn json_with<T: serde::Serialize, F: serde_json::ser::Formatter>(value: &T, f: F) -> String {
+    let mut out = Vec::new();
+    let mut ser = serde_json::Serializer::with_formatter(&mut out, InertJson(f));
+    value.serialize(&mut ser).expect("reports serialize");
+    String::from_utf8(out).expect("serde_json writes UTF-8")
+}
+
+/// A JSON formatter that writes unsafe characters in strings as `\uXXXX`
+/// (astral ones as a surrogate pair); everything else is `F`'s.
+struct InertJson<F>(F);
+
+macro_rules! delegate {
+    ($($name:ident($($arg:ident: $t:ty),*);)*) => {$(
+        fn $name<W: ?Sized + std::io::Write>(&mut self, w: &mut W $(, $arg: $t)*) -> std::io::Result<()> {
+            self.0.$name(w $(, $arg)*)
+        }
+    )*};
+}
+
+impl<F: serde_json::ser::Formatter> serde_json::ser::Formatter for InertJson<F> {
+    delegate! {
+        begin_array();
+        end_array();
+        begin_array_value(first: bool);
+        end_array_value();
+        begin_object();
+        end_object();
+        begin_object_key(first: bool);
+        begin_object_value();
+        end_object_value();
+    }
+
+    fn write_string_fragment<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        fragment: &str,
+    ) -> std::io::Result<()> {
+        let mut done = 0;
+        for (at, c) in unsafe_chars(fragment) {
+            w.write_all(&fragment.as_bytes()[done..at])?;
+            let mut units = [0u16; 2];
+            for unit in c.encode_utf16(&mut units) {
+                write!(w, "\\u{:04x}", unit)?;
+            }
+            done = at + c.len_utf8();
+        }
+        w.write_all(&fragment.as_bytes()[done..])
+    }
+}
+
+/// `value` as YAML in which every string holding a character [`escape`]
+/// would escape is a double-quoted scalar with `\u`/`\U` escapes: valid
+/// YAML that means the same, inert on a terminal. Documents without such
+/// strings are exactly what serde_yaml_ng writes.
+pub fn yaml<T: serde::Serialize>(value: &T) -> String {
+    let plain = serde_yaml_ng::to_string(value).expect("reports serialize");
+    if unsafe_chars(&plain).next().is_none() {
+        return plain;
+    }
+    let mut doc = serde_yaml_ng::to_value(value).expect("reports serialize");
+    // Each unsafe string becomes a placeholder the emitter writes as it is;
+    // the placeholders are then replaced by their quoted, escaped form.
+    let mut nonce = 0;
+    while plain.contains(&format!("zq{nonce}x")) {
+        nonce += 1;
+    }
+    let mut quoted = Vec::new();
+    placeholders(&mut doc, &format!("zq{nonce}x"), &mut quoted);
+    let mut out = serde_yaml_ng::to_string(&doc).expect("reports serialize");
+    // Longest placeholder first, so `zq0x1` never eats into `zq0x12`.
+    for (i, text) in quoted.iter().enumerate().rev() {
+        out = out.replacen(&format!("zq{nonce}x{i}"), text, 1);
+    }
+    out
+}
+
+fn placeholders(v: &mut serde_yaml_ng::Value, prefix: &str, quoted: &mut Vec<String>) {
+    use serde_yaml_ng::Value;
+    let mut swap = |s: &mut String| {
+        if unsafe_chars(s).next().is_some() {
+            quoted.push(yaml_quoted(s));
+            *s = format!("{prefix}{}", quoted.len() - 1);
+        }
+    };
+    match v {
+        Value::String(s) => swap(s),
+        Value::Sequence(items) => items
+            .iter_mut()
+            .for_each(|i| placeholders(i, prefix, quoted)),
+        Value::Mapping(map) => {
+            let entries = std::mem::take(map);
+            for (mut k, mut val) in entries {
+                placeholders(&mut k, prefix, quoted);
+                placeholders(&mut val, prefix, quoted);
+                map.insert(k, val);
+            }
+        }
+        Value::Tagged(t) => placeholders(&mut t.value, prefix, quoted),
+        Value::Null | Value::Bool(_) | Value::Number(_) => {}
+    }
+}
+
+/// A YAML double-quoted scalar with every unsafe character escaped.
+fn yaml_quoted(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 8);
+    out.push('"');
+    let mut prev = None;
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if is_unsafe(c, prev) && (c as u32) > 0xffff => {
+                let _ = write!(out, "\\U{:08x}", c as u32);
+            }
+            c if is_unsafe(c, prev) => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+        prev = Some(c);
+    }
+    out.push('"');
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     /// No character that a terminal would act on, or that would not show.
     fn assert_inert(s: &str) {
-        if let Some(c) = s.chars().find(|&c| is_unsafe(c)) {
+        if let Some((_, c)) = unsafe_chars(s).next() {
             panic!("unsafe character U+{:04X} left in {s:?}", c as u32);
         }
     }
@@ -234,5 +434,139 @@ mod tests {
         // escapes plus the original safe text.
         let once = escape("x\x1b[0m\u{200b}y\n").into_owned();
         assert!(matches!(escape(&once), Cow::Borrowed(_)));
+    }
+
+    /// Every range of Default_Ignorable_Code_Point, first and last, and the
+    /// other invisible format characters.
+    #[test]
+    fn every_default_ignorable_range_is_escaped() {
+        let ranges: &[(u32, u32, &str)] = &[
+            (0xad, 0xad, "soft hyphen"),
+            (0x34f, 0x34f, "combining grapheme joiner"),
+            (0x61c, 0x61c, "Arabic letter mark"),
+            (0x115f, 0x1160, "Hangul choseong and jungseong fillers"),
+            (0x17b4, 0x17b5, "Khmer inherent vowels"),
+            (
+                0x180b,
+                0x180f,
+                "Mongolian variation selectors, vowel separator",
+            ),
+            (0x200b, 0x200f, "zero width space to RLM"),
+            (0x202a, 0x202e, "bidi embeddings and overrides"),
+            (0x2060, 0x206f, "word joiner to nominal digit shapes"),
+            (0x3164, 0x3164, "Hangul filler"),
+            (0xfe00, 0xfe0f, "variation selectors"),
+            (0xfeff, 0xfeff, "zero width no-break space"),
+            (0xffa0, 0xffa0, "halfwidth Hangul filler"),
+            (0xfff0, 0xfff8, "reserved ignorables"),
+            (0xfff9, 0xfffb, "interlinear annotation"),
+            (0x1bca0, 0x1bca3, "shorthand format controls"),
+            (0x1d173, 0x1d17a, "musical format controls"),
+            (0xe0000, 0xe0fff, "tags and plane-14 ignorables"),
+            (0xe0100, 0xe01ef, "variation selectors supplement"),
+        ];
+        for &(first, last, what) in ranges {
+            for cp in [first, (first + last) / 2, last] {
+                let c = char::from_u32(cp).unwrap();
+                // At the start, and after a space: no base character to
+                // belong to.
+                for s in [format!("{c}x"), format!("a {c}b")] {
+                    let out = escape(&s);
+                    assert!(
+                        out.contains(&format!("\\u{{{cp:x}}}")),
+                        "{what}: U+{cp:04X} in {s:?} gave {out:?}"
+                    );
+                    assert_inert(&out);
+                }
+            }
+        }
+        // Neighbours that are visible stay as they are.
+        for c in [
+            '\u{115e}', '\u{1161}', '\u{3165}', '\u{ffa1}', '\u{fffc}', '\u{17b6}',
+        ] {
+            assert!(
+                matches!(escape(&format!("a{c}")), Cow::Borrowed(_)),
+                "U+{:04X}",
+                c as u32
+            );
+        }
+    }
+
+    #[test]
+    fn emoji_selectors_only_right_after_a_visible_character() {
+        // VS16 after a heart is the red emoji heart, not hidden data.
+        assert!(matches!(escape("\u{2764}\u{fe0f}"), Cow::Borrowed(_)));
+        assert!(matches!(escape("\u{263a}\u{fe0e} ok"), Cow::Borrowed(_)));
+        // A run of selectors smuggles bytes after an emoji.
+        assert_eq!(
+            escape("\u{1f600}\u{fe0f}\u{fe0f}\u{fe01}\u{e0143}"),
+            "\u{1f600}\u{fe0f}\\u{fe0f}\\u{fe01}\\u{e0143}"
+        );
+        // After an escaped character, or at the start, it is shown too.
+        assert_eq!(escape("\u{fe0f}a"), r"\u{fe0f}a");
+        assert_eq!(escape("a\u{fe0f}"), r"a\u{fe0f}");
+        assert!(matches!(escape("1\u{fe0f}\u{20e3}"), Cow::Borrowed(_)));
+        assert_eq!(escape("\u{200b}\u{fe0f}"), r"\u{200b}\u{fe0f}");
+    }
+
+    /// What an attacker puts in a server error message or a gitVersion.
+    const HOSTILE: &str = "v1.30\x1b]52;c;ZWNobyBwd25lZA==\x07\x1b]0;title\x07\x1b[2J\u{202e}gnp.exe\u{3164}\u{9b}31m\u{200b}";
+
+    fn raw_controls(s: &str) -> Vec<char> {
+        unsafe_chars(s)
+            .map(|(_, c)| c)
+            .filter(|&c| c != '\n')
+            .collect()
+    }
+
+    #[test]
+    fn json_carries_unsafe_characters_as_u_escapes_and_stays_valid() {
+        let doc = serde_json::json!({"name": HOSTILE, HOSTILE: ["\u{1d173}", "❤\u{fe0f}", "line\nbreak"]});
+        for out in [json_pretty(&doc), json_compact(&doc)] {
+            assert_eq!(raw_controls(&out), Vec::<char>::new(), "{out}");
+            let back: serde_json::Value = serde_json::from_str(&out).unwrap();
+            assert_eq!(back, doc, "the same document");
+            assert!(
+                out.contains(r"\u202e") && out.contains(r"\ud834\udd73"),
+                "{out}"
+            );
+            assert!(out.contains("\u{2764}\u{fe0f}"), "emoji kept: {out}");
+        }
+        assert!(!json_compact(&doc).contains('\n'));
+    }
+
+    #[test]
+    fn yaml_carries_unsafe_characters_as_escapes_and_stays_valid() {
+        #[derive(serde::Serialize)]
+        struct Doc {
+            name: String,
+            labels: std::collections::BTreeMap<String, String>,
+            items: Vec<String>,
+        }
+        let doc = Doc {
+            name: HOSTILE.into(),
+            labels: [(HOSTILE.to_string(), "a\"b\\c".to_string())].into(),
+            items: vec!["plain".into(), "\u{e0041}\u{1d173}".into(), "zq0x1".into()],
+        };
+        let out = yaml(&doc);
+        assert_eq!(raw_controls(&out), Vec::<char>::new(), "{out}");
+        assert!(
+            out.contains(r"\u202e") && out.contains(r"\U000e0041"),
+            "{out}"
+        );
+        let back: serde_json::Value = serde_yaml_ng::from_str(&out).unwrap();
+        assert_eq!(back, serde_json::to_value(&doc).unwrap(), "{out}");
+        // Field order is the struct's, as without escapes.
+        assert!(
+            out.find("name:").unwrap() < out.find("items:").unwrap(),
+            "{out}"
+        );
+        // A clean document is exactly what serde_yaml_ng writes.
+        let clean = Doc {
+            name: "web".into(),
+            labels: Default::default(),
+            items: vec!["❤\u{fe0f}".into()],
+        };
+        assert_eq!(yaml(&clean), serde_yaml_ng::to_string(&clean).unwrap());
     }
 }

@@ -55,14 +55,14 @@ pub fn footer(incomplete: &[Incomplete], style: Style) -> String {
     out
 }
 
-/// The JSON document, pretty-printed.
+/// The JSON document, pretty-printed, unsafe characters as `\uXXXX`.
 pub fn json<T: serde::Serialize>(report: &T) -> String {
-    let mut s = serde_json::to_string_pretty(report).expect("reports serialize");
+    let mut s = escape::json_pretty(report);
     s.push('\n');
     s
 }
 
-/// The same document as YAML.
+/// The same document as YAML, unsafe characters escaped in double quotes.
 pub fn yaml<T: serde::Serialize>(report: &T) -> String {
-    serde_yaml_ng::to_string(report).expect("reports serialize")
+    escape::yaml(report)
 }

@@ -1,11 +1,16 @@
 //! Builds the kube client from the kubeconfig and kubectl's connection flags,
 //! with the plugin's User-Agent, per-request timeouts and no hidden retries.
+//! An exec credential plugin runs before the client is built, within the
+//! request deadline (`credential.rs`).
 
 use std::time::Duration;
 
 use anyhow::Context;
 use http::{HeaderName, HeaderValue};
 use kube::config::{KubeConfigOptions, Kubeconfig};
+use secrecy::SecretString;
+
+use super::credential::Credential;
 
 /// kubectl's connection flags, as given.
 #[derive(Debug, Clone, Default)]
@@ -63,6 +68,32 @@ pub async fn connect(conn: &Connection) -> anyhow::Result<Connected> {
         (Err(e), _) => return Err(e),
     };
     apply_flags(&mut config, conn)?;
+    // An exec credential plugin runs here, under the request deadline;
+    // left in the config, kube would run it (twice) while building the
+    // client, where nothing stops one that hangs. Its credential goes in
+    // as a plain token or certificate, so kube runs nothing; the client is
+    // valid until the credential expires.
+    let mut valid_until = None;
+    let auth = &config.auth_info;
+    // kube's precedence: a password, token or token file wins over exec.
+    let other_auth = (auth.username.is_some() && auth.password.is_some())
+        || auth.token.is_some()
+        || auth.token_file.is_some();
+    if let Some(exec) = config.auth_info.exec.take().filter(|_| !other_auth) {
+        use base64::Engine as _;
+        let credential = super::credential::run(&exec, conn.request_timeout).await?;
+        valid_until = credential.expires();
+        match credential {
+            Credential::Token { token, .. } => {
+                config.auth_info.token = Some(SecretString::from(token));
+            }
+            Credential::Certificate { cert, key, .. } => {
+                let b64 = base64::engine::general_purpose::STANDARD;
+                config.auth_info.client_certificate_data = Some(b64.encode(cert));
+                config.auth_info.client_key_data = Some(SecretString::from(b64.encode(key)));
+            }
+        }
+    }
     // Each request has its own deadline (source::api); watches are long
     // reads, so the client itself has no read timeout.
     config.connect_timeout = Some(conn.request_timeout);
@@ -89,7 +120,8 @@ pub async fn connect(conn: &Connection) -> anyhow::Result<Connected> {
     let default_namespace = config.default_namespace.clone();
     crate::log::set_connection(&config.cluster_url.to_string(), logged_headers(&config));
     let client = super::transport::client(config, conn.request_timeout)
-        .context("cannot set up a client for this cluster")?;
+        .context("cannot set up a client for this cluster")?
+        .with_valid_until(valid_until);
     Ok(Connected {
         client,
         default_namespace,

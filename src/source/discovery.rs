@@ -78,8 +78,7 @@ pub async fn catalog(api: &Api, cache_dir: &Path, server: &str) -> Result<Discov
     if !(core_same && groups_same) {
         write_cache(&path, server, &core, &groups);
     }
-    let mut types = core.catalog.types.clone();
-    types.extend(groups.catalog.types.iter().cloned());
+    let catalog = joined(&core.catalog, &groups.catalog);
     let mut stale = Vec::new();
     for gv in core.stale.iter().chain(&groups.stale) {
         stale.push(Incomplete {
@@ -92,7 +91,7 @@ pub async fn catalog(api: &Api, cache_dir: &Path, server: &str) -> Result<Discov
         });
     }
     Ok(Discovered {
-        catalog: Catalog { types },
+        catalog,
         stale,
         unchanged: usize::from(core_same) + usize::from(groups_same),
     })
@@ -195,9 +194,20 @@ fn stale_versions(doc: &Value) -> Vec<String> {
 /// answer beats none when the server does not answer.
 pub fn cached(cache_dir: &Path, server: &str) -> Option<Catalog> {
     let file = read_cache_file(&cache_path(cache_dir, server), server)?;
-    let mut types = file.core.catalog.types;
-    types.extend(file.groups.catalog.types);
-    Some(Catalog { types })
+    Some(joined(&file.core.catalog, &file.groups.catalog))
+}
+
+/// The catalogs of the two documents as one (their groups are disjoint).
+fn joined(core: &Catalog, groups: &Catalog) -> Catalog {
+    Catalog {
+        types: core.types.iter().chain(&groups.types).cloned().collect(),
+        other_versions: core
+            .other_versions
+            .iter()
+            .chain(&groups.other_versions)
+            .cloned()
+            .collect(),
+    }
 }
 
 fn read_cache_file(path: &Path, server: &str) -> Option<CacheFile> {

@@ -80,6 +80,11 @@ pub enum SnapshotError {
     },
 
     #[error(
+        "{origin}, line {line}: nested more than {MAX_NESTING} levels deep, which no Kubernetes object is; refused unread\nhint: {SNAPSHOT_HINT}"
+    )]
+    TooDeep { origin: String, line: usize },
+
+    #[error(
         "no .json, .yaml or .yml files in directory {dir}\nhint: write one with `kubectl get deploy,rs,pods,events -o yaml > {dir}/snapshot.yaml`"
     )]
     NoFiles { dir: String },
@@ -241,6 +246,14 @@ fn utf8(bytes: &[u8], origin: &str) -> Result<String, SnapshotError> {
 /// Empty documents come back as `Null` so that positions match the file.
 pub fn parse_documents(text: &str, origin: &str) -> Result<Vec<Value>, SnapshotError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    // The parsers take quadratic time to refuse `[[[[...` (a minute for
+    // 200 KB); one linear pass refuses it first.
+    if let Some(line) = too_deep(text) {
+        return Err(SnapshotError::TooDeep {
+            origin: origin.to_string(),
+            line,
+        });
+    }
     let trimmed = text.trim_start();
     if trimmed.starts_with('{') || trimmed.starts_with('[') {
         let json = serde_json::Deserializer::from_str(text)
@@ -264,6 +277,79 @@ pub fn parse_documents(text: &str, origin: &str) -> Result<Vec<Value>, SnapshotE
         line: e.location().map(|l| l.line()),
         message: e.to_string(),
     })
+}
+
+/// How deep `[` and `{` may nest. Kubernetes objects, CRD schemas
+/// included, stay far below; serde_json refuses deeper input anyway.
+pub const MAX_NESTING: usize = 128;
+
+/// The line where `text` opens more than [`MAX_NESTING`] brackets (`[`,
+/// `{`) that are not closed, outside quoted strings and comments. A linear
+/// scan, not a parse: brackets in plain YAML scalars count too, which real
+/// input never stacks that deep.
+fn too_deep(text: &str) -> Option<usize> {
+    #[derive(PartialEq)]
+    enum In {
+        Code,
+        Double,
+        Single,
+        Comment,
+    }
+    let mut state = In::Code;
+    let mut depth = 0usize;
+    let mut line = 1;
+    let mut prev = b'\n';
+    let mut bytes = text.bytes();
+    while let Some(b) = bytes.next() {
+        if b == b'\n' {
+            line += 1;
+            if state == In::Comment {
+                state = In::Code;
+            }
+        }
+        match state {
+            In::Comment => {}
+            In::Double => match b {
+                // Skip the escaped byte, but not a line break.
+                b'\\' if bytes.clone().next() != Some(b'\n') => {
+                    bytes.next();
+                }
+                b'"' => state = In::Code,
+                _ => {}
+            },
+            // `''` inside is an escaped quote: leaving and entering again
+            // gives the same answer.
+            In::Single => {
+                if b == b'\'' {
+                    state = In::Code;
+                }
+            }
+            In::Code => match b {
+                b'"' => state = In::Double,
+                // A quote starts a YAML string only where a scalar can
+                // start, not inside a word (`doesn't`).
+                b'\''
+                    if matches!(
+                        prev,
+                        b' ' | b'\t' | b'\n' | b'[' | b'{' | b',' | b':' | b'-' | b'\''
+                    ) =>
+                {
+                    state = In::Single
+                }
+                b'#' if matches!(prev, b' ' | b'\t' | b'\n') => state = In::Comment,
+                b'[' | b'{' => {
+                    depth += 1;
+                    if depth > MAX_NESTING {
+                        return Some(line);
+                    }
+                }
+                b']' | b'}' => depth = depth.saturating_sub(1),
+                _ => {}
+            },
+        }
+        prev = b;
+    }
+    None
 }
 
 fn parse_yaml(text: &str) -> Result<Vec<Value>, serde_yaml_ng::Error> {
@@ -1081,6 +1167,50 @@ binaryData:
                 .starts_with("no Kubernetes objects in a.yaml and 2 more files"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn deep_nesting_is_refused_at_once() {
+        let n = 100_000;
+        let deep_json = format!("{}{}", "[".repeat(n), "]".repeat(n));
+        let deep_yaml = format!(
+            "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec: {}",
+            "{a: ".repeat(n)
+        );
+        let deep_objects = format!("{}1{}", "{\"a\":".repeat(n), "}".repeat(n));
+        for (text, line) in [(&deep_json, 1), (&deep_yaml, 5), (&deep_objects, 1)] {
+            let started = std::time::Instant::now();
+            let err = parse_documents(text, "deep.yaml").unwrap_err();
+            assert!(
+                started.elapsed() < std::time::Duration::from_secs(1),
+                "{:?}",
+                started.elapsed()
+            );
+            assert!(
+                matches!(err, SnapshotError::TooDeep { line: l, .. } if l == line),
+                "{err}"
+            );
+            assert!(err.to_string().starts_with(&format!(
+                "deep.yaml, line {line}: nested more than 128 levels deep"
+            )));
+        }
+    }
+
+    #[test]
+    fn nesting_just_below_the_limit_and_brackets_in_strings_are_fine() {
+        let ok = format!("{}{}", "[".repeat(MAX_NESTING), "]".repeat(MAX_NESTING));
+        assert_eq!(too_deep(&ok), None);
+        assert_eq!(too_deep(&format!("[{ok}]")), Some(1));
+        let many = "[".repeat(500);
+        for text in [
+            format!("{{\"message\": \"{many}\", \"b\": \"\\\"{many}\"}}"),
+            format!("message: '{many}'\nother: 'it''s {many}'\n"),
+            format!("a: 1 # {many}\nb: \"x\\\n{many}\"\n"),
+            format!("note: don't\nx: '{many}'\n"),
+        ] {
+            assert_eq!(too_deep(&text), None, "{text}");
+        }
+        assert_eq!(too_deep(&format!("a: \"x\"\nb: c\nd: {many}")), Some(3));
     }
 
     #[test]

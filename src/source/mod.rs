@@ -8,6 +8,7 @@ pub mod builder;
 pub mod client;
 pub mod completion;
 pub mod crawl;
+pub mod credential;
 pub mod discovery;
 pub mod file;
 pub mod live;

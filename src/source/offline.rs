@@ -89,6 +89,7 @@ pub fn catalog_of(snap: &Snapshot) -> Catalog {
     }
     Catalog {
         types: seen.into_values().collect(),
+        ..Catalog::default()
     }
 }
 

