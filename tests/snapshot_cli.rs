@@ -485,3 +485,44 @@ metadata: {name: b, namespace: shop, uid: same-uid}
         .collect();
     assert_eq!(names, ["a", "b"], "{doc}");
 }
+
+/// Findings beside a verdict: a ReplicaSet nothing owns, a
+/// PodDisruptionBudget that allows no disruption.
+#[test]
+fn why_names_orphans_and_budgets_that_block_drains() {
+    let snap = r#"apiVersion: apps/v1
+kind: ReplicaSet
+metadata: {name: web-5d8c7b9f4, namespace: shop, uid: rs-1, generation: 1, creationTimestamp: "2026-11-29T22:00:00Z"}
+spec:
+  replicas: 0
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: web, image: example.com/web:v1}]}
+status: {replicas: 0, observedGeneration: 1}
+---
+apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata: {name: web, namespace: shop, uid: pdb-1, generation: 1, creationTimestamp: "2026-11-29T22:00:00Z"}
+spec: {minAvailable: 2, selector: {matchLabels: {app: web}}}
+status: {currentHealthy: 2, desiredHealthy: 2, disruptionsAllowed: 0, expectedPods: 2, observedGeneration: 1}
+"#;
+    for (target, want) in [
+        ("rs/web-5d8c7b9f4", "NoOwner"),
+        ("pdb/web", "DisruptionsBlocked"),
+    ] {
+        let (code, json, err) = run(
+            &["--snapshot", "-", "-n", "shop", "why", target, "-o", "json"],
+            Some(snap),
+        );
+        assert_eq!(code, 0, "{target} is converged: {err}");
+        let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+        let reasons: Vec<&str> = doc["items"][0]["findings"]
+            .as_array()
+            .unwrap_or_else(|| panic!("no findings: {doc}"))
+            .iter()
+            .map(|f| f["reason"].as_str().unwrap())
+            .collect();
+        assert_eq!(reasons, [want], "{target}: {doc}");
+    }
+}
