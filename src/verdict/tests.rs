@@ -95,6 +95,7 @@ const CASES: &[Case] = &[
     case("replicaset-not-ready.yaml", Progressing, "WaitingForReady", "0/1 replicas ready"),
     case("replicaset-scaled-down.yaml", Converged, "ScaledDown", "scaled to 0 replicas"),
     case("replicaset-ready.yaml", Converged, "Ready", "3/3 replicas ready"),
+    case("replicationcontroller-not-ready.yaml", Progressing, "WaitingForReady", "1/2 replicas ready (2 created)"),
     case("statefulset-ready.yaml", Converged, "Ready", "3/3 replicas ready"),
     case("statefulset-not-ready.yaml", Progressing, "WaitingForReady", "2/3 replicas ready"),
     case("statefulset-partition.yaml", Suspended, "PartitionedRollout", "partition 2: 1 of 3 replicas updated to canary-5bdc7fb547, 2 pods stay on the old revision"),

@@ -94,11 +94,18 @@ pub fn status_word(value: &str) -> Option<Word> {
 
 /// Whether a condition type names a problem, so that `True` is bad news:
 /// `Degraded`, `Stalled`, `Failed`, `*Failed`, `*Failure`, `*Error`,
-/// `ErrorOccurred`, `Unhealthy`.
+/// `ErrorOccurred`, `Unhealthy`, a CertificateSigningRequest's `Denied`.
 pub fn is_negative_condition(type_: &str) -> bool {
     matches!(
         type_,
-        "Degraded" | "Stalled" | "Failed" | "Failure" | "Error" | "ErrorOccurred" | "Unhealthy"
+        "Degraded"
+            | "Stalled"
+            | "Failed"
+            | "Failure"
+            | "Error"
+            | "ErrorOccurred"
+            | "Unhealthy"
+            | "Denied"
     ) || ["Failed", "Failure", "Error", "Errors"]
         .iter()
         .any(|suffix| type_.len() > suffix.len() && type_.ends_with(suffix))
@@ -267,10 +274,11 @@ mod tests {
             "ReconcileError",
             "ReconciliationFailed",
             "ProvisioningFailure",
+            "Denied",
         ] {
             assert!(is_negative_condition(t), "{t}");
         }
-        for t in ["Ready", "Synced", "Reconciling", "Errors"] {
+        for t in ["Ready", "Synced", "Reconciling", "Errors", "Approved"] {
             assert!(!is_negative_condition(t), "{t}");
         }
     }

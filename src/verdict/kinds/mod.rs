@@ -73,6 +73,8 @@ static RULES: &[Rule] = &[
         ..reconciled("apps", "Deployment", deployment::judge)
     },
     reconciled("apps", "ReplicaSet", replicaset::judge),
+    // ReplicaSet's predecessor: the same status fields and conditions.
+    reconciled("", "ReplicationController", replicaset::judge),
     reconciled("apps", "StatefulSet", statefulset::judge),
     reconciled("apps", "DaemonSet", daemonset::judge),
     reconciled("batch", "Job", job::judge),
