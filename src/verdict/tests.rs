@@ -114,6 +114,8 @@ const CASES: &[Case] = &[
     case("job-failure-target.yaml", Failed, "BackoffLimitExceeded", "waiting for 1 pod to terminate"),
     case("job-suspended.yaml", Suspended, "Suspended", "suspended by spec.suspend; 0 of 1 succeeded"),
     case("job-running.yaml", Progressing, "Running", "1 active, 0 succeeded of 1"),
+    case("job-image-pull.yaml", Progressing, "Running", "1 active, 0 succeeded of 1: Pod migrate-h8x2v ErrImagePull").at("2026-11-29T22:21:00Z"),
+    case("job-image-pull.yaml", Failed, "ErrImagePull", "its only new pod failing for 10m, longer than 3m"),
     case("job-suspend-pending.yaml", Progressing, "Suspending", "suspension requested by spec.suspend; the Job controller has not acted on it yet: no Suspended condition yet"),
     case("cronjob-scheduled.yaml", Converged, "Scheduled", "schedule \"* * * * *\"; last scheduled 16m ago, last success 15m ago"),
     case("cronjob-suspended.yaml", Suspended, "Suspended", "suspended by spec.suspend (schedule \"0 3 * * *\"); never scheduled"),

@@ -1,9 +1,12 @@
-//! Jobs (batch/v1): failed, failing, complete, suspended or running.
+//! Jobs (batch/v1): failed, failing, complete, suspended or running, with
+//! the cause from its running pods.
 
 use crate::model::{Object, Snapshot, age};
 use crate::verdict::conditions::{cite, find, true_};
 use crate::verdict::words::count;
 use crate::verdict::{Judgement, Verdict};
+
+use super::pods::{controlled, explain};
 
 pub fn judge(obj: &Object, snap: &Snapshot) -> Option<Judgement> {
     let conds = obj.conditions();
@@ -124,7 +127,13 @@ pub fn judge(obj: &Object, snap: &Snapshot) -> Option<Judgement> {
         format!("{active} active, {succeeded} succeeded{failures}{of}"),
     )
     .since(obj.time("/status/startTime"));
-    Some(with_ready(j))
+    // The pods still running decide whether the Job can get anywhere; the
+    // finished ones are counted above.
+    let running: Vec<&Object> = controlled(snap, &obj.uid, "Pod")
+        .into_iter()
+        .filter(|p| !matches!(p.str("/status/phase"), Some("Succeeded" | "Failed")))
+        .collect();
+    Some(with_ready(explain(j, snap, &running)))
 }
 
 /// The failure in the user's terms: which limit the Job hit.
