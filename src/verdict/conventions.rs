@@ -150,16 +150,11 @@ fn positive(conds: &[Condition], snap: &Snapshot) -> Option<Judgement> {
         return Some(not_well(c, snap));
     }
     if let Some(c) = present.iter().find(|c| !c.is_true()) {
-        let message = if c.message.is_empty() {
-            cite(c)
-        } else {
-            c.message.clone()
-        };
         return Some(
             Judgement::new(
                 Verdict::Progressing,
                 reason_or(c, &format!("Not{}", c.type_)),
-                message,
+                message(c),
             )
             .since(c.last_transition_time),
         );
@@ -195,6 +190,7 @@ fn stalled_for(since: Option<Timestamp>, now: Timestamp) -> Option<String> {
     (now.duration_since(since) > NO_PROGRESS_GRACE).then(|| age(now, since))
 }
 
+/// The condition's own message, or its citation when it has none.
 fn message(c: &Condition) -> String {
     if c.message.is_empty() {
         cite(c)
