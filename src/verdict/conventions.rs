@@ -10,6 +10,7 @@ use crate::model::{Condition, Object, Snapshot, age};
 use super::conditions::{cite, find, reason_or, true_};
 use super::vocabulary::{
     POSITIVE_CONDITIONS, ReasonClass, Word, is_negative_condition, reason_class, status_word,
+    unqualified,
 };
 use super::{Judgement, Verdict};
 
@@ -60,17 +61,26 @@ pub fn negative(conds: &[Condition]) -> Option<Judgement> {
         .find(|c| c.is_true() && is_negative_condition(&c.type_))
         .or_else(|| conds.iter().find(|c| c.is_false() && c.severity == "Error"))?;
     Some(
-        Judgement::new(Verdict::Failed, reason_or(c, &c.type_), cite(c))
-            .since(c.last_transition_time),
+        Judgement::new(
+            Verdict::Failed,
+            reason_or(c, unqualified(&c.type_)),
+            cite(c),
+        )
+        .since(c.last_transition_time),
     )
 }
 
-/// Conditions whose `True` means work under way: cert-manager's `Issuing`.
+/// Conditions whose `True` means work under way: cert-manager's `Issuing`,
+/// Strimzi's `NotReady`.
 pub fn in_progress(conds: &[Condition]) -> Option<Judgement> {
-    let c = true_(conds, "Issuing")?;
+    let c = true_(conds, "Issuing").or_else(|| true_(conds, "NotReady"))?;
     Some(
-        Judgement::new(Verdict::Progressing, reason_or(c, "Issuing"), cite(c))
-            .since(c.last_transition_time),
+        Judgement::new(
+            Verdict::Progressing,
+            reason_or(c, unqualified(&c.type_)),
+            cite(c),
+        )
+        .since(c.last_transition_time),
     )
 }
 
@@ -144,7 +154,7 @@ pub fn judge(obj: &Object, conds: &[Condition], snap: &Snapshot) -> Option<Judge
 fn positive(conds: &[Condition], snap: &Snapshot) -> Option<Judgement> {
     let present: Vec<&Condition> = POSITIVE_CONDITIONS
         .iter()
-        .filter_map(|t| find(conds, t))
+        .filter_map(|t| conds.iter().find(|c| unqualified(&c.type_) == *t))
         .collect();
     if let Some(c) = present.iter().find(|c| c.is_false()) {
         return Some(not_well(c, snap));
@@ -153,7 +163,7 @@ fn positive(conds: &[Condition], snap: &Snapshot) -> Option<Judgement> {
         return Some(
             Judgement::new(
                 Verdict::Progressing,
-                reason_or(c, &format!("Not{}", c.type_)),
+                reason_or(c, &format!("Not{}", unqualified(&c.type_))),
                 message(c),
             )
             .since(c.last_transition_time),
@@ -167,7 +177,7 @@ fn positive(conds: &[Condition], snap: &Snapshot) -> Option<Judgement> {
 /// Progressing for a transient one, and for any other reason Progressing
 /// until it has lasted [`NO_PROGRESS_GRACE`].
 fn not_well(c: &Condition, snap: &Snapshot) -> Judgement {
-    let reason = reason_or(c, &format!("Not{}", c.type_));
+    let reason = reason_or(c, &format!("Not{}", unqualified(&c.type_)));
     let since = c.last_transition_time;
     let j = match reason_class(&c.reason) {
         ReasonClass::Terminal => Judgement::new(Verdict::Failed, reason, cite(c)),

@@ -32,6 +32,7 @@ pub const WORDS: &[(&str, Word)] = &[
     ("broken", Word::Failed),
     ("lost", Word::Failed),
     ("timedout", Word::Failed),
+    ("red", Word::Failed),
     // Work under way.
     ("pending", Word::Progressing),
     ("provisioning", Word::Progressing),
@@ -56,6 +57,10 @@ pub const WORDS: &[(&str, Word)] = &[
     ("building", Word::Progressing),
     ("deleting", Word::Progressing),
     ("terminating", Word::Progressing),
+    ("applying", Word::Progressing),
+    ("new", Word::Progressing),
+    ("notready", Word::Progressing),
+    ("yellow", Word::Progressing),
     // Done, or in its steady state.
     ("succeeded", Word::Converged),
     ("success", Word::Converged),
@@ -77,18 +82,51 @@ pub const WORDS: &[(&str, Word)] = &[
     ("ok", Word::Converged),
     ("up", Word::Converged),
     ("current", Word::Converged),
+    ("green", Word::Converged),
     // Stopped on purpose.
     ("suspended", Word::Suspended),
     ("paused", Word::Suspended),
 ];
 
-/// What a status word says, if it is in the vocabulary.
+/// What a status value says: the whole value if it is a word of the
+/// vocabulary (`In Progress`), else the words in it (`PartiallyFailed`,
+/// `ApplyingChanges`, `Cluster in healthy state`): any failure word, then
+/// any in-progress word, then any stop word, then a success word unless a
+/// `not` or `no` negates it (`NotReady`).
 pub fn status_word(value: &str) -> Option<Word> {
-    let word: String = value
+    let whole: String = value
         .chars()
         .filter(|c| c.is_ascii_alphanumeric())
         .map(|c| c.to_ascii_lowercase())
         .collect();
+    if let Some(w) = lookup(&whole) {
+        return Some(w);
+    }
+    let words = camel_words(value);
+    if words.len() < 2 {
+        return None;
+    }
+    // Words that mean something else inside a phrase: `Failing over` is a
+    // failover under way, `Setting up` and `a new replica` say nothing.
+    const NOT_IN_PHRASES: [&str; 4] = ["failing", "up", "new", "current"];
+    let said: Vec<Word> = words
+        .iter()
+        .filter(|w| !NOT_IN_PHRASES.contains(&w.as_str()))
+        .filter_map(|w| lookup(w))
+        .collect();
+    let negated = words.iter().any(|w| w == "not" || w == "no");
+    [Word::Failed, Word::Progressing, Word::Suspended]
+        .into_iter()
+        .find(|w| said.contains(w))
+        .or_else(|| (!negated && said.contains(&Word::Converged)).then_some(Word::Converged))
+        .or_else(|| {
+            negated
+                .then_some(Word::Progressing)
+                .filter(|_| !said.is_empty())
+        })
+}
+
+fn lookup(word: &str) -> Option<Word> {
     WORDS.iter().find(|(w, _)| *w == word).map(|(_, c)| *c)
 }
 
@@ -96,6 +134,8 @@ pub fn status_word(value: &str) -> Option<Word> {
 /// `Degraded`, `Stalled`, `Failed`, `*Failed`, `*Failure`, `*Error`,
 /// `ErrorOccurred`, `Unhealthy`, a CertificateSigningRequest's `Denied`.
 pub fn is_negative_condition(type_: &str) -> bool {
+    // AWS ACK prefixes its types: `ACK.Terminal`.
+    let type_ = unqualified(type_);
     matches!(
         type_,
         "Degraded"
@@ -106,16 +146,24 @@ pub fn is_negative_condition(type_: &str) -> bool {
             | "ErrorOccurred"
             | "Unhealthy"
             | "Denied"
+            | "Terminal"
     ) || ["Failed", "Failure", "Error", "Errors"]
         .iter()
         .any(|suffix| type_.len() > suffix.len() && type_.ends_with(suffix))
 }
 
+/// `ACK.ResourceSynced` → `ResourceSynced`: a condition type without the
+/// prefix some operators put before it.
+pub fn unqualified(type_: &str) -> &str {
+    type_.rsplit_once('.').map_or(type_, |(_, t)| t)
+}
+
 /// Condition types whose `True` means the object is well: the ones most
 /// controllers share (`Ready`, `Available`, `Healthy`, Crossplane's
-/// `Synced`, Tekton's `Succeeded`) and Gateway API's `Accepted` and
-/// `Programmed`.
-pub const POSITIVE_CONDITIONS: [&str; 7] = [
+/// `Synced`, Tekton's `Succeeded`), Gateway API's `Accepted` and
+/// `Programmed`, and AWS ACK's `ResourceSynced`. Compared without a
+/// prefix ([`unqualified`]).
+pub const POSITIVE_CONDITIONS: [&str; 8] = [
     "Ready",
     "Available",
     "Healthy",
@@ -123,6 +171,7 @@ pub const POSITIVE_CONDITIONS: [&str; 7] = [
     "Succeeded",
     "Accepted",
     "Programmed",
+    "ResourceSynced",
 ];
 
 /// What the reason of a False positive condition says.
@@ -139,6 +188,7 @@ pub enum ReasonClass {
 /// Words in a reason that name a terminal failure: `InstallFailed`,
 /// `ReconcileError`, `InvalidSpec`, `SecretNotFound`, `QuotaExceeded`,
 /// `Denied`, `Forbidden`, `Unauthorized`, `ImagePullBackOff`, `Rejected`,
+/// `ErrInitIssuer`, `Expired`, `ManagementConflict`,
 /// Gateway API's `UnsupportedValue`, `NotAllowedByListeners`,
 /// `NoMatchingParent`.
 const TERMINAL_WORDS: &[&str] = &[
@@ -156,6 +206,10 @@ const TERMINAL_WORDS: &[&str] = &[
     "unsupported",
     "backoff",
     "crashed",
+    "err",
+    "expired",
+    "terminal",
+    "conflict",
 ];
 const TERMINAL_PAIRS: &[(&str, &str)] = &[
     ("not", "found"),
@@ -250,6 +304,25 @@ mod tests {
     }
 
     #[test]
+    fn values_of_several_words_are_read_word_by_word() {
+        assert_eq!(status_word("PartiallyFailed"), Some(Word::Failed));
+        assert_eq!(status_word("FailedValidation"), Some(Word::Failed));
+        assert_eq!(status_word("ApplyingChanges"), Some(Word::Progressing));
+        assert_eq!(
+            status_word("Cluster in healthy state"),
+            Some(Word::Converged)
+        );
+        assert_eq!(
+            status_word("Creating a new replica"),
+            Some(Word::Progressing)
+        );
+        assert_eq!(status_word("Failing over"), None);
+        assert_eq!(status_word("NotReady"), Some(Word::Progressing));
+        assert_eq!(status_word("No healthy replicas"), Some(Word::Progressing));
+        assert_eq!(status_word("Setting up primary"), None);
+    }
+
+    #[test]
     fn every_word_appears_once() {
         let mut seen = std::collections::HashSet::new();
         for (w, _) in WORDS {
@@ -275,6 +348,7 @@ mod tests {
             "ReconciliationFailed",
             "ProvisioningFailure",
             "Denied",
+            "ACK.Terminal",
         ] {
             assert!(is_negative_condition(t), "{t}");
         }
@@ -301,6 +375,9 @@ mod tests {
             ("NotAllowedByListeners", Terminal),
             ("NoMatchingParent", Terminal),
             ("HTTPError", Terminal),
+            ("ErrInitIssuer", Terminal),
+            ("Expired", Terminal),
+            ("ManagementConflict", Terminal),
             ("Progressing", Transient),
             ("Reconciling", Transient),
             ("Pending", Transient),
