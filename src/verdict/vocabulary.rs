@@ -322,6 +322,31 @@ mod tests {
         assert_eq!(status_word("Setting up primary"), None);
     }
 
+    /// docs/verdicts.md prints this table for users; it must not drift.
+    #[test]
+    fn the_docs_list_every_word_under_its_verdict() {
+        let docs = include_str!("../../docs/verdicts.md");
+        let (_, table) = docs
+            .split_once("### Status words")
+            .expect("a Status words section in docs/verdicts.md");
+        for (word, class) in WORDS {
+            let row = table
+                .lines()
+                .find(|l| l.starts_with(&format!("| {class:?} | ")))
+                .unwrap_or_else(|| panic!("no {class:?} row in docs/verdicts.md"));
+            let listed = row
+                .split('|')
+                .nth(2)
+                .unwrap()
+                .split(',')
+                .any(|w| w.trim().eq_ignore_ascii_case(word));
+            assert!(
+                listed,
+                "{word} is not in the {class:?} row of docs/verdicts.md"
+            );
+        }
+    }
+
     #[test]
     fn every_word_appears_once() {
         let mut seen = std::collections::HashSet::new();
