@@ -494,3 +494,29 @@ fn converged_verdicts_that_deserve_a_word_have_a_concern() {
     let (snap, obj) = load("pdb-healthy.yaml", NOW);
     assert_eq!(super::concern(&obj, &judge(&obj, &snap)), None);
 }
+
+/// One new pod failing hard while another runs is a cause to show, not a
+/// reason to give up: the workload stays Progressing.
+#[test]
+fn a_workload_fails_only_when_every_new_pod_fails_hard() {
+    let (snap, obj) = load("deployment-image-pull.yaml", NOW);
+    let mut objects = snap.objects().to_vec();
+    let mut healthy = objects.iter().find(|o| o.kind() == "Pod").unwrap().clone();
+    healthy.id.name = "web-84d6c5b7f9-abcde".into();
+    healthy.uid = "5a000002-0000-4000-8000-00000000000f".into();
+    healthy.raw["status"] = serde_json::json!({
+        "phase": "Running",
+        "conditions": [{"type": "Ready", "status": "True", "lastTransitionTime": "2026-11-29T22:20:05Z"}],
+        "containerStatuses": [{"name": "web", "ready": true, "restartCount": 0, "state": {"running": {}}}]
+    });
+    objects.push(healthy);
+    let snap = crate::model::Snapshot::new(objects, snap.events.clone(), Vec::new(), snap.now);
+    let j = judge(&obj, &snap);
+    assert_eq!(j.verdict, Progressing, "{j:?}");
+    assert!(
+        j.message
+            .ends_with(": Pod web-84d6c5b7f9-7mzqp ImagePullBackOff"),
+        "{}",
+        j.message
+    );
+}

@@ -94,13 +94,14 @@ pub fn explain(j: Judgement, snap: &Snapshot, new_pods: &[&Object]) -> Judgement
         first.judgement.reason
     );
     if all_hard {
-        let oldest = ailments.iter().filter_map(hard_for).min();
+        // All have failed for at least as long as the latest to start.
+        let latest = ailments.iter().filter_map(hard_for).max();
         let every = if live == 1 {
             "its only new pod".to_string()
         } else {
             format!("all {live} new pods")
         };
-        let for_ = oldest.map(|t| age(snap.now, t)).unwrap_or_default();
+        let for_ = latest.map(|t| age(snap.now, t)).unwrap_or_default();
         let mut failed = Judgement::new(
             Verdict::Failed,
             first.judgement.reason.clone(),
@@ -110,7 +111,7 @@ pub fn explain(j: Judgement, snap: &Snapshot, new_pods: &[&Object]) -> Judgement
                 grace_text()
             ),
         )
-        .since(oldest);
+        .since(latest);
         failed.ready = j.ready;
         return failed;
     }
