@@ -248,3 +248,42 @@ fn a_custom_resource_whose_phase_failed_is_failed() {
         "{it}"
     );
 }
+
+/// A StatefulSet has no progress deadline: without the cause from its pods
+/// its row would say "0/1 replicas ready" for ever.
+#[test]
+fn a_workload_row_carries_its_failing_pod() {
+    let ns = Namespace::new("verdict-rows");
+    ns.apply(
+        r#"
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db}
+spec:
+  replicas: 1
+  serviceName: db
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db, reconcile.test/failure: image-pull-backoff}}
+    spec:
+      containers: [{name: db, image: "registry.example.com/db:1"}]
+"#,
+    );
+    let mut row = Value::Null;
+    wait_until(
+        "the pod's cause in the row",
+        Duration::from_secs(60),
+        || {
+            let run = ns.reconcile(&["tree", "sts/db", "-o", "json"]);
+            row = run.json()["items"][0].clone();
+            row["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("ImagePullBackOff"))
+        },
+    );
+    assert_eq!(row["verdict"], "Progressing", "{row}");
+    assert_eq!(
+        row["message"], "0/1 replicas ready: Pod db-0 ImagePullBackOff",
+        "{row}"
+    );
+}
