@@ -520,3 +520,21 @@ fn a_workload_fails_only_when_every_new_pod_fails_hard() {
         j.message
     );
 }
+
+/// A DaemonSet with no pods whose selector a known Node matches is not
+/// blamed on its selector.
+#[test]
+fn a_matching_node_clears_the_node_selector() {
+    let (snap, obj) = load("daemonset-no-matching-nodes.yaml", NOW);
+    let (_, mut node) = load("node-ready.yaml", NOW);
+    node.labels.insert("disktype".into(), "nvme".into());
+    let mut objects = snap.objects().to_vec();
+    objects.push(node);
+    let snap = crate::model::Snapshot::new(objects, Vec::new(), Vec::new(), snap.now);
+    let j = judge(&obj, &snap);
+    assert_eq!(
+        (j.verdict, j.reason.as_str()),
+        (Converged, "Ready"),
+        "{j:?}"
+    );
+}

@@ -73,7 +73,7 @@ pub fn judge(obj: &Object, snap: &Snapshot) -> Option<Judgement> {
             reason,
             format!("{counts}{unavailable}"),
         )
-    } else if desired == 0 && !node_selector(obj).is_empty() {
+    } else if desired == 0 && !node_selector(obj).is_empty() && !a_node_matches(obj, snap) {
         Judgement::new(
             Verdict::Converged,
             "NoMatchingNodes",
@@ -97,6 +97,26 @@ pub fn judge(obj: &Object, snap: &Snapshot) -> Option<Judgement> {
     };
     let pods = controlled(snap, &obj.uid, "Pod");
     Some(explain(j, snap, &pods).ready(ready, desired))
+}
+
+/// Whether a Node in the snapshot carries every label of the node selector
+/// (then taints or affinity keep the pods off, not the selector). Without
+/// Nodes in the snapshot, none is known to match.
+fn a_node_matches(obj: &Object, snap: &Snapshot) -> bool {
+    let Some(wanted) = obj
+        .at("/spec/template/spec/nodeSelector")
+        .and_then(|v| v.as_object())
+    else {
+        return false;
+    };
+    snap.objects()
+        .iter()
+        .filter(|o| o.kind() == "Node" && o.group().is_empty())
+        .any(|node| {
+            wanted
+                .iter()
+                .all(|(k, v)| v.as_str() == node.labels.get(k).map(String::as_str))
+        })
 }
 
 /// `spec.template.spec.nodeSelector` as `key=value,...`, sorted; empty
