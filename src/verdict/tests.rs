@@ -538,3 +538,32 @@ fn a_matching_node_clears_the_node_selector() {
         "{j:?}"
     );
 }
+
+/// Every grace period is stated for users in docs/verdicts.md, by name and
+/// with its length.
+#[test]
+fn the_docs_state_every_grace_period() {
+    let docs = include_str!("../../docs/verdicts.md");
+    let graces = [
+        ("NO_STATUS_GRACE", super::NO_STATUS_GRACE),
+        ("CREATE_FAILURE_GRACE", super::kinds::CREATE_FAILURE_GRACE),
+        ("HARD_FAILURE_GRACE", super::kinds::HARD_FAILURE_GRACE),
+        ("NO_PROGRESS_GRACE", super::conventions::NO_PROGRESS_GRACE),
+    ];
+    for (name, length) in graces {
+        let row = docs
+            .lines()
+            .find(|l| l.starts_with(&format!("| `{name}` |")))
+            .unwrap_or_else(|| panic!("{name} is not in the docs' table of grace periods"));
+        let secs = length.as_secs();
+        let stated = if secs % 60 == 0 && secs >= 180 {
+            format!("| {} min", secs / 60)
+        } else {
+            format!("| {secs} s")
+        };
+        assert!(
+            row.contains(&stated),
+            "{name} is {secs}s; the docs say {row}"
+        );
+    }
+}

@@ -24,6 +24,8 @@ use jiff::SignedDuration;
 
 pub use daemonset::node_selector;
 pub use pdb::BLOCKS as PDB_BLOCKS;
+#[cfg(test)]
+pub use pods::HARD_FAILURE_GRACE;
 
 use crate::model::{Condition, Object, Snapshot, age};
 
