@@ -110,7 +110,10 @@ fn the_view_user_reads_but_cannot_write_and_the_audit_log_says_so() {
 
 #[test]
 fn the_rust_client_accepts_the_generated_certificates() {
-    let rt = tokio::runtime::Runtime::new().unwrap();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
     rt.block_on(async {
         let kubeconfig = kube::config::Kubeconfig::read_from(&cluster().kubeconfig).unwrap();
         let config = kube::Config::from_custom_kubeconfig(kubeconfig, &Default::default())

@@ -430,7 +430,7 @@ fn errors_are_plain_and_exit_2() {
 }
 
 #[test]
-fn a_deployment_with_500_pods_costs_at_most_6_requests_and_writes_nothing() {
+fn a_deployment_with_500_pods_costs_6_requests_plus_pages_and_writes_nothing() {
     let ns = Namespace::new("tree-audit");
     ns.apply(&web("big", 500, ""));
     wait_available(&ns, "big", 500);
@@ -468,10 +468,41 @@ fn a_deployment_with_500_pods_costs_at_most_6_requests_and_writes_nothing() {
         .iter()
         .map(|e| format!("{} {}", e["verb"], e["requestURI"]))
         .collect();
+    // Two revalidations of discovery (answered 304), the Deployment, its
+    // ReplicaSets, its pods (one page of 500) and the namespace's events,
+    // one page per 500 of them: 500 pods make more than 500 events.
+    let events = kubectl(&["get", "events", "-n", &ns.name, "-o", "name"])
+        .stdout
+        .lines()
+        .count();
+    let event_pages = events.div_ceil(500).max(1);
+    let count = |verb: &str, path: &str| {
+        measured
+            .iter()
+            .filter(|e| e["verb"] == verb && e["requestURI"].as_str().unwrap().contains(path))
+            .count()
+    };
+    let discovery = measured
+        .iter()
+        .filter(|e| e["requestURI"] == "/api" || e["requestURI"] == "/apis")
+        .count();
+    assert_eq!(discovery, 2, "{described:#?}");
+    assert_eq!(count("get", "/deployments/big"), 1, "{described:#?}");
+    assert_eq!(count("list", "/replicasets?"), 1, "{described:#?}");
+    assert_eq!(count("list", "/pods?"), 1, "{described:#?}");
+    let pages = count("list", "/events?");
     assert!(
-        measured.len() <= 6,
-        "{} requests: {described:#?}",
-        measured.len()
+        pages == event_pages || pages + 1 == event_pages || pages == event_pages + 1,
+        "{pages} pages of events for {events} events: {described:#?}"
+    );
+    assert_eq!(measured.len(), 5 + pages, "{described:#?}");
+    let revalidated = measured
+        .iter()
+        .filter(|e| e["requestURI"] == "/api" || e["requestURI"] == "/apis")
+        .all(|e| e["responseStatus"]["code"] == 304);
+    assert!(
+        revalidated,
+        "discovery is revalidated, not read again: {described:#?}"
     );
     assert!(
         measured.iter().all(|e| e["userAgent"]

@@ -7,6 +7,8 @@ use anyhow::Context;
 use crate::model::{ObjectRef, Target};
 use crate::report::failing_roots;
 use crate::settings::Settings;
+use crate::source::builder::SnapshotBuilder;
+use crate::source::crawl::EventsRead;
 use crate::source::live::{Fetched, Live, Mode, Scope};
 use crate::source::{file, offline};
 use crate::targets::TargetSpec;
@@ -41,6 +43,18 @@ pub async fn load_keep(
     mode: Mode,
     live: Option<Live>,
 ) -> anyhow::Result<Loaded> {
+    load_more(settings, specs, mode, live, None).await
+}
+
+/// Loads; `events_read`: the events an earlier read of the same question
+/// already has.
+async fn load_more(
+    settings: &Settings,
+    specs: &[TargetSpec],
+    mode: Mode,
+    live: Option<Live>,
+    events_read: Option<EventsRead>,
+) -> anyhow::Result<Loaded> {
     if let Some(path) = &settings.snapshot {
         let snapshot = file::load_snapshot(path, settings.now)?;
         let targets: Vec<Target> = offline::resolve(&snapshot, specs, offline_namespace(settings))
@@ -50,17 +64,19 @@ pub async fn load_keep(
                 snapshot,
                 targets,
                 watches: vec![],
+                gaps: Default::default(),
+                events_read: Default::default(),
             },
             live: None,
         });
     }
     let work = async {
-        let mut live = match live {
+        let live = match live {
             Some(live) => live,
             None => Live::connect(&settings.connection, settings.cache_dir.clone()).await?,
         };
         let scope = scope(settings, &live);
-        let fetched = live.fetch(specs, &scope, mode).await?;
+        let fetched = live.fetch(specs, &scope, mode, events_read).await?;
         Ok::<_, anyhow::Error>(Loaded {
             fetched,
             live: Some(live),
@@ -91,7 +107,7 @@ pub async fn load_why(settings: &Settings, specs: &[TargetSpec]) -> anyhow::Resu
 /// only those not converged are read in depth.
 pub async fn load_why_keep(settings: &Settings, specs: &[TargetSpec]) -> anyhow::Result<Loaded> {
     if settings.snapshot.is_some() || !specs.is_empty() {
-        let mut loaded = load_keep(settings, specs, Mode::Tree { owners: true }, None).await?;
+        let mut loaded = load_keep(settings, specs, Mode::Why, None).await?;
         if specs.is_empty() {
             loaded.fetched.targets =
                 failing_roots(&loaded.fetched.snapshot, &loaded.fetched.targets);
@@ -115,13 +131,82 @@ pub async fn load_why_keep(settings: &Settings, specs: &[TargetSpec]) -> anyhow:
             live: roots.live,
         });
     }
-    let mut deep = load_keep(settings, &failing, Mode::Tree { owners: true }, roots.live).await?;
-    let snap = &mut deep.fetched.snapshot;
-    snap.incomplete.extend(roots.fetched.snapshot.incomplete);
-    snap.incomplete.sort();
-    snap.incomplete.dedup();
-    deep.fetched.watches.extend(roots.fetched.watches);
-    Ok(deep)
+    let events_read = roots.fetched.events_read.clone();
+    let deep = load_more(settings, &failing, Mode::Why, roots.live, Some(events_read)).await?;
+    let targets = deep.fetched.targets.clone();
+    Ok(Loaded {
+        fetched: merge(roots.fetched, deep.fetched, targets),
+        live: deep.live,
+    })
+}
+
+/// What `status` needs: the targets (or the roots of the namespace) and
+/// their context; then, for those not converged, the trees below them, so
+/// that a row can name the failing pod behind a workload. A snapshot has
+/// everything already.
+pub async fn load_status_keep(settings: &Settings, specs: &[TargetSpec]) -> anyhow::Result<Loaded> {
+    let first = load_keep(settings, specs, Mode::Status, None).await?;
+    if settings.snapshot.is_some() {
+        return Ok(first);
+    }
+    let failing: Vec<TargetSpec> = failing_roots(&first.fetched.snapshot, &first.fetched.targets)
+        .iter()
+        .filter_map(|t| match t {
+            Target::Found(uid) => first.fetched.snapshot.get(uid),
+            Target::Missing(_) => None,
+        })
+        .filter(|o| has_known_children(o))
+        .map(|o| identity(&o.id))
+        .collect();
+    if failing.is_empty() {
+        return Ok(first);
+    }
+    let events_read = first.fetched.events_read.clone();
+    let mode = Mode::Tree { owners: false };
+    let deep = load_more(settings, &failing, mode, first.live, Some(events_read)).await?;
+    let targets = first.fetched.targets.clone();
+    Ok(Loaded {
+        fetched: merge(first.fetched, deep.fetched, targets),
+        live: deep.live,
+    })
+}
+
+/// Workloads whose children (pods, Jobs) explain their verdict.
+fn has_known_children(obj: &crate::model::Object) -> bool {
+    matches!(
+        (obj.group(), obj.kind()),
+        (
+            "apps",
+            "Deployment" | "ReplicaSet" | "StatefulSet" | "DaemonSet"
+        ) | ("batch", "Job" | "CronJob")
+    )
+}
+
+/// The second read of a question joined to the first: the objects,
+/// events, gaps and watches of both, about `targets`.
+fn merge(first: Fetched, second: Fetched, targets: Vec<Target>) -> Fetched {
+    let mut builder = SnapshotBuilder::new();
+    let now = second.snapshot.now;
+    let mut gaps = first.gaps;
+    gaps.extend(second.gaps);
+    for snap in [first.snapshot, second.snapshot] {
+        builder.events(snap.events.iter().cloned());
+        builder.objects(snap.into_objects());
+    }
+    builder.gaps(&gaps);
+    let mut watches = first.watches;
+    for w in second.watches {
+        if !watches.contains(&w) {
+            watches.push(w);
+        }
+    }
+    Fetched {
+        snapshot: builder.build(now),
+        targets,
+        watches,
+        gaps,
+        events_read: second.events_read,
+    }
 }
 
 /// A target spec that names exactly this object.

@@ -74,6 +74,18 @@ fn target_specs(args: &TargetArgs) -> Result<Vec<TargetSpec>, UsageError> {
     Ok(specs)
 }
 
+/// A sweep's status: 0 only when every root found is converged and
+/// nothing went unread; a partial sweep cannot say all is converged, so it
+/// is 1 (the footer names what is missing).
+fn sweep_exit_code(items: &[Item], incomplete: &[crate::model::Incomplete], sweep: bool) -> u8 {
+    let code = exit_code(items);
+    if sweep && code == 0 && !incomplete.is_empty() {
+        1
+    } else {
+        code
+    }
+}
+
 /// 0 when every target is converged, else 1.
 fn exit_code<'a>(items: impl IntoIterator<Item = &'a Item>) -> u8 {
     u8::from(items.into_iter().any(|i| i.verdict != Verdict::Converged))

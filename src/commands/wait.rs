@@ -75,11 +75,16 @@ pub async fn run(
         );
     }
     let started = tokio::time::Instant::now();
-    let loaded = load_keep(settings, specs, Mode::Status, None).await?;
+    // The trees too: a workload's pods are watched, so a hard failure of
+    // its new pods ends the wait as soon as it is judged final.
+    let loaded = load_keep(settings, specs, Mode::Tree { owners: false }, None).await?;
     let retarget = Retarget::new(&loaded.fetched, false, false);
     let live = loaded.live.expect("a live read");
-    let base_incomplete = loaded.fetched.snapshot.incomplete.clone();
-    let mut cache = Cache::start(live.api(), loaded.fetched.watches.clone());
+    let mut cache = Cache::start(
+        live.api(),
+        loaded.fetched.watches.clone(),
+        loaded.fetched.gaps.clone(),
+    );
     let mut snapshot = loaded.fetched.snapshot;
     let mut targets = loaded.fetched.targets;
     let mut progress = Progress::new(settings);
@@ -132,7 +137,7 @@ pub async fn run(
                         tokio::time::sleep(Duration::from_millis(100)).await;
                         while cache.changes.try_recv().is_ok() {}
                         if cache.synced() {
-                            snapshot = cache.snapshot(&base_incomplete, jiff::Timestamp::now());
+                            snapshot = cache.snapshot(jiff::Timestamp::now());
                             targets = retarget.targets(&snapshot);
                         }
                     }

@@ -111,8 +111,11 @@ async fn watch(
             UsageError("--watch needs a live cluster: a snapshot does not change".into()).into(),
         );
     };
-    let base_incomplete = loaded.fetched.snapshot.incomplete.clone();
-    let mut cache = Cache::start(live.api(), loaded.fetched.watches.clone());
+    let mut cache = Cache::start(
+        live.api(),
+        loaded.fetched.watches.clone(),
+        loaded.fetched.gaps.clone(),
+    );
     let mut printer = Printer::new(settings);
     let first = frame(&loaded.fetched.snapshot, &loaded.fetched.targets, true);
     let mut code = first.code;
@@ -134,7 +137,7 @@ async fn watch(
                 if !cache.synced() {
                     continue;
                 }
-                let snap = cache.snapshot(&base_incomplete, jiff::Timestamp::now());
+                let snap = cache.snapshot(jiff::Timestamp::now());
                 let f = frame(&snap, &retarget.targets(&snap), true);
                 code = f.code;
                 if !printer.show(&f) {

@@ -21,12 +21,19 @@ pub async fn run(
         watching,
         specs.is_empty(),
         true,
-        |snap, targets, compact| frame(settings, snap, targets, compact),
+        |snap, targets, compact| frame(settings, snap, targets, compact, specs.is_empty()),
     )
     .await
 }
 
-pub fn frame(settings: &Settings, snap: &Snapshot, targets: &[Target], compact: bool) -> Frame {
+/// `sweep`: the targets are the namespace's roots, found by reading it.
+pub fn frame(
+    settings: &Settings,
+    snap: &Snapshot,
+    targets: &[Target],
+    compact: bool,
+    sweep: bool,
+) -> Frame {
     let report = WhyReport::build(snap, targets);
     let style = Style {
         color: settings.color,
@@ -37,10 +44,15 @@ pub fn frame(settings: &Settings, snap: &Snapshot, targets: &[Target], compact: 
         } else {
             "the namespace"
         };
-        format!(
-            "Every root object in {place} is converged.\n{}",
-            render::footer(&report.incomplete, style)
-        )
+        // A partial read never claims that everything is converged.
+        let claim = if report.incomplete.is_empty() {
+            format!("Every root object in {place} is converged.")
+        } else {
+            format!(
+                "No root object that could be read in {place} is failing, but not everything could be read (below): convergence is not known."
+            )
+        };
+        format!("{claim}\n{}", render::footer(&report.incomplete, style))
     } else {
         render::why::render(
             &report,
@@ -69,7 +81,11 @@ pub fn frame(settings: &Settings, snap: &Snapshot, targets: &[Target], compact: 
         .collect();
     Frame {
         document: document(&report, settings, compact),
-        code: exit_code(report.items.iter().map(|d| &d.item)),
+        code: if sweep && report.items.is_empty() && !report.incomplete.is_empty() {
+            1
+        } else {
+            exit_code(report.items.iter().map(|d| &d.item))
+        },
         states,
         text,
     }

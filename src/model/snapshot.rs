@@ -95,6 +95,11 @@ impl Snapshot {
         &self.objects
     }
 
+    /// The objects, by value (to build another snapshot from this one).
+    pub fn into_objects(self) -> Vec<Object> {
+        self.objects
+    }
+
     pub fn get(&self, uid: &str) -> Option<&Object> {
         self.by_uid.get(uid).map(|&i| &self.objects[i])
     }

@@ -5,6 +5,8 @@ use std::time::Duration;
 
 use serde_json::Value;
 
+use super::read::{Page, Read, Reader};
+
 /// Why a request did not succeed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ApiError {
@@ -28,6 +30,12 @@ impl ApiError {
             ApiError::Gone => "expired".into(),
             ApiError::Timeout => "timeout".into(),
             ApiError::Unreachable(_) => "unreachable".into(),
+            // The server's own words say which part failed (a conversion
+            // webhook, an aggregated API); escaped where it is printed.
+            ApiError::Other(code, message) if !message.is_empty() => {
+                let message: String = message.chars().take(200).collect();
+                format!("error {code}: {message}")
+            }
             ApiError::Other(code, _) => format!("error {code}"),
         }
     }
@@ -40,12 +48,22 @@ pub struct Api {
     timeout: Duration,
 }
 
-/// Accept header for metadata-only lists: the server sends
-/// `PartialObjectMetadataList`, so no spec, status or data travels.
-pub const METADATA_LIST: &str = "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1";
 /// Accept header for aggregated discovery.
 pub const AGGREGATED_DISCOVERY: &str =
     "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList";
+
+/// How often a request the server turned away for load (429, 503) is
+/// tried again, and the longest wait between tries it will honour. Every
+/// wait still counts against the command's own deadline.
+const RETRIES: u32 = 3;
+const MAX_RETRY_WAIT: Duration = Duration::from_secs(5);
+
+/// A successful answer: its status (200 or 304), ETag and body.
+pub struct Answer {
+    pub status: u16,
+    pub etag: Option<String>,
+    pub body: bytes::Bytes,
+}
 
 impl Api {
     pub fn new(client: kube::Client, timeout: Duration) -> Api {
@@ -57,12 +75,14 @@ impl Api {
     pub async fn watch(
         &self,
         path_and_query: &str,
+        accept: &str,
     ) -> Result<
         impl futures::Stream<Item = Result<kube::core::WatchEvent<Value>, ApiError>> + use<>,
         ApiError,
     > {
         use futures::StreamExt;
         let request = http::Request::get(path_and_query)
+            .header(http::header::ACCEPT, accept)
             .body(Vec::new())
             .map_err(|e| ApiError::Other(0, e.to_string()))?;
         match tokio::time::timeout(self.timeout, self.client.request_events::<Value>(request)).await
@@ -76,18 +96,167 @@ impl Api {
 
     /// GETs `path_and_query` and parses the JSON answer.
     pub async fn get(&self, path_and_query: &str, accept: Option<&str>) -> Result<Value, ApiError> {
+        let answer = self.fetch(path_and_query, accept, None).await?;
+        parse(&answer.body)
+    }
+
+    /// GETs `path_and_query` with a deadline, and `If-None-Match` when an
+    /// ETag is given (a 304 then has an empty body). 429 and 503 are tried
+    /// again after the server's `Retry-After`, a few times at most.
+    pub async fn fetch(
+        &self,
+        path_and_query: &str,
+        accept: Option<&str>,
+        etag: Option<&str>,
+    ) -> Result<Answer, ApiError> {
+        let mut tries = 0;
+        loop {
+            tries += 1;
+            match tokio::time::timeout(self.timeout, self.send(path_and_query, accept, etag)).await
+            {
+                Err(_) => return Err(ApiError::Timeout),
+                Ok(Err(Failure::Busy(wait, _))) if tries <= RETRIES => {
+                    tokio::time::sleep(wait.min(MAX_RETRY_WAIT)).await
+                }
+                Ok(Err(Failure::Busy(_, e) | Failure::Final(e))) => return Err(e),
+                Ok(Ok(answer)) => return Ok(answer),
+            }
+        }
+    }
+
+    async fn send(
+        &self,
+        path_and_query: &str,
+        accept: Option<&str>,
+        etag: Option<&str>,
+    ) -> Result<Answer, Failure> {
+        use http_body_util::BodyExt;
         let mut request = http::Request::get(path_and_query);
         if let Some(accept) = accept {
             request = request.header(http::header::ACCEPT, accept);
         }
-        let request = request
-            .body(Vec::new())
-            .map_err(|e| ApiError::Other(0, e.to_string()))?;
-        match tokio::time::timeout(self.timeout, self.client.request::<Value>(request)).await {
-            Err(_) => Err(ApiError::Timeout),
-            Ok(Ok(value)) => Ok(value),
-            Ok(Err(err)) => Err(classify(err)),
+        if let Some(etag) = etag {
+            request = request.header(http::header::IF_NONE_MATCH, etag);
         }
+        let request = request
+            .body(kube::client::Body::empty())
+            .map_err(|e| Failure::Final(ApiError::Other(0, e.to_string())))?;
+        let response = self
+            .client
+            .send(request)
+            .await
+            .map_err(|e| Failure::Final(classify(e)))?;
+        let status = response.status();
+        let (etag, retry_after) = {
+            let header = |name: http::header::HeaderName| {
+                response
+                    .headers()
+                    .get(name)
+                    .and_then(|v| v.to_str().ok())
+                    .map(str::to_string)
+            };
+            (
+                header(http::header::ETAG),
+                header(http::header::RETRY_AFTER),
+            )
+        };
+        let body = response
+            .into_body()
+            .collect()
+            .await
+            .map_err(|e| Failure::Final(classify(e)))?
+            .to_bytes();
+        if status.is_success() || status == http::StatusCode::NOT_MODIFIED {
+            return Ok(Answer {
+                status: status.as_u16(),
+                etag,
+                body,
+            });
+        }
+        let error = status_error(status.as_u16(), &body);
+        if matches!(status.as_u16(), 429 | 503) {
+            let wait = retry_after
+                .and_then(|s| s.trim().parse::<u64>().ok())
+                .map_or(Duration::from_secs(1), Duration::from_secs);
+            return Err(Failure::Busy(wait, error));
+        }
+        Err(Failure::Final(error))
+    }
+}
+
+impl Reader for Api {
+    async fn page(
+        &self,
+        read: &Read,
+        limit: usize,
+        continue_token: Option<&str>,
+    ) -> Result<Page, ApiError> {
+        let path = read.page_path(limit, continue_token);
+        let answer = self.fetch(&path, Some(read.accept()), None).await?;
+        let list: ListBody = parse(&answer.body)?;
+        Ok(Page {
+            items: list.items.unwrap_or_default(),
+            resource_version: list.metadata.resource_version,
+            continue_token: list.metadata.continue_token.filter(|t| !t.is_empty()),
+        })
+    }
+
+    async fn get(&self, read: &Read) -> Result<Option<Value>, ApiError> {
+        match self.fetch(&read.path(), Some(read.accept()), None).await {
+            Ok(answer) => parse(&answer.body).map(Some),
+            Err(ApiError::NotFound) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+}
+
+/// The parts of a list answer the tool reads.
+#[derive(serde::Deserialize)]
+struct ListBody {
+    #[serde(default)]
+    metadata: ListMeta,
+    #[serde(default)]
+    items: Option<Vec<Value>>,
+}
+
+#[derive(serde::Deserialize, Default)]
+struct ListMeta {
+    #[serde(default, rename = "resourceVersion")]
+    resource_version: String,
+    #[serde(default, rename = "continue")]
+    continue_token: Option<String>,
+}
+
+/// A failed request: worth another try after a wait, or not.
+enum Failure {
+    Busy(Duration, ApiError),
+    Final(ApiError),
+}
+
+/// Parses a JSON body.
+pub fn parse<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
+    serde_json::from_slice(body)
+        .map_err(|e| ApiError::Other(0, format!("the server's answer is not valid JSON: {e}")))
+}
+
+/// An error status and the server's `Status` message, if it sent one.
+fn status_error(code: u16, body: &[u8]) -> ApiError {
+    let message = serde_json::from_slice::<kube::core::Status>(body)
+        .map(|s| s.message)
+        .unwrap_or_else(|_| {
+            String::from_utf8_lossy(body)
+                .trim()
+                .chars()
+                .take(300)
+                .collect()
+        });
+    match code {
+        404 => ApiError::NotFound,
+        403 => ApiError::Forbidden(message),
+        401 => ApiError::Unauthorized(message),
+        410 => ApiError::Gone,
+        504 => ApiError::Timeout,
+        code => ApiError::Other(code, message),
     }
 }
 

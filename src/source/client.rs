@@ -78,8 +78,8 @@ pub async fn connect(conn: &Connection) -> anyhow::Result<Connected> {
         .map(|a| a.to_string())
         .unwrap_or_else(|| config.cluster_url.to_string());
     let default_namespace = config.default_namespace.clone();
-    let client =
-        kube::Client::try_from(config).context("cannot set up a client for this cluster")?;
+    let client = super::transport::client(config, conn.request_timeout)
+        .context("cannot set up a client for this cluster")?;
     Ok(Connected {
         client,
         default_namespace,

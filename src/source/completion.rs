@@ -10,8 +10,9 @@ use std::time::Duration;
 use kube::config::Kubeconfig;
 use serde_json::Value;
 
-use super::api::{Api, METADATA_LIST};
+use super::api::Api;
 use super::client::{Connected, Connection, connect};
+use super::read::METADATA_LIST;
 use super::{discovery, file, offline};
 use crate::catalog::Catalog;
 
@@ -41,8 +42,8 @@ async fn catalog(
     cache_dir: &Path,
 ) -> Option<(Catalog, Api)> {
     let api = Api::new(connected.client.clone(), conn.request_timeout);
-    let catalog = match discovery::catalog(&api, cache_dir, &connected.server, false).await {
-        Ok((catalog, _)) => catalog,
+    let catalog = match discovery::catalog(&api, cache_dir, &connected.server).await {
+        Ok(found) => found.catalog,
         Err(_) => discovery::cached(cache_dir, &connected.server)?,
     };
     Some((catalog, api))

@@ -1,23 +1,45 @@
-//! Aggregated discovery (two requests: `/api` and `/apis`) with an on-disk
-//! cache per server and a TTL, under the user's kube cache directory.
+//! Aggregated discovery (two requests: `/api` and `/apis`), revalidated on
+//! every run with the ETags of the cached answers, as kubectl does: an
+//! unchanged cluster answers 304 and costs two tiny requests, and a CRD
+//! created or deleted a second ago is seen. The cache lives per server
+//! under the user's kube cache directory.
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, SystemTime};
 
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
-use super::api::{AGGREGATED_DISCOVERY, Api, ApiError};
+use super::api::{AGGREGATED_DISCOVERY, Api, ApiError, parse};
 use crate::catalog::Catalog;
+use crate::model::Incomplete;
 
-/// How long a cached catalog is trusted. A type that does not resolve
-/// refreshes the cache at once, so new CRDs are found without waiting.
-pub const TTL: Duration = Duration::from_secs(6 * 3600);
+/// One discovery document, as cached: what it said, and its ETag.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+struct Document {
+    etag: Option<String>,
+    catalog: Catalog,
+    /// Group versions the server could not ask their own server about.
+    stale: Vec<String>,
+}
 
 #[derive(Serialize, Deserialize)]
 struct CacheFile {
     version: u32,
     server: String,
-    catalog: Catalog,
+    core: Document,
+    groups: Document,
+}
+
+const CACHE_VERSION: u32 = 2;
+
+/// What discovery found: the types, and the API groups that could not be
+/// discovered (an aggregated API server that does not answer), as gaps.
+#[derive(Debug, Clone, Default)]
+pub struct Discovered {
+    pub catalog: Catalog,
+    pub stale: Vec<Incomplete>,
+    /// How many of the two documents were unchanged (answered 304).
+    pub unchanged: usize,
 }
 
 /// Where the catalog of one server is cached: kubectl's layout, with a file
@@ -39,67 +61,131 @@ pub fn cache_path(cache_dir: &Path, server: &str) -> PathBuf {
         .join("kubectl-reconcile-catalog.json")
 }
 
-/// The catalog from the cache when fresh, else from the server (and cached).
-/// Returns whether it came from the cache.
-pub async fn catalog(
-    api: &Api,
-    cache_dir: &Path,
-    server: &str,
-    refresh: bool,
-) -> Result<(Catalog, bool), ApiError> {
+/// The catalog, revalidated against the server: the two documents are
+/// asked for with `If-None-Match`, and a 304 reuses the cached one.
+pub async fn catalog(api: &Api, cache_dir: &Path, server: &str) -> Result<Discovered, ApiError> {
     let path = cache_path(cache_dir, server);
-    if !refresh && let Some(catalog) = read_cache(&path, server) {
-        return Ok((catalog, true));
-    }
+    let cached = read_cache_file(&path, server);
+    let (old_core, old_groups) = match &cached {
+        Some(c) => (Some(&c.core), Some(&c.groups)),
+        None => (None, None),
+    };
     let (core, groups) = futures::join!(
-        api.get("/api", Some(AGGREGATED_DISCOVERY)),
-        api.get("/apis", Some(AGGREGATED_DISCOVERY))
+        document(api, "/api", old_core),
+        document(api, "/apis", old_groups)
     );
-    let (core, groups) = (core?, groups?);
-    if core.get("kind").and_then(|k| k.as_str()) != Some("APIGroupDiscoveryList") {
+    let ((core, core_same), (groups, groups_same)) = (core?, groups?);
+    if !(core_same && groups_same) {
+        write_cache(&path, server, &core, &groups);
+    }
+    let mut types = core.catalog.types.clone();
+    types.extend(groups.catalog.types.iter().cloned());
+    let stale = core
+        .stale
+        .iter()
+        .chain(&groups.stale)
+        .map(|gv| Incomplete {
+            resource: format!("API group {gv}"),
+            namespace: None,
+            error: "unable to retrieve the complete list of server APIs: its API server did not answer discovery".into(),
+        })
+        .collect();
+    Ok(Discovered {
+        catalog: Catalog { types },
+        stale,
+        unchanged: usize::from(core_same) + usize::from(groups_same),
+    })
+}
+
+/// One document: the cached one when the server says it has not changed.
+async fn document(
+    api: &Api,
+    path: &str,
+    cached: Option<&Document>,
+) -> Result<(Document, bool), ApiError> {
+    let etag = cached.and_then(|d| d.etag.as_deref());
+    let answer = api.fetch(path, Some(AGGREGATED_DISCOVERY), etag).await?;
+    if answer.status == 304
+        && let Some(doc) = cached
+    {
+        return Ok((doc.clone(), true));
+    }
+    let value: Value = parse(&answer.body)?;
+    if value.get("kind").and_then(Value::as_str) != Some("APIGroupDiscoveryList") {
         return Err(ApiError::Other(
             406,
             "the server does not support aggregated discovery (Kubernetes 1.30 or later is needed)"
                 .into(),
         ));
     }
-    let catalog = Catalog::from_aggregated(&[&core, &groups]);
-    write_cache(&path, server, &catalog);
-    Ok((catalog, false))
+    Ok((
+        Document {
+            etag: answer.etag,
+            catalog: Catalog::from_aggregated(&[&value]),
+            stale: stale_versions(&value),
+        },
+        false,
+    ))
+}
+
+/// Group versions whose discovery is stale: their aggregated API server
+/// did not answer the API server's own discovery.
+fn stale_versions(doc: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    for group in doc
+        .get("items")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let name = group
+            .pointer("/metadata/name")
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        for version in group
+            .get("versions")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            if version.get("freshness").and_then(Value::as_str) == Some("Stale") {
+                let v = version.get("version").and_then(Value::as_str).unwrap_or("");
+                out.push(if name.is_empty() {
+                    v.to_string()
+                } else {
+                    format!("{name}/{v}")
+                });
+            }
+        }
+    }
+    out
 }
 
 /// The cached catalog whatever its age: for shell completion, where a stale
 /// answer beats none when the server does not answer.
 pub fn cached(cache_dir: &Path, server: &str) -> Option<Catalog> {
-    read_cache_file(&cache_path(cache_dir, server), server)
+    let file = read_cache_file(&cache_path(cache_dir, server), server)?;
+    let mut types = file.core.catalog.types;
+    types.extend(file.groups.catalog.types);
+    Some(Catalog { types })
 }
 
-fn read_cache(path: &Path, server: &str) -> Option<Catalog> {
-    let age = SystemTime::now()
-        .duration_since(std::fs::metadata(path).ok()?.modified().ok()?)
-        .ok()?;
-    if age > TTL {
-        return None;
-    }
-    read_cache_file(path, server)
-}
-
-fn read_cache_file(path: &Path, server: &str) -> Option<Catalog> {
+fn read_cache_file(path: &Path, server: &str) -> Option<CacheFile> {
     let file: CacheFile = serde_json::from_slice(&std::fs::read(path).ok()?).ok()?;
-    (file.version == 1 && file.server == server && !file.catalog.types.is_empty())
-        .then_some(file.catalog)
+    (file.version == CACHE_VERSION && file.server == server).then_some(file)
 }
 
-/// Best effort: a cache that cannot be written only costs two requests.
-fn write_cache(path: &Path, server: &str, catalog: &Catalog) {
+/// Best effort: a cache that cannot be written only costs full answers.
+fn write_cache(path: &Path, server: &str, core: &Document, groups: &Document) {
     let Some(dir) = path.parent() else { return };
     if std::fs::create_dir_all(dir).is_err() {
         return;
     }
     let file = CacheFile {
-        version: 1,
+        version: CACHE_VERSION,
         server: server.to_string(),
-        catalog: catalog.clone(),
+        core: core.clone(),
+        groups: groups.clone(),
     };
     let tmp = path.with_extension(format!("tmp.{}", std::process::id()));
     if let Ok(bytes) = serde_json::to_vec(&file)
@@ -116,4 +202,18 @@ pub fn default_cache_dir() -> PathBuf {
         .unwrap_or_else(std::env::temp_dir)
         .join(".kube")
         .join("cache")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn stale_group_versions_are_named() {
+        let doc = json!({"kind": "APIGroupDiscoveryList", "items": [
+            {"metadata": {"name": "metrics.k8s.io"}, "versions": [{"version": "v1beta1", "freshness": "Stale", "resources": []}]},
+            {"metadata": {"name": "apps"}, "versions": [{"version": "v1", "freshness": "Current", "resources": []}]}]});
+        assert_eq!(stale_versions(&doc), ["metrics.k8s.io/v1beta1"]);
+    }
 }

@@ -23,7 +23,8 @@ use jiff::Timestamp;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::model::{Event, Object, Snapshot, dedupe_events, parse_time};
+use super::builder::{SnapshotBuilder, redact};
+use crate::model::{Event, Object, Snapshot, parse_time};
 use crate::render::escape;
 
 /// What `kubectl get -o yaml` users are told a snapshot should be.
@@ -299,7 +300,7 @@ pub fn build_snapshot(
                 if let Some(problem) = identity_problem(&value) {
                     return Err(not_an_object(problem));
                 }
-                drop_data(&mut value);
+                redact(&mut value);
                 newest = newest.max(newest_time(&value));
                 if is_event(&value) {
                     let event = Event::from_value(&value).ok_or_else(|| {
@@ -323,13 +324,10 @@ pub fn build_snapshot(
             events: events.len(),
         });
     }
-    let now = now.or(newest).unwrap_or(Timestamp::UNIX_EPOCH);
-    Ok(Snapshot::new(
-        objects,
-        dedupe_events(events),
-        Vec::new(),
-        now,
-    ))
+    let mut builder = SnapshotBuilder::new();
+    builder.objects(objects);
+    builder.events(events);
+    Ok(builder.build(now.or(newest).unwrap_or(Timestamp::UNIX_EPOCH)))
 }
 
 fn describe_sources(sources: &[SourceText]) -> String {
@@ -437,28 +435,6 @@ fn is_event(v: &Value) -> bool {
     let api_version = v.get("apiVersion").and_then(Value::as_str).unwrap_or("");
     v.get("kind").and_then(Value::as_str) == Some("Event")
         && (api_version == "v1" || api_version.starts_with("events.k8s.io/"))
-}
-
-/// Removes the payload of Secrets and ConfigMaps, and the last-applied
-/// annotation that can carry a copy of it. The tool never reads it.
-fn drop_data(v: &mut Value) {
-    if !matches!(
-        v.get("kind").and_then(Value::as_str),
-        Some("Secret" | "ConfigMap")
-    ) {
-        return;
-    }
-    if let Some(map) = v.as_object_mut() {
-        for key in ["data", "stringData", "binaryData"] {
-            map.remove(key);
-        }
-    }
-    if let Some(annotations) = v
-        .pointer_mut("/metadata/annotations")
-        .and_then(Value::as_object_mut)
-    {
-        annotations.remove("kubectl.kubernetes.io/last-applied-configuration");
-    }
 }
 
 /// Where timestamps live, as paths in which `*` is every element of a list

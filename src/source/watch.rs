@@ -1,12 +1,15 @@
-//! Live updates: for every list and get a command made, a list-then-watch
-//! loop keeps a local cache current. Watches resume from the last
+//! Live updates: for every read a command made, a list-then-watch loop
+//! keeps a local cache current. Watches resume from the last
 //! resourceVersion, re-list when it has expired (410 Gone), and reconnect
-//! with backoff when the connection or the API server goes away. No polling:
-//! the cache changes only when the server says something changed.
+//! with backoff when the connection or the API server goes away. Reads of
+//! Secrets and ConfigMaps stay metadata-only here too. A watch the user may
+//! not open (403) is said at once and replaced by a re-list every
+//! [`RELIST_EVERY`]. Snapshots of the cache are built like every other
+//! snapshot, with the gaps and absent owners of the first read.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use futures::StreamExt;
 use kube::core::WatchEvent;
@@ -14,52 +17,9 @@ use serde_json::Value;
 use tokio::sync::mpsc;
 
 use super::api::{Api, ApiError, query_escape};
-use crate::catalog::ResourceType;
-use crate::model::{Event, Incomplete, Object, Snapshot, dedupe_events};
-
-/// One list (or get, as a list by name) to keep current.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct WatchSpec {
-    pub rt: ResourceType,
-    pub namespace: Option<String>,
-    pub labels: Option<String>,
-    pub fields: Option<String>,
-}
-
-impl WatchSpec {
-    fn path(&self, watch: Option<&str>) -> String {
-        let mut query: Vec<String> = Vec::new();
-        if let Some(l) = self.labels.as_deref().filter(|l| !l.is_empty()) {
-            query.push(format!("labelSelector={}", query_escape(l)));
-        }
-        if let Some(f) = &self.fields {
-            query.push(format!("fieldSelector={}", query_escape(f)));
-        }
-        if let Some(rv) = watch {
-            query.push("watch=1".into());
-            query.push("allowWatchBookmarks=true".into());
-            query.push(format!("timeoutSeconds={WATCH_SECONDS}"));
-            if !rv.is_empty() {
-                query.push(format!("resourceVersion={}", query_escape(rv)));
-            }
-        }
-        let base = self.rt.collection_path(self.namespace.as_deref());
-        if query.is_empty() {
-            base
-        } else {
-            format!("{base}?{}", query.join("&"))
-        }
-    }
-
-    /// The list request of this spec.
-    pub fn list_path(&self) -> String {
-        self.path(None)
-    }
-
-    fn is_events(&self) -> bool {
-        self.rt.group.is_empty() && self.rt.kind == "Event"
-    }
-}
+use super::builder::{Gaps, Keep, SnapshotBuilder, to_object};
+use super::read::{Read, Reader};
+use crate::model::{Event, Incomplete, Object, Snapshot};
 
 /// How long the server keeps one watch open before we resume it.
 const WATCH_SECONDS: u64 = 240;
@@ -67,20 +27,40 @@ const WATCH_SECONDS: u64 = 240;
 const BACKOFF: (Duration, Duration) = (Duration::from_millis(500), Duration::from_secs(8));
 /// Events kept per watch; the oldest go first, so memory stays bounded.
 const MAX_EVENTS: usize = 5000;
+/// Where a watch is forbidden but a list is not, how often it is re-listed.
+pub const RELIST_EVERY: Duration = Duration::from_secs(5);
+
+/// The watch request of a read, from a resourceVersion.
+pub fn watch_path(read: &Read, resource_version: &str) -> String {
+    let mut query = read.as_list().selector_query();
+    query.push("watch=1".into());
+    query.push("allowWatchBookmarks=true".into());
+    query.push(format!("timeoutSeconds={WATCH_SECONDS}"));
+    if !resource_version.is_empty() {
+        query.push(format!(
+            "resourceVersion={}",
+            query_escape(resource_version)
+        ));
+    }
+    format!("{}?{}", read.as_list().path(), query.join("&"))
+}
 
 #[derive(Default)]
 struct Store {
-    /// Specs whose first list has answered (with objects or an error).
+    /// Reads whose first list has answered (with objects or an error).
     synced: std::collections::HashSet<usize>,
     objects: HashMap<usize, HashMap<String, Object>>,
     events: HashMap<usize, HashMap<String, Event>>,
     gaps: HashMap<usize, Incomplete>,
+    /// Since when the API server has not answered, if it does not now.
+    lost_since: Option<Instant>,
 }
 
 /// The cache that the watches feed, and a channel that says "changed".
 pub struct Cache {
     store: Arc<Mutex<Store>>,
-    specs: usize,
+    reads: usize,
+    gaps: Gaps,
     pub changes: mpsc::UnboundedReceiver<()>,
     tasks: Vec<tokio::task::JoinHandle<()>>,
 }
@@ -94,19 +74,29 @@ impl Drop for Cache {
 }
 
 impl Cache {
-    /// Starts one list-then-watch loop per spec.
-    pub fn start(api: &Api, specs: Vec<WatchSpec>) -> Cache {
+    /// Starts one list-then-watch loop per read. `gaps`: what the first
+    /// read could not read or found gone, kept in every snapshot.
+    pub fn start(api: &Api, reads: Vec<Read>, gaps: Gaps) -> Cache {
         let store = Arc::new(Mutex::new(Store::default()));
         let (tx, changes) = mpsc::unbounded_channel();
-        let count = specs.len();
-        let tasks = specs
+        let count = reads.len();
+        let tasks = reads
             .into_iter()
             .enumerate()
-            .map(|(id, spec)| tokio::spawn(run(api.clone(), id, spec, store.clone(), tx.clone())))
+            .map(|(id, read)| {
+                tokio::spawn(run(
+                    api.clone(),
+                    id,
+                    read.as_list(),
+                    store.clone(),
+                    tx.clone(),
+                ))
+            })
             .collect();
         Cache {
             store,
-            specs: count,
+            reads: count,
+            gaps,
             changes,
             tasks,
         }
@@ -114,53 +104,62 @@ impl Cache {
 
     /// Whether every watch has listed once, so a snapshot is whole.
     pub fn synced(&self) -> bool {
-        self.store.lock().expect("cache lock").synced.len() >= self.specs
+        self.store.lock().expect("cache lock").synced.len() >= self.reads
+    }
+
+    /// How long the API server has not answered, while it does not.
+    pub fn outage(&self) -> Option<Duration> {
+        self.store
+            .lock()
+            .expect("cache lock")
+            .lost_since
+            .map(|t| t.elapsed())
     }
 
     /// The current state as a snapshot, judged at `now`.
-    pub fn snapshot(&self, base_incomplete: &[Incomplete], now: jiff::Timestamp) -> Snapshot {
+    pub fn snapshot(&self, now: jiff::Timestamp) -> Snapshot {
         let store = self.store.lock().expect("cache lock");
-        let objects: Vec<Object> = store
-            .objects
-            .values()
-            .flat_map(|m| m.values().cloned())
-            .collect();
-        let events: Vec<Event> = store
-            .events
-            .values()
-            .flat_map(|m| m.values().cloned())
-            .collect();
-        let mut incomplete: Vec<Incomplete> = base_incomplete.to_vec();
-        incomplete.extend(store.gaps.values().cloned());
-        Snapshot::new(objects, dedupe_events(events), incomplete, now)
+        let mut builder = SnapshotBuilder::new();
+        builder.objects(store.objects.values().flat_map(|m| m.values().cloned()));
+        builder.events(store.events.values().flat_map(|m| m.values().cloned()));
+        builder.gaps(&self.gaps);
+        for gap in store.gaps.values() {
+            builder.gap(gap.clone());
+        }
+        builder.build(now)
     }
+}
+
+fn lost(store: &Mutex<Store>, e: &ApiError) {
+    let mut s = store.lock().expect("cache lock");
+    if matches!(e, ApiError::Unreachable(_) | ApiError::Timeout) {
+        s.lost_since.get_or_insert_with(Instant::now);
+    }
+}
+
+fn answered(store: &Mutex<Store>) {
+    store.lock().expect("cache lock").lost_since = None;
 }
 
 async fn run(
     api: Api,
     id: usize,
-    spec: WatchSpec,
+    read: Read,
     store: Arc<Mutex<Store>>,
     tx: mpsc::UnboundedSender<()>,
 ) {
     let mut backoff = BACKOFF.0;
     loop {
         // List: the whole current state and the version to watch from.
-        let list = match api.get(&spec.path(None), None).await {
-            Ok(list) => list,
+        let listing = match api.list(&read).await {
+            Ok(listing) => listing,
             Err(e) => {
                 let permanent = matches!(e, ApiError::Forbidden(_) | ApiError::NotFound);
+                lost(&store, &e);
                 {
                     let mut s = store.lock().expect("cache lock");
                     s.synced.insert(id);
-                    s.gaps.insert(
-                        id,
-                        Incomplete {
-                            resource: spec.rt.full_name(),
-                            namespace: spec.namespace.clone(),
-                            error: format!("{} (watching)", e.short()),
-                        },
-                    );
+                    s.gaps.insert(id, gap(&read, &e, "listing"));
                 }
                 let _ = tx.send(());
                 if permanent {
@@ -171,24 +170,17 @@ async fn run(
                 continue;
             }
         };
-        let mut rv = list
-            .pointer("/metadata/resourceVersion")
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_string();
+        answered(&store);
+        let mut rv = listing.resource_version;
         {
             let mut s = store.lock().expect("cache lock");
             s.synced.insert(id);
             s.gaps.remove(&id);
-            let items = list
-                .get("items")
-                .and_then(Value::as_array)
-                .cloned()
-                .unwrap_or_default();
-            if spec.is_events() {
+            if read.is_events() {
                 s.events.insert(
                     id,
-                    items
+                    listing
+                        .items
                         .iter()
                         .filter_map(|v| Event::from_value(v).map(|e| (e.uid.clone(), e)))
                         .collect(),
@@ -196,9 +188,10 @@ async fn run(
             } else {
                 s.objects.insert(
                     id,
-                    items
+                    listing
+                        .items
                         .into_iter()
-                        .filter_map(|v| convert(v, &spec))
+                        .filter_map(|v| convert(v, &read))
                         .map(|o| (o.uid.clone(), o))
                         .collect(),
                 );
@@ -207,15 +200,32 @@ async fn run(
         let _ = tx.send(());
         // Watch from there until the version expires.
         loop {
-            let stream = match api.watch(&spec.path(Some(&rv))).await {
+            let stream = match api
+                .watch(&watch_path(&read, &rv), read.watch_accept())
+                .await
+            {
                 Ok(stream) => stream,
                 Err(ApiError::Gone) => break,
-                Err(_) => {
+                Err(e @ ApiError::Forbidden(_)) => {
+                    // Said at once; the list is then repeated instead.
+                    store
+                        .lock()
+                        .expect("cache lock")
+                        .gaps
+                        .insert(id, gap(&read, &e, "watching; re-listed every 5s instead"));
+                    let _ = tx.send(());
+                    tokio::time::sleep(RELIST_EVERY).await;
+                    break;
+                }
+                Err(e) => {
+                    lost(&store, &e);
+                    let _ = tx.send(());
                     tokio::time::sleep(backoff).await;
                     backoff = (backoff * 2).min(BACKOFF.1);
                     continue;
                 }
             };
+            answered(&store);
             backoff = BACKOFF.0;
             let mut stream = std::pin::pin!(stream);
             let mut relist = false;
@@ -223,12 +233,12 @@ async fn run(
                 match event {
                     Ok(WatchEvent::Added(v) | WatchEvent::Modified(v)) => {
                         rv = version(&v).unwrap_or(rv);
-                        apply(&store, id, &spec, v, false);
+                        apply(&store, id, &read, v, false);
                         let _ = tx.send(());
                     }
                     Ok(WatchEvent::Deleted(v)) => {
                         rv = version(&v).unwrap_or(rv);
-                        apply(&store, id, &spec, v, true);
+                        apply(&store, id, &read, v, true);
                         let _ = tx.send(());
                     }
                     Ok(WatchEvent::Bookmark(b)) => rv = b.metadata.resource_version,
@@ -250,19 +260,27 @@ async fn run(
     }
 }
 
+fn gap(read: &Read, e: &ApiError, doing: &str) -> Incomplete {
+    Incomplete {
+        resource: read.rt.full_name(),
+        namespace: read.namespace.clone(),
+        error: format!("{} ({doing})", e.short()),
+    }
+}
+
 fn version(v: &Value) -> Option<String> {
     v.pointer("/metadata/resourceVersion")
         .and_then(Value::as_str)
         .map(str::to_string)
 }
 
-fn convert(v: Value, spec: &WatchSpec) -> Option<Object> {
-    super::live::to_object(v, &spec.rt, false)
+fn convert(v: Value, read: &Read) -> Option<Object> {
+    to_object(v, &read.rt, read.is_metadata_only(), Keep::NoManagedFields)
 }
 
-fn apply(store: &Arc<Mutex<Store>>, id: usize, spec: &WatchSpec, v: Value, deleted: bool) {
+fn apply(store: &Arc<Mutex<Store>>, id: usize, read: &Read, v: Value, deleted: bool) {
     let mut s = store.lock().expect("cache lock");
-    if spec.is_events() {
+    if read.is_events() {
         let Some(e) = Event::from_value(&v) else {
             return;
         };
@@ -281,7 +299,7 @@ fn apply(store: &Arc<Mutex<Store>>, id: usize, spec: &WatchSpec, v: Value, delet
                 }
             }
         }
-    } else if let Some(obj) = convert(v, spec) {
+    } else if let Some(obj) = convert(v, read) {
         let objects = s.objects.entry(id).or_default();
         if deleted {
             objects.remove(&obj.uid);
@@ -294,34 +312,47 @@ fn apply(store: &Arc<Mutex<Store>>, id: usize, spec: &WatchSpec, v: Value, delet
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::catalog::ResourceType;
 
-    #[test]
-    fn watch_paths_resume_from_a_version_with_bookmarks() {
-        let rt = ResourceType {
-            group: "apps".into(),
+    fn rt(group: &str, kind: &str, plural: &str) -> ResourceType {
+        ResourceType {
+            group: group.into(),
             version: "v1".into(),
-            kind: "ReplicaSet".into(),
-            plural: "replicasets".into(),
-            singular: "replicaset".into(),
+            kind: kind.into(),
+            plural: plural.into(),
+            singular: kind.to_ascii_lowercase(),
             short_names: vec![],
             categories: vec![],
             namespaced: true,
             verbs: vec![],
             has_status: true,
-        };
-        let spec = WatchSpec {
-            rt,
-            namespace: Some("shop".into()),
-            labels: Some("app=web".into()),
-            fields: None,
-        };
+        }
+    }
+
+    #[test]
+    fn watch_paths_resume_from_a_version_with_bookmarks() {
+        let read =
+            Read::list(&rt("apps", "ReplicaSet", "replicasets"), Some("shop")).labels("app=web");
         assert_eq!(
-            spec.path(None),
-            "/apis/apps/v1/namespaces/shop/replicasets?labelSelector=app%3Dweb"
+            watch_path(&read, "123"),
+            "/apis/apps/v1/namespaces/shop/replicasets?labelSelector=app%3Dweb&watch=1&allowWatchBookmarks=true&timeoutSeconds=240&resourceVersion=123"
+        );
+    }
+
+    #[test]
+    fn a_watched_get_is_a_list_by_name_and_secrets_stay_metadata_only() {
+        let read = Read::get(&rt("", "Secret", "secrets"), Some("shop"), "db");
+        assert_eq!(
+            watch_path(&read, ""),
+            "/api/v1/namespaces/shop/secrets?fieldSelector=metadata.name%3Ddb&watch=1&allowWatchBookmarks=true&timeoutSeconds=240"
         );
         assert_eq!(
-            spec.path(Some("123")),
-            "/apis/apps/v1/namespaces/shop/replicasets?labelSelector=app%3Dweb&watch=1&allowWatchBookmarks=true&timeoutSeconds=240&resourceVersion=123"
+            read.watch_accept(),
+            "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1"
+        );
+        assert_eq!(
+            read.as_list().accept(),
+            "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1"
         );
     }
 }

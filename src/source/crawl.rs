@@ -1,0 +1,665 @@
+//! Reads what an answer needs through any [`Reader`]: owner trees (known
+//! edges by server-side selectors, else metadata-only lists matched by
+//! owner uid), the chains of owners above, what verdicts need besides the
+//! objects, namespace sweeps and events. It records every read for
+//! `--watch` and `wait`, and every gap, into one [`SnapshotBuilder`].
+
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+
+use futures::{StreamExt, stream};
+use serde_json::Value;
+
+use super::api::ApiError;
+use super::builder::{Gaps, Keep, SnapshotBuilder, to_object};
+use super::plan::{self, Edges, Sweep};
+use super::read::{PAGE, Page, Read, Reader};
+use crate::catalog::{Catalog, ResourceType};
+use crate::model::{Event, Incomplete, Object, ObjectRef};
+
+/// How many requests run at once.
+pub const CONCURRENCY: usize = 16;
+
+/// How far above a target the chain of owners is followed. Beyond it the
+/// walk stops and says so: a chain that long is built on purpose.
+pub const OWNER_DEPTH: usize = 256;
+
+/// What was read, what could not be, and what to watch.
+pub struct Crawled {
+    pub builder: SnapshotBuilder,
+    /// Every read that answered (or found nothing), to keep current.
+    pub watched: Vec<Read>,
+    /// Errors that make any answer wrong (credentials, connection).
+    pub fatal: Option<ApiError>,
+    /// How many reads were tried and how many failed: a sweep that read
+    /// nothing cannot answer.
+    pub tried: usize,
+    pub failed: usize,
+    pub gaps: Gaps,
+    /// Namespaces whose events were all read, and objects whose events
+    /// were read one by one.
+    pub events_read: EventsRead,
+}
+
+/// Whose events are already in hand.
+#[derive(Debug, Clone, Default)]
+pub struct EventsRead {
+    pub namespaces: BTreeSet<String>,
+    pub uids: HashSet<String>,
+}
+
+/// One crawl: a reader, the catalog, and what has been found so far.
+pub struct Crawl<'a, R: Reader> {
+    reader: &'a R,
+    catalog: &'a Catalog,
+    keep: Keep,
+    objects: Vec<Object>,
+    events: Vec<Event>,
+    gaps: Gaps,
+    watched: Vec<Read>,
+    fatal: Option<ApiError>,
+    tried: usize,
+    failed: usize,
+    events_read: EventsRead,
+}
+
+impl<'a, R: Reader> Crawl<'a, R> {
+    pub fn new(reader: &'a R, catalog: &'a Catalog, keep: Keep) -> Crawl<'a, R> {
+        Crawl {
+            reader,
+            catalog,
+            keep,
+            objects: Vec::new(),
+            events: Vec::new(),
+            gaps: Gaps::default(),
+            watched: Vec::new(),
+            fatal: None,
+            tried: 0,
+            failed: 0,
+            events_read: EventsRead::default(),
+        }
+    }
+
+    /// Events already read by an earlier crawl of the same question.
+    pub fn events_already(&mut self, read: EventsRead) {
+        self.events_read = read;
+    }
+
+    pub fn catalog(&self) -> &Catalog {
+        self.catalog
+    }
+
+    /// Adds objects found elsewhere (the targets) to the answer.
+    pub fn add(&mut self, objects: impl IntoIterator<Item = Object>) {
+        self.objects.extend(objects);
+    }
+
+    /// One object by name. A missing object is watched too, so that
+    /// `wait` sees it appear.
+    pub async fn get(
+        &mut self,
+        rt: &ResourceType,
+        namespace: Option<&str>,
+        name: &str,
+    ) -> Result<Option<Object>, ApiError> {
+        let read = Read::get(rt, namespace, name);
+        self.tried += 1;
+        match self.reader.get(&read).await {
+            Ok(value) => {
+                self.watch(read.as_list());
+                Ok(value.and_then(|v| self.convert(v, &read)))
+            }
+            Err(e) => {
+                self.failed += 1;
+                Err(e)
+            }
+        }
+    }
+
+    /// One list; its objects are returned, not added.
+    pub async fn list(&mut self, read: Read) -> Result<Vec<Object>, ApiError> {
+        self.tried += 1;
+        match self.reader.list(&read).await {
+            Ok(listing) => {
+                let objects = self.convert_all(listing.items, &read);
+                self.watch(read);
+                Ok(objects)
+            }
+            Err(e) => {
+                self.failed += 1;
+                Err(e)
+            }
+        }
+    }
+
+    /// Runs reads concurrently; every object found is added, every failure
+    /// is a gap (or fatal). Returns the objects of each read.
+    async fn run(&mut self, reads: Vec<Read>) -> Vec<(Read, Vec<Object>)> {
+        let reader = self.reader;
+        let results: Vec<(Read, Result<super::read::Listing, ApiError>)> = stream::iter(reads)
+            .map(|read| async move {
+                let result = reader.list(&read).await;
+                (read, result)
+            })
+            .buffer_unordered(CONCURRENCY)
+            .collect()
+            .await;
+        let mut out = Vec::new();
+        for (read, result) in results {
+            self.tried += 1;
+            match result {
+                Ok(listing) => {
+                    let objects = self.convert_all(listing.items, &read);
+                    if !read.is_metadata_only() || super::read::is_data_type(&read.rt) {
+                        self.watch(read.clone());
+                    }
+                    out.push((read, objects));
+                }
+                Err(e) => {
+                    self.failed += 1;
+                    self.fail(&read, e);
+                }
+            }
+        }
+        out
+    }
+
+    fn convert(&self, value: Value, read: &Read) -> Option<Object> {
+        to_object(value, &read.rt, read.is_metadata_only(), self.keep)
+    }
+
+    fn convert_all(&self, items: Vec<Value>, read: &Read) -> Vec<Object> {
+        items
+            .into_iter()
+            .filter_map(|v| self.convert(v, read))
+            .collect()
+    }
+
+    fn watch(&mut self, read: Read) {
+        if !self.watched.contains(&read) {
+            self.watched.push(read);
+        }
+    }
+
+    /// A read that failed: a gap in the answer, or the end of it.
+    pub fn fail(&mut self, read: &Read, err: ApiError) {
+        match err {
+            ApiError::Unauthorized(_) | ApiError::Unreachable(_) => {
+                self.fatal.get_or_insert(err);
+            }
+            other => self.gaps.incomplete.push(Incomplete {
+                resource: read.rt.full_name(),
+                namespace: read.namespace.clone(),
+                error: other.short(),
+            }),
+        }
+    }
+
+    /// A gap that is not a failed request (a type not served, a walk cut).
+    pub fn gap(&mut self, gap: Incomplete) {
+        self.gaps.incomplete.push(gap);
+    }
+
+    /// Finds the descendants of `roots`: known edges first; kinds with
+    /// unknown edges search metadata-only lists of every type in scope.
+    pub async fn trees(&mut self, roots: &[Object]) {
+        let mut unknown: Vec<Object> = Vec::new();
+        let mut frontier: Vec<Object> = roots.to_vec();
+        let mut expanded: HashSet<String> = HashSet::new();
+        while !frontier.is_empty() {
+            let mut reads = Vec::new();
+            let mut parents: Vec<(String, bool)> = Vec::new();
+            for obj in std::mem::take(&mut frontier) {
+                if !expanded.insert(obj.uid.clone()) {
+                    continue;
+                }
+                match plan::edges(self.catalog, &obj) {
+                    Edges::Leaf => {}
+                    Edges::Unknown => unknown.push(obj),
+                    Edges::Reads {
+                        reads: r,
+                        covers_grandchildren,
+                    } => {
+                        for read in r {
+                            if !reads.contains(&read) {
+                                reads.push(read);
+                            }
+                        }
+                        parents.push((obj.uid.clone(), covers_grandchildren));
+                    }
+                }
+            }
+            let found: Vec<Object> = self
+                .run(reads)
+                .await
+                .into_iter()
+                .flat_map(|(_, objects)| objects)
+                .collect();
+            for (parent, covers) in parents {
+                for child in found
+                    .iter()
+                    .filter(|o| o.owners.iter().any(|r| r.uid == parent))
+                {
+                    if covers {
+                        expanded.insert(child.uid.clone());
+                    } else {
+                        frontier.push(child.clone());
+                    }
+                }
+            }
+            self.objects.extend(found);
+        }
+        if !unknown.is_empty() {
+            self.fallback(&unknown).await;
+        }
+    }
+
+    /// Children of kinds with unknown edges: metadata-only lists of every
+    /// listable type where children can live, matched by owner uid, then
+    /// the full objects of the nodes found.
+    async fn fallback(&mut self, roots: &[Object]) {
+        let cluster_wide = roots.iter().any(|o| o.namespace().is_none());
+        let namespaces: BTreeSet<&str> = roots.iter().filter_map(|o| o.namespace()).collect();
+        let namespaces: Vec<&str> = namespaces.into_iter().collect();
+        let reads = plan::fallback(self.catalog, &namespaces, cluster_wide);
+        let meta: Vec<Object> = self
+            .run(reads)
+            .await
+            .into_iter()
+            .flat_map(|(_, objects)| objects)
+            .collect();
+        // Owner index over the metadata, then the subtree of every root.
+        let mut children: HashMap<&str, Vec<usize>> = HashMap::new();
+        for (i, obj) in meta.iter().enumerate() {
+            for owner in &obj.owners {
+                children.entry(owner.uid.as_str()).or_default().push(i);
+            }
+        }
+        let mut in_tree: Vec<usize> = Vec::new();
+        let mut seen: HashSet<&str> = roots.iter().map(|r| r.uid.as_str()).collect();
+        let mut stack: Vec<&str> = roots.iter().map(|r| r.uid.as_str()).collect();
+        while let Some(uid) = stack.pop() {
+            for &child in children.get(uid).into_iter().flatten() {
+                if seen.insert(meta[child].uid.as_str()) {
+                    in_tree.push(child);
+                    stack.push(meta[child].uid.as_str());
+                }
+            }
+        }
+        let keep: HashSet<usize> = in_tree.into_iter().collect();
+        let nodes: Vec<Object> = meta
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| keep.contains(i))
+            .map(|(_, o)| o)
+            .collect();
+        self.full_objects(&nodes).await;
+        self.objects.extend(nodes);
+    }
+
+    /// Full objects for metadata-only ones: a list of the type in the
+    /// namespace when there are many, else a GET each. Secrets and
+    /// ConfigMaps stay metadata-only.
+    async fn full_objects(&mut self, nodes: &[Object]) {
+        let mut groups: BTreeMap<(String, String, Option<String>), Vec<&Object>> = BTreeMap::new();
+        for obj in nodes.iter().filter(|o| {
+            o.metadata_only && !matches!((o.group(), o.kind()), ("", "Secret") | ("", "ConfigMap"))
+        }) {
+            groups
+                .entry((
+                    obj.group().to_string(),
+                    obj.kind().to_string(),
+                    obj.namespace().map(str::to_string),
+                ))
+                .or_default()
+                .push(obj);
+        }
+        let mut lists = Vec::new();
+        let mut gets = Vec::new();
+        for ((group, kind, ns), objs) in groups {
+            let Some(rt) = self.catalog.by_kind(&group, &kind) else {
+                continue;
+            };
+            if objs.len() > plan::GETS_AT_MOST {
+                lists.push(Read::list(rt, ns.as_deref()));
+            } else {
+                gets.extend(
+                    objs.into_iter()
+                        .map(|o| Read::get(rt, ns.as_deref(), o.name())),
+                );
+            }
+        }
+        let wanted: HashSet<&str> = nodes.iter().map(|o| o.uid.as_str()).collect();
+        for (_, objects) in self.run(lists).await {
+            let keep: Vec<Object> = objects
+                .into_iter()
+                .filter(|o| wanted.contains(o.uid.as_str()))
+                .collect();
+            self.objects.extend(keep);
+        }
+        let reader = self.reader;
+        let fetched: Vec<(Read, Result<Option<Value>, ApiError>)> = stream::iter(gets)
+            .map(|read| async move {
+                let result = reader.get(&read).await;
+                (read, result)
+            })
+            .buffer_unordered(CONCURRENCY)
+            .collect()
+            .await;
+        for (read, result) in fetched {
+            self.tried += 1;
+            match result {
+                Ok(Some(value)) => {
+                    if let Some(obj) = self.convert(value, &read) {
+                        self.objects.push(obj);
+                    }
+                    self.watch(read.as_list());
+                }
+                Ok(None) => {}
+                Err(e) => {
+                    self.failed += 1;
+                    self.fail(&read, e);
+                }
+            }
+        }
+    }
+
+    /// The chain of owners above each target, up to its root. An owner that
+    /// is gone, or replaced by another object of the same name, is recorded
+    /// as absent: a dangling reference. Each level is read concurrently; a
+    /// chain longer than [`OWNER_DEPTH`] is cut, and the cut is a gap.
+    pub async fn owners(&mut self, targets: &[Object]) {
+        let mut frontier: Vec<Object> = targets.to_vec();
+        let mut seen: HashSet<String> = frontier.iter().map(|o| o.uid.clone()).collect();
+        for _ in 0..OWNER_DEPTH {
+            let mut gets: Vec<(Read, ObjectRef)> = Vec::new();
+            for obj in &frontier {
+                for owner in &obj.owners {
+                    if !seen.insert(owner.uid.clone()) {
+                        continue;
+                    }
+                    let id = ObjectRef {
+                        api_version: owner.api_version.clone(),
+                        kind: owner.kind.clone(),
+                        namespace: None,
+                        name: owner.name.clone(),
+                        uid: Some(owner.uid.clone()),
+                    };
+                    let Some(rt) = self.catalog.by_kind(id.group(), &owner.kind) else {
+                        self.gap(Incomplete {
+                            resource: format!("{} ({})", owner.kind, owner.api_version),
+                            namespace: None,
+                            error: "type not served".into(),
+                        });
+                        continue;
+                    };
+                    let ns = obj.namespace().filter(|_| rt.namespaced);
+                    gets.push((
+                        Read::get(rt, ns, &owner.name),
+                        ObjectRef {
+                            namespace: ns.map(str::to_string),
+                            ..id
+                        },
+                    ));
+                }
+            }
+            if gets.is_empty() {
+                return;
+            }
+            let reader = self.reader;
+            let results: Vec<_> = stream::iter(gets)
+                .map(|(read, id)| async move {
+                    let result = reader.get(&read).await;
+                    (read, id, result)
+                })
+                .buffer_unordered(CONCURRENCY)
+                .collect()
+                .await;
+            let mut next = Vec::new();
+            for (read, id, result) in results {
+                self.tried += 1;
+                match result {
+                    Ok(Some(value)) => match self.convert(value, &read) {
+                        Some(o) if Some(&o.uid) == id.uid.as_ref() => {
+                            self.watch(read.as_list());
+                            next.push(o);
+                        }
+                        _ => self.gaps.absent.push(id),
+                    },
+                    Ok(None) => {
+                        self.watch(read.as_list());
+                        self.gaps.absent.push(id);
+                    }
+                    Err(e) => {
+                        self.failed += 1;
+                        self.fail(&read, e);
+                    }
+                }
+            }
+            self.objects.extend(next.iter().cloned());
+            frontier = next;
+        }
+        if frontier.iter().any(|o| !o.owners.is_empty()) {
+            self.gap(Incomplete {
+                resource: "owner chain".into(),
+                namespace: frontier
+                    .first()
+                    .and_then(|o| o.namespace())
+                    .map(str::to_string),
+                error: format!("cut after {OWNER_DEPTH} levels of owners"),
+            });
+        }
+    }
+
+    /// What verdicts need besides the targets (see [`plan::context`]).
+    pub async fn context(&mut self, targets: &[Object]) {
+        let reads = plan::context(self.catalog, targets);
+        for (_, objects) in self.run(reads).await {
+            self.objects.extend(objects);
+        }
+    }
+
+    /// Every root object (no controller) of the namespace, or of every
+    /// namespace: full lists of the types whose objects are mostly roots,
+    /// metadata-only lists of the others and then only their roots in full.
+    pub async fn sweep(&mut self, namespace: Option<&str>) -> Vec<Object> {
+        let plan = plan::sweep(self.catalog, namespace);
+        let mut full = Vec::new();
+        let mut meta = Vec::new();
+        let mut context = Vec::new();
+        for s in plan {
+            match s {
+                Sweep::Full(r) => full.push(r),
+                Sweep::Roots(r) => meta.push(r),
+                Sweep::Context(r) => context.push(r),
+            }
+        }
+        let reads: Vec<Read> = full.iter().chain(&meta).chain(&context).cloned().collect();
+        let mut roots: Vec<Object> = Vec::new();
+        let mut meta_roots: Vec<Object> = Vec::new();
+        for (read, objects) in self.run(reads).await {
+            if context.contains(&read) {
+                self.objects.extend(objects);
+            } else if read.is_metadata_only() {
+                // The full list is watched in --watch: a new bare pod shows.
+                self.watch(Read::list(&read.rt, read.namespace.as_deref()));
+                meta_roots.extend(objects.into_iter().filter(|o| o.controller().is_none()));
+            } else {
+                roots.extend(objects.into_iter().filter(|o| o.controller().is_none()));
+            }
+        }
+        let before = self.objects.len();
+        self.full_objects(&meta_roots).await;
+        let fetched: Vec<Object> = self.objects.drain(before..).collect();
+        roots.extend(fetched);
+        roots.sort_by(|a, b| {
+            (a.namespace(), a.kind(), a.name()).cmp(&(b.namespace(), b.kind(), b.name()))
+        });
+        roots
+    }
+
+    /// The events of everything found. Per namespace: `first` is the first
+    /// page of its events when it was started early. A namespace whose
+    /// events fit one page is read whole; a busy one with a small tree is
+    /// read object by object (see [`plan::SMALL_TREE`]). Objects without a
+    /// namespace get theirs by uid.
+    pub async fn events(
+        &mut self,
+        mut first: HashMap<String, Result<Page, ApiError>>,
+        all_namespaces: bool,
+    ) {
+        let Some(rt) = self.catalog.by_kind("", "Event").cloned() else {
+            return;
+        };
+        if all_namespaces {
+            let read = Read::list(&rt, None);
+            match self.reader.list(&read).await {
+                Ok(listing) => {
+                    self.events
+                        .extend(listing.items.iter().filter_map(Event::from_value));
+                    self.watch(read);
+                }
+                Err(e) => self.fail(&read, e),
+            }
+            self.tried += 1;
+            return;
+        }
+        // Per namespace, the read of each object's own events.
+        let mut by_ns: BTreeMap<String, Vec<Read>> = BTreeMap::new();
+        let mut cluster: Vec<Read> = Vec::new();
+        for obj in &self.objects {
+            if self.events_read.uids.contains(&obj.uid) {
+                continue;
+            }
+            let read = plan::events_of(&rt, obj);
+            match obj.namespace() {
+                Some(ns) => by_ns.entry(ns.to_string()).or_default().push(read),
+                None => cluster.push(read),
+            }
+        }
+        let mut by_uid: Vec<Read> = Vec::new();
+        let mut pages: Vec<(Read, Option<String>)> = Vec::new();
+        let mut found: Vec<Event> = Vec::new();
+        let mut watch: Vec<Read> = Vec::new();
+        for (ns, objects) in by_ns {
+            if self.events_read.namespaces.contains(&ns) {
+                continue;
+            }
+            let read = Read::list(&rt, Some(&ns));
+            let page = match first.remove(&ns) {
+                Some(page) => page,
+                None => self.reader.page(&read, PAGE, None).await,
+            };
+            self.tried += 1;
+            match page {
+                Ok(page) => {
+                    watch.push(read.clone());
+                    match page.continue_token {
+                        None => {
+                            found.extend(page.items.iter().filter_map(Event::from_value));
+                            self.events_read.namespaces.insert(ns);
+                        }
+                        Some(_) if objects.len() <= plan::SMALL_TREE => {
+                            // The page is dropped: each object's own are asked for.
+                            by_uid.extend(objects);
+                        }
+                        Some(token) => {
+                            found.extend(page.items.iter().filter_map(Event::from_value));
+                            pages.push((read, Some(token)));
+                            self.events_read.namespaces.insert(ns);
+                        }
+                    }
+                }
+                Err(e) => {
+                    self.failed += 1;
+                    self.fail(&read, e);
+                }
+            }
+        }
+        by_uid.extend(cluster.into_iter().take(plan::CLUSTER_EVENTS_AT_MOST));
+        for read in &by_uid {
+            if let Some(uid) = read
+                .fields
+                .as_deref()
+                .and_then(|f| f.strip_prefix("involvedObject.uid="))
+            {
+                self.events_read.uids.insert(uid.to_string());
+            }
+        }
+        // The rest of busy namespaces, page by page.
+        for (read, mut token) in pages {
+            while let Some(t) = token.take() {
+                self.tried += 1;
+                match self.reader.page(&read, PAGE, Some(&t)).await {
+                    Ok(page) => {
+                        found.extend(page.items.iter().filter_map(Event::from_value));
+                        token = page.continue_token;
+                    }
+                    Err(e) => {
+                        self.failed += 1;
+                        self.fail(&read, e);
+                    }
+                }
+            }
+        }
+        let reader = self.reader;
+        let results: Vec<_> = stream::iter(by_uid)
+            .map(|read| async move {
+                let result = reader.list(&read).await;
+                (read, result)
+            })
+            .buffer_unordered(CONCURRENCY)
+            .collect()
+            .await;
+        for (read, result) in results {
+            self.tried += 1;
+            match result {
+                Ok(listing) => found.extend(listing.items.iter().filter_map(Event::from_value)),
+                Err(e) => {
+                    self.failed += 1;
+                    self.fail(&read, e);
+                }
+            }
+        }
+        self.events.extend(found);
+        for read in watch {
+            self.watch(read);
+        }
+    }
+
+    /// Every object found so far.
+    pub fn objects(&self) -> &[Object] {
+        &self.objects
+    }
+
+    pub fn finish(self) -> Crawled {
+        let mut builder = SnapshotBuilder::new();
+        builder.objects(self.objects);
+        builder.events(self.events);
+        builder.gaps(&self.gaps);
+        Crawled {
+            builder,
+            watched: self.watched,
+            fatal: self.fatal,
+            tried: self.tried,
+            failed: self.failed,
+            gaps: self.gaps,
+            events_read: self.events_read,
+        }
+    }
+}
+
+/// The first page of each namespace's events, read while the crawl runs.
+pub async fn first_event_pages<R: Reader>(
+    reader: &R,
+    catalog: &Catalog,
+    namespaces: &[String],
+) -> HashMap<String, Result<Page, ApiError>> {
+    let Some(rt) = catalog.by_kind("", "Event") else {
+        return HashMap::new();
+    };
+    let pages = namespaces.iter().map(|ns| async move {
+        let read = Read::list(rt, Some(ns));
+        (ns.clone(), reader.page(&read, PAGE, None).await)
+    });
+    futures::future::join_all(pages).await.into_iter().collect()
+}

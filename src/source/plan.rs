@@ -1,0 +1,289 @@
+//! Which reads an answer needs, decided from the catalog and the objects
+//! already read. Pure: no request is sent here, so the request budget of
+//! every question can be tested in milliseconds.
+
+use crate::catalog::{Catalog, ResourceType, is_builtin_group};
+use crate::model::Object;
+use crate::selector;
+
+use super::read::Read;
+
+/// Kinds that own nothing worth a request.
+const LEAVES: &[(&str, &str)] = &[
+    ("", "Pod"),
+    ("", "ConfigMap"),
+    ("", "Secret"),
+    ("", "ServiceAccount"),
+    ("", "PersistentVolumeClaim"),
+    ("", "Endpoints"),
+    ("discovery.k8s.io", "EndpointSlice"),
+    ("apps", "ControllerRevision"),
+    ("coordination.k8s.io", "Lease"),
+];
+
+/// What one object's known edges need.
+#[derive(Debug, PartialEq)]
+pub enum Edges {
+    /// Run these reads; `covers_grandchildren` when they already hold the
+    /// children's children (a Deployment's pod list covers its ReplicaSets').
+    Reads {
+        reads: Vec<Read>,
+        covers_grandchildren: bool,
+    },
+    Leaf,
+    /// No known edges: children are searched by owner reference.
+    Unknown,
+}
+
+/// The known edges of one object: its children found by server-side
+/// selectors, one list per child type.
+pub fn edges(catalog: &Catalog, obj: &Object) -> Edges {
+    let ns = obj.namespace();
+    let by_selector = |group: &str, kind: &str| -> Option<Read> {
+        let labels = selector::to_query(obj.at("/spec/selector")?)?;
+        Some(Read::list(catalog.by_kind(group, kind)?, ns).labels(labels))
+    };
+    let key = (obj.group(), obj.kind());
+    if LEAVES.contains(&key) {
+        return Edges::Leaf;
+    }
+    let reads: Vec<Option<Read>> = match key {
+        ("apps", "Deployment") => vec![by_selector("apps", "ReplicaSet"), by_selector("", "Pod")],
+        ("apps", "ReplicaSet") | ("batch", "Job") => vec![by_selector("", "Pod")],
+        ("apps", "StatefulSet") | ("apps", "DaemonSet") => vec![
+            by_selector("", "Pod"),
+            by_selector("apps", "ControllerRevision"),
+        ],
+        // Jobs carry no label of their CronJob; their pods all carry the
+        // Job controller's label, so one list covers every Job's pods,
+        // also those of Jobs created later (for --watch).
+        ("batch", "CronJob") => vec![
+            catalog.by_kind("batch", "Job").map(|rt| Read::list(rt, ns)),
+            catalog
+                .by_kind("", "Pod")
+                .map(|rt| Read::list(rt, ns).labels("batch.kubernetes.io/controller-uid")),
+        ],
+        ("", "Service") => service_context(catalog, obj)
+            .into_iter()
+            .map(Some)
+            .collect(),
+        _ => return Edges::Unknown,
+    };
+    Edges::Reads {
+        reads: reads.into_iter().flatten().collect(),
+        covers_grandchildren: true,
+    }
+}
+
+/// What a Service's verdict needs besides the Service: its EndpointSlices
+/// and the pods its selector matches.
+pub fn service_context(catalog: &Catalog, svc: &Object) -> Vec<Read> {
+    let ns = svc.namespace();
+    let mut reads = Vec::new();
+    if let Some(rt) = catalog.by_kind("discovery.k8s.io", "EndpointSlice") {
+        reads.push(Read::list(rt, ns).labels(format!("kubernetes.io/service-name={}", svc.name())));
+    }
+    if let Some(sel) = svc
+        .at("/spec/selector")
+        .filter(|s| s.as_object().is_some_and(|m| !m.is_empty()))
+        && let Some(rt) = catalog.by_kind("", "Pod")
+        && let Some(labels) = selector::to_query(&selector::from_map(sel))
+    {
+        reads.push(Read::list(rt, ns).labels(labels));
+    }
+    reads
+}
+
+/// What `status` needs besides the targets: a Service's EndpointSlices and
+/// pods, a CronJob's Jobs (its last Job's outcome is its health).
+pub fn context(catalog: &Catalog, targets: &[Object]) -> Vec<Read> {
+    let mut reads: Vec<Read> = Vec::new();
+    for obj in targets {
+        let more = match (obj.group(), obj.kind()) {
+            ("", "Service") => service_context(catalog, obj),
+            ("batch", "CronJob") => catalog
+                .by_kind("batch", "Job")
+                .map(|rt| Read::list(rt, obj.namespace()))
+                .into_iter()
+                .collect(),
+            _ => Vec::new(),
+        };
+        for read in more {
+            if !reads.contains(&read) {
+                reads.push(read);
+            }
+        }
+    }
+    reads
+}
+
+/// Types never listed when searching for children by owner reference.
+fn skip_in_fallback(t: &ResourceType) -> bool {
+    matches!(
+        (t.group.as_str(), t.plural.as_str()),
+        ("", "events")
+            | ("events.k8s.io", "events")
+            | ("", "endpoints")
+            | ("", "componentstatuses")
+    )
+}
+
+/// The metadata-only lists that find the children of kinds with unknown
+/// edges: every listable type where children can live (every namespace
+/// for a cluster-scoped owner).
+pub fn fallback(catalog: &Catalog, namespaces: &[&str], cluster_wide: bool) -> Vec<Read> {
+    let mut reads = Vec::new();
+    for rt in catalog
+        .types
+        .iter()
+        .filter(|t| t.can("list") && !skip_in_fallback(t))
+    {
+        if cluster_wide {
+            reads.push(Read::list(rt, None).metadata_only());
+        } else if rt.namespaced {
+            reads.extend(
+                namespaces
+                    .iter()
+                    .map(|ns| Read::list(rt, Some(ns)).metadata_only()),
+            );
+        }
+    }
+    reads
+}
+
+/// One list of a namespace sweep.
+#[derive(Debug, PartialEq)]
+pub enum Sweep {
+    /// A full list: most objects of this type are roots.
+    Full(Read),
+    /// A metadata-only list: most objects of this type belong to a
+    /// controller, so only the roots among them are then read in full.
+    Roots(Read),
+    /// Read for the verdicts of others (EndpointSlices, for Services).
+    Context(Read),
+}
+
+/// Kinds whose objects usually belong to a controller: swept as metadata,
+/// so that 5,000 pods of a Deployment cost a few hundred kilobytes.
+const USUALLY_OWNED: &[(&str, &str)] = &[("", "Pod"), ("apps", "ReplicaSet"), ("batch", "Job")];
+
+/// Whether a type's objects are judged in a sweep: every namespaced,
+/// listable type with a status (a status subresource, or any custom
+/// resource, which may keep status without one). Events and
+/// EndpointSlices are read for others, never judged alone.
+pub fn is_swept(rt: &ResourceType) -> bool {
+    rt.namespaced
+        && rt.can("list")
+        && (rt.has_status || !is_builtin_group(&rt.group))
+        && !matches!(
+            (rt.group.as_str(), rt.kind.as_str()),
+            ("", "Event") | ("events.k8s.io", "Event") | ("discovery.k8s.io", "EndpointSlice")
+        )
+}
+
+/// The lists that find every root object (one without a controller) of a
+/// namespace, or of every namespace.
+pub fn sweep(catalog: &Catalog, namespace: Option<&str>) -> Vec<Sweep> {
+    let mut out: Vec<Sweep> = catalog
+        .types
+        .iter()
+        .filter(|t| is_swept(t))
+        .map(|rt| {
+            let read = Read::list(rt, namespace);
+            if USUALLY_OWNED.contains(&(rt.group.as_str(), rt.kind.as_str())) {
+                Sweep::Roots(read.metadata_only())
+            } else {
+                Sweep::Full(read)
+            }
+        })
+        .collect();
+    if let Some(rt) = catalog.by_kind("discovery.k8s.io", "EndpointSlice") {
+        out.push(Sweep::Context(Read::list(rt, namespace)));
+    }
+    out
+}
+
+/// Up to this many objects of one type are read with a GET each; more
+/// with one list.
+pub const GETS_AT_MOST: usize = 50;
+
+/// How the events of a namespace are read. The namespace list comes first
+/// (one page, started with the first reads). When the namespace holds more
+/// than one page of events and the tree has at most [`SMALL_TREE`] objects
+/// there, each object's events are asked for by `involvedObject.uid`
+/// instead of paging through all of them.
+pub const SMALL_TREE: usize = 20;
+
+/// Objects without a namespace whose events are looked up by uid, at most.
+pub const CLUSTER_EVENTS_AT_MOST: usize = 16;
+
+/// The read of the events of one object.
+pub fn events_of(events: &ResourceType, obj: &Object) -> Read {
+    Read::list(events, obj.namespace()).fields(format!("involvedObject.uid={}", obj.uid))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::tests::catalog;
+    use serde_json::json;
+
+    fn obj(v: serde_json::Value) -> Object {
+        Object::from_value(v).unwrap()
+    }
+
+    #[test]
+    fn a_deployment_needs_two_lists_by_its_selector() {
+        let cat = catalog();
+        let deploy = obj(json!({"apiVersion": "apps/v1", "kind": "Deployment",
+            "metadata": {"name": "web", "namespace": "shop", "uid": "d1"},
+            "spec": {"selector": {"matchLabels": {"app": "web"}}}}));
+        let Edges::Reads { reads, .. } = edges(&cat, &deploy) else {
+            panic!("a Deployment has known edges")
+        };
+        let paths: Vec<String> = reads.iter().map(|r| r.page_path(500, None)).collect();
+        assert_eq!(
+            paths,
+            [
+                "/apis/apps/v1/namespaces/shop/replicasets?labelSelector=app%3Dweb&limit=500",
+                "/api/v1/namespaces/shop/pods?labelSelector=app%3Dweb&limit=500"
+            ]
+        );
+    }
+
+    #[test]
+    fn secrets_and_configmaps_are_never_swept_or_read_in_full() {
+        let cat = catalog();
+        for s in sweep(&cat, Some("shop")) {
+            let (Sweep::Full(r) | Sweep::Roots(r) | Sweep::Context(r)) = s;
+            assert!(
+                !matches!(r.rt.kind.as_str(), "Secret" | "ConfigMap"),
+                "{r:?}"
+            );
+        }
+        for r in fallback(&cat, &["shop"], true) {
+            if matches!(r.rt.kind.as_str(), "Secret" | "ConfigMap") {
+                assert!(r.is_metadata_only());
+            }
+        }
+    }
+
+    #[test]
+    fn pods_are_swept_as_metadata_and_deployments_in_full() {
+        let cat = catalog();
+        let sweep = sweep(&cat, Some("shop"));
+        let kind_of = |s: &Sweep| match s {
+            Sweep::Full(r) => ("full", r.rt.kind.clone()),
+            Sweep::Roots(r) => ("roots", r.rt.kind.clone()),
+            Sweep::Context(r) => ("context", r.rt.kind.clone()),
+        };
+        let kinds: Vec<(&str, String)> = sweep.iter().map(kind_of).collect();
+        assert!(kinds.contains(&("roots", "Pod".into())), "{kinds:?}");
+        assert!(kinds.contains(&("full", "Deployment".into())), "{kinds:?}");
+        assert!(
+            kinds.contains(&("context", "EndpointSlice".into())),
+            "{kinds:?}"
+        );
+        assert!(!kinds.iter().any(|(_, k)| k == "Event"), "{kinds:?}");
+    }
+}

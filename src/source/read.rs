@@ -1,0 +1,206 @@
+//! One read of cluster state (a list, or a get by name), and the `Reader`
+//! seam that both the API client and the in-memory reader implement. A
+//! read of Secrets or ConfigMaps is metadata-only whatever asked for it.
+
+use std::future::Future;
+
+use serde_json::Value;
+
+use super::api::{ApiError, query_escape};
+use crate::catalog::ResourceType;
+
+/// How many items one page of a list asks for, as kubectl's chunk size.
+pub const PAGE: usize = 500;
+
+/// One list (or get, when `name` is set) of one type.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Read {
+    pub rt: ResourceType,
+    pub namespace: Option<String>,
+    pub name: Option<String>,
+    pub labels: Option<String>,
+    pub fields: Option<String>,
+    metadata_only: bool,
+}
+
+impl Read {
+    /// Every object of a type, in a namespace or everywhere.
+    pub fn list(rt: &ResourceType, namespace: Option<&str>) -> Read {
+        Read {
+            rt: rt.clone(),
+            namespace: namespace.filter(|_| rt.namespaced).map(str::to_string),
+            name: None,
+            labels: None,
+            fields: None,
+            metadata_only: false,
+        }
+    }
+
+    /// One object by name.
+    pub fn get(rt: &ResourceType, namespace: Option<&str>, name: &str) -> Read {
+        Read {
+            name: Some(name.to_string()),
+            ..Read::list(rt, namespace)
+        }
+    }
+
+    /// Only the objects a label selector matches (empty: all).
+    pub fn labels(mut self, selector: impl Into<String>) -> Read {
+        self.labels = Some(selector.into()).filter(|s: &String| !s.is_empty());
+        self
+    }
+
+    /// Only the objects a field selector matches.
+    pub fn fields(mut self, selector: impl Into<String>) -> Read {
+        self.fields = Some(selector.into());
+        self
+    }
+
+    /// Metadata only (`PartialObjectMetadata`): no spec, status or data.
+    pub fn metadata_only(mut self) -> Read {
+        self.metadata_only = true;
+        self
+    }
+
+    /// Whether the answer carries metadata only. Secrets and ConfigMaps
+    /// always do: the tool never reads their data.
+    pub fn is_metadata_only(&self) -> bool {
+        self.metadata_only || is_data_type(&self.rt)
+    }
+
+    pub fn is_events(&self) -> bool {
+        self.rt.kind == "Event" && matches!(self.rt.group.as_str(), "" | "events.k8s.io")
+    }
+
+    /// The same objects as a list: a get becomes a list by `metadata.name`,
+    /// which is what a watch keeps current (and sees appear).
+    pub fn as_list(&self) -> Read {
+        match &self.name {
+            None => self.clone(),
+            Some(name) => Read {
+                name: None,
+                fields: Some(format!("metadata.name={name}")),
+                ..self.clone()
+            },
+        }
+    }
+
+    /// The URL path: the collection, or the named object.
+    pub fn path(&self) -> String {
+        let base = self.rt.collection_path(self.namespace.as_deref());
+        match &self.name {
+            Some(name) => format!("{base}/{}", query_escape(name)),
+            None => base,
+        }
+    }
+
+    /// The selectors as query parameters.
+    pub fn selector_query(&self) -> Vec<String> {
+        let mut query = Vec::new();
+        if let Some(l) = &self.labels {
+            query.push(format!("labelSelector={}", query_escape(l)));
+        }
+        if let Some(f) = &self.fields {
+            query.push(format!("fieldSelector={}", query_escape(f)));
+        }
+        query
+    }
+
+    /// The path and query of one page of this list.
+    pub fn page_path(&self, limit: usize, continue_token: Option<&str>) -> String {
+        let mut query = self.selector_query();
+        query.push(format!("limit={limit}"));
+        if let Some(token) = continue_token {
+            query.push(format!("continue={}", query_escape(token)));
+        }
+        format!("{}?{}", self.path(), query.join("&"))
+    }
+
+    /// The Accept header: JSON, or the metadata-only form of it.
+    pub fn accept(&self) -> &'static str {
+        match (self.is_metadata_only(), self.name.is_some()) {
+            (false, _) => "application/json",
+            (true, true) => METADATA,
+            (true, false) => METADATA_LIST,
+        }
+    }
+
+    /// The Accept header of a watch of this read.
+    pub fn watch_accept(&self) -> &'static str {
+        if self.is_metadata_only() {
+            METADATA
+        } else {
+            "application/json"
+        }
+    }
+}
+
+/// Accept header for a metadata-only object (and watch events of them).
+pub const METADATA: &str = "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1";
+/// Accept header for metadata-only lists: the server sends
+/// `PartialObjectMetadataList`, so no spec, status or data travels.
+pub const METADATA_LIST: &str = "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1";
+
+/// Secrets and ConfigMaps are only ever read as metadata.
+pub fn is_data_type(rt: &ResourceType) -> bool {
+    rt.group.is_empty() && (rt.kind == "Secret" || rt.kind == "ConfigMap")
+}
+
+/// One page of a list.
+#[derive(Debug, Default)]
+pub struct Page {
+    pub items: Vec<Value>,
+    pub resource_version: String,
+    /// Where the next page starts; `None` on the last page.
+    pub continue_token: Option<String>,
+}
+
+/// A whole list: every page's items, and the version to watch from.
+#[derive(Debug, Default)]
+pub struct Listing {
+    pub items: Vec<Value>,
+    pub resource_version: String,
+}
+
+/// Reads cluster state. Implemented by the API client and, for tests, by
+/// an in-memory cluster that records every request.
+pub trait Reader: Sync {
+    /// One page of a list, from `continue_token` on.
+    fn page(
+        &self,
+        read: &Read,
+        limit: usize,
+        continue_token: Option<&str>,
+    ) -> impl Future<Output = Result<Page, ApiError>> + Send;
+
+    /// One object by name; `None` when it does not exist.
+    fn get(&self, read: &Read) -> impl Future<Output = Result<Option<Value>, ApiError>> + Send;
+
+    /// Every item of a list, page by page (items are moved, not copied). An
+    /// expired continue token (410) starts the list again once.
+    fn list(&self, read: &Read) -> impl Future<Output = Result<Listing, ApiError>> + Send {
+        async move {
+            let mut out = Listing::default();
+            let mut token: Option<String> = None;
+            let mut restarted = false;
+            loop {
+                let page = match self.page(read, PAGE, token.as_deref()).await {
+                    Ok(page) => page,
+                    Err(ApiError::Gone) if token.is_some() && !restarted => {
+                        restarted = true;
+                        token = None;
+                        out = Listing::default();
+                        continue;
+                    }
+                    Err(e) => return Err(e),
+                };
+                out.items.extend(page.items);
+                out.resource_version = page.resource_version;
+                match page.continue_token {
+                    Some(next) if !next.is_empty() => token = Some(next),
+                    _ => return Ok(out),
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,556 @@
+//! The request budget of each question, proven over an in-memory cluster
+//! that records every request: the discovery documents are the ones the
+//! v1.36 test cluster serves, the objects are real shapes.
+
+use serde_json::{Value, json};
+
+use super::crawl::EventsRead;
+use super::live::{Ask, FetchError, Fetched, Mode, Scope};
+use super::memory::{Memory, Request, by_path};
+use super::read::{METADATA, METADATA_LIST};
+use crate::catalog::Catalog;
+use crate::model::Target;
+use crate::targets::TargetSpec;
+
+/// The aggregated discovery documents of the test cluster, with one CRD.
+pub(crate) fn catalog() -> Catalog {
+    let read = |name: &str| -> Value {
+        let path = format!(
+            "{}/tests/fixtures/discovery/{name}",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        serde_json::from_slice(&std::fs::read(&path).expect("discovery fixture")).unwrap()
+    };
+    Catalog::from_aggregated(&[&read("api.json"), &read("apis.json")])
+}
+
+fn deployment(name: &str, replicas: i64) -> Value {
+    json!({"apiVersion": "apps/v1", "kind": "Deployment",
+        "metadata": {"name": name, "namespace": "shop", "uid": format!("{name}-d"), "generation": 1,
+                     "labels": {"app": name}, "creationTimestamp": "2026-01-10T10:00:00Z",
+                     "managedFields": [{"manager": "kubectl", "operation": "Apply", "time": "2026-01-10T10:00:00Z"}]},
+        "spec": {"replicas": replicas, "selector": {"matchLabels": {"app": name}},
+                 "template": {"metadata": {"labels": {"app": name}}, "spec": {"containers": [{"name": "c", "image": "nginx"}]}}},
+        "status": {"observedGeneration": 1, "replicas": replicas, "readyReplicas": replicas,
+                   "availableReplicas": replicas, "updatedReplicas": replicas}})
+}
+
+fn replicaset(deploy: &str) -> Value {
+    json!({"apiVersion": "apps/v1", "kind": "ReplicaSet",
+        "metadata": {"name": format!("{deploy}-7d9"), "namespace": "shop", "uid": format!("{deploy}-rs"),
+                     "labels": {"app": deploy, "pod-template-hash": "7d9"},
+                     "ownerReferences": [{"apiVersion": "apps/v1", "kind": "Deployment", "name": deploy,
+                                          "uid": format!("{deploy}-d"), "controller": true}]},
+        "spec": {"replicas": 1, "selector": {"matchLabels": {"app": deploy}}},
+        "status": {"observedGeneration": 1, "replicas": 1, "readyReplicas": 1, "availableReplicas": 1}})
+}
+
+fn pod(deploy: &str, i: usize, owned: bool) -> Value {
+    let owners = if owned {
+        json!([{"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": format!("{deploy}-7d9"),
+                "uid": format!("{deploy}-rs"), "controller": true}])
+    } else {
+        json!([])
+    };
+    json!({"apiVersion": "v1", "kind": "Pod",
+        "metadata": {"name": format!("{deploy}-7d9-{i}"), "namespace": "shop", "uid": format!("{deploy}-pod-{i}"),
+                     "labels": {"app": deploy}, "ownerReferences": owners},
+        "spec": {"containers": [{"name": "c", "image": "nginx"}], "nodeName": "kwok-node-0"},
+        "status": {"phase": "Running", "conditions": [{"type": "Ready", "status": "True"}],
+                   "containerStatuses": [{"name": "c", "ready": true, "restartCount": 0, "state": {"running": {}}}]}})
+}
+
+fn event(about: &str, uid: &str, i: usize) -> Value {
+    json!({"apiVersion": "v1", "kind": "Event",
+        "metadata": {"name": format!("{about}.{i}"), "namespace": "shop", "uid": format!("ev-{uid}-{i}")},
+        "involvedObject": {"apiVersion": "v1", "kind": "Pod", "name": about, "namespace": "shop", "uid": uid},
+        "reason": "Pulled", "message": "pulled", "type": "Normal", "count": 1,
+        "lastTimestamp": "2026-01-10T10:00:00Z"})
+}
+
+fn secret() -> Value {
+    json!({"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "db", "namespace": "shop", "uid": "s1"},
+           "data": {"password": "c2VjcmV0"}})
+}
+
+fn web() -> Vec<Value> {
+    let mut objects = vec![
+        json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "shop", "uid": "ns"}}),
+        deployment("web", 3),
+        replicaset("web"),
+        secret(),
+    ];
+    objects.extend((0..3).map(|i| pod("web", i, true)));
+    objects.push(event("web-7d9-0", "web-pod-0", 0));
+    objects
+}
+
+async fn ask(
+    memory: &Memory,
+    catalog: &Catalog,
+    targets: &[TargetSpec],
+    mode: Mode,
+    events_read: Option<EventsRead>,
+) -> Result<Fetched, FetchError> {
+    let ask = Ask {
+        reader: memory,
+        catalog,
+        stale: &[],
+        server: "127.0.0.1:6443",
+        default_namespace: "shop",
+    };
+    ask.fetch(targets, &Scope::Namespace("shop".into()), mode, events_read)
+        .await
+}
+
+fn name(type_: &str, name: &str) -> TargetSpec {
+    TargetSpec::Name {
+        type_: type_.into(),
+        name: name.into(),
+    }
+}
+
+fn run<T>(f: impl std::future::Future<Output = T>) -> T {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+        .block_on(f)
+}
+
+fn paths(requests: &[Request]) -> Vec<String> {
+    let mut p: Vec<String> = requests.iter().map(|r| r.path.clone()).collect();
+    p.sort();
+    p
+}
+
+#[test]
+fn a_deployment_tree_is_four_reads() {
+    let cat = catalog();
+    let memory = Memory::new(web());
+    let fetched = run(ask(
+        &memory,
+        &cat,
+        &[name("deploy", "web")],
+        Mode::Tree { owners: false },
+        None,
+    ))
+    .unwrap();
+    assert_eq!(
+        paths(&memory.requests()),
+        [
+            "/api/v1/namespaces/shop/events?limit=500",
+            "/api/v1/namespaces/shop/pods?labelSelector=app%3Dweb&limit=500",
+            "/apis/apps/v1/namespaces/shop/deployments/web",
+            "/apis/apps/v1/namespaces/shop/replicasets?labelSelector=app%3Dweb&limit=500",
+        ]
+    );
+    assert_eq!(fetched.snapshot.objects().len(), 5);
+    assert_eq!(fetched.snapshot.events.len(), 1);
+    assert!(matches!(fetched.targets[..], [Target::Found(ref uid)] if uid == "web-d"));
+    // Watched: the get as a list by name, the two lists, the events.
+    assert_eq!(fetched.watches.len(), 4);
+}
+
+#[test]
+fn managed_fields_are_kept_only_for_why() {
+    let cat = catalog();
+    let memory = Memory::new(web());
+    let tree = run(ask(
+        &memory,
+        &cat,
+        &[name("deploy", "web")],
+        Mode::Tree { owners: false },
+        None,
+    ))
+    .unwrap();
+    let why = run(ask(
+        &memory,
+        &cat,
+        &[name("deploy", "web")],
+        Mode::Why,
+        None,
+    ))
+    .unwrap();
+    let fields = |f: &Fetched| {
+        f.snapshot
+            .get("web-d")
+            .unwrap()
+            .at("/metadata/managedFields")
+            .is_some()
+    };
+    assert!(!fields(&tree));
+    assert!(fields(&why));
+}
+
+#[test]
+fn a_busy_namespace_gives_a_small_tree_its_events_by_uid() {
+    let cat = catalog();
+    let mut objects = web();
+    objects.extend((0..1200).map(|i| event("other", "other-uid", i)));
+    let memory = Memory::new(objects);
+    let fetched = run(ask(
+        &memory,
+        &cat,
+        &[name("deploy", "web")],
+        Mode::Tree { owners: false },
+        None,
+    ))
+    .unwrap();
+    let requests = memory.requests();
+    let event_reads: Vec<&str> = requests
+        .iter()
+        .map(|r| r.path.as_str())
+        .filter(|p| p.contains("/events"))
+        .collect();
+    // One page of the namespace, then one read per object of the tree (5).
+    assert_eq!(event_reads.len(), 6, "{event_reads:#?}");
+    assert!(
+        event_reads
+            .iter()
+            .filter(|p| p.contains("involvedObject.uid"))
+            .count()
+            == 5
+    );
+    assert_eq!(
+        fetched.snapshot.events.len(),
+        1,
+        "only the tree's own events"
+    );
+}
+
+#[test]
+fn a_busy_namespace_with_a_large_tree_is_read_page_by_page() {
+    let cat = catalog();
+    let mut objects = vec![deployment("big", 30), replicaset("big")];
+    objects.extend((0..30).map(|i| pod("big", i, true)));
+    objects.extend((0..1200).map(|i| event("big-7d9-0", "big-pod-0", i)));
+    let memory = Memory::new(objects);
+    let fetched = run(ask(
+        &memory,
+        &cat,
+        &[name("deploy", "big")],
+        Mode::Tree { owners: false },
+        None,
+    ))
+    .unwrap();
+    let pages = memory
+        .requests()
+        .iter()
+        .filter(|r| r.path.contains("/events"))
+        .count();
+    assert_eq!(pages, 3, "1,200 events in pages of 500");
+    assert_eq!(fetched.snapshot.events.len(), 1200);
+}
+
+#[test]
+fn lists_are_paged() {
+    let cat = catalog();
+    let mut objects = vec![deployment("big", 1200), replicaset("big")];
+    objects.extend((0..1200).map(|i| pod("big", i, true)));
+    let memory = Memory::new(objects);
+    let fetched = run(ask(
+        &memory,
+        &cat,
+        &[name("deploy", "big")],
+        Mode::Tree { owners: false },
+        None,
+    ))
+    .unwrap();
+    let pod_pages: Vec<String> = memory
+        .requests()
+        .iter()
+        .map(|r| r.path.clone())
+        .filter(|p| p.contains("/pods?"))
+        .collect();
+    assert_eq!(
+        pod_pages,
+        [
+            "/api/v1/namespaces/shop/pods?labelSelector=app%3Dbig&limit=500",
+            "/api/v1/namespaces/shop/pods?labelSelector=app%3Dbig&limit=500&continue=500",
+            "/api/v1/namespaces/shop/pods?labelSelector=app%3Dbig&limit=500&continue=1000",
+        ]
+    );
+    assert_eq!(fetched.snapshot.objects().len(), 1202);
+}
+
+#[test]
+fn no_secret_or_configmap_is_ever_read_in_full() {
+    let cat = catalog();
+    let mut objects = web();
+    objects.push(json!({"apiVersion": "v1", "kind": "ConfigMap",
+        "metadata": {"name": "cfg", "namespace": "shop", "uid": "cm1",
+            "ownerReferences": [{"apiVersion": "example.com/v1", "kind": "Widget", "name": "w", "uid": "w1", "controller": true}]},
+        "data": {"k": "v"}}));
+    objects.push(json!({"apiVersion": "example.com/v1", "kind": "Widget",
+        "metadata": {"name": "w", "namespace": "shop", "uid": "w1", "generation": 1}, "spec": {}, "status": {}}));
+    let memory = Memory::new(objects);
+    let targets = [
+        name("secret", "db"),
+        name("configmap", "cfg"),
+        name("widget", "w"),
+    ];
+    for mode in [Mode::Tree { owners: true }, Mode::Status, Mode::Why] {
+        let fetched = run(ask(&memory, &cat, &targets, mode, None)).unwrap();
+        for o in fetched.snapshot.objects() {
+            assert!(o.raw.get("data").is_none(), "{mode:?}: {:?}", o.id);
+        }
+    }
+    let swept = run(ask(&memory, &cat, &[], Mode::Status, None)).unwrap();
+    assert!(
+        !swept
+            .snapshot
+            .objects()
+            .iter()
+            .any(|o| o.raw.get("data").is_some())
+    );
+    for r in memory.requests() {
+        if r.path.contains("/secrets") || r.path.contains("/configmaps") {
+            assert!(
+                r.accept == METADATA || r.accept == METADATA_LIST,
+                "a full read of {}",
+                r.path
+            );
+        }
+    }
+}
+
+#[test]
+fn a_custom_resource_root_searches_every_type_as_metadata_then_reads_its_children() {
+    let cat = catalog();
+    let mut objects = web();
+    objects.push(json!({"apiVersion": "example.com/v1", "kind": "Widget",
+        "metadata": {"name": "w", "namespace": "shop", "uid": "w1", "generation": 1}, "spec": {}, "status": {}}));
+    let mut owned = deployment("child", 1);
+    owned["metadata"]["ownerReferences"] = json!([{"apiVersion": "example.com/v1", "kind": "Widget", "name": "w", "uid": "w1", "controller": true}]);
+    objects.push(owned);
+    let memory = Memory::new(objects);
+    let fetched = run(ask(
+        &memory,
+        &cat,
+        &[name("widget", "w")],
+        Mode::Tree { owners: false },
+        None,
+    ))
+    .unwrap();
+    let requests = memory.requests();
+    let metadata_lists = requests
+        .iter()
+        .filter(|r| r.accept == METADATA_LIST)
+        .count();
+    let listable = cat
+        .types
+        .iter()
+        .filter(|t| t.namespaced && t.can("list"))
+        .filter(|t| !matches!(t.plural.as_str(), "events" | "endpoints"))
+        .count();
+    assert_eq!(
+        metadata_lists, listable,
+        "one metadata-only list per namespaced type"
+    );
+    // The child found by owner uid is read in full with one GET.
+    let full_gets: Vec<&str> = requests
+        .iter()
+        .filter(|r| r.accept == "application/json" && !r.path.contains('?'))
+        .map(|r| r.path.as_str())
+        .collect();
+    assert!(
+        full_gets.contains(&"/apis/apps/v1/namespaces/shop/deployments/child"),
+        "{full_gets:#?}"
+    );
+    let child = fetched
+        .snapshot
+        .get("child-d")
+        .expect("the child is in the tree");
+    assert!(!child.metadata_only);
+}
+
+#[test]
+fn a_sweep_reads_pods_as_metadata_and_only_bare_ones_in_full() {
+    let cat = catalog();
+    let mut objects = web();
+    objects.extend((3..600).map(|i| pod("web", i, true)));
+    objects.push(pod("bare", 0, false));
+    let mut orphan = replicaset("gone");
+    orphan["metadata"]["ownerReferences"] = json!([]);
+    objects.push(orphan);
+    let memory = Memory::new(objects);
+    let fetched = run(ask(&memory, &cat, &[], Mode::Status, None)).unwrap();
+    let roots: Vec<String> = fetched
+        .targets
+        .iter()
+        .filter_map(|t| match t {
+            Target::Found(uid) => fetched
+                .snapshot
+                .get(uid)
+                .map(|o| format!("{}/{}", o.kind(), o.name())),
+            Target::Missing(_) => None,
+        })
+        .collect();
+    assert_eq!(
+        roots,
+        ["Deployment/web", "Pod/bare-7d9-0", "ReplicaSet/gone-7d9"]
+    );
+    let requests = memory.requests();
+    let full_pod_reads: Vec<&Request> = requests
+        .iter()
+        .filter(|r| r.path.contains("/pods") && r.accept == "application/json")
+        .collect();
+    assert_eq!(
+        full_pod_reads
+            .iter()
+            .map(|r| r.path.as_str())
+            .collect::<Vec<_>>(),
+        ["/api/v1/namespaces/shop/pods/bare-7d9-0"]
+    );
+    assert!(
+        !fetched
+            .snapshot
+            .objects()
+            .iter()
+            .any(|o| o.kind() == "Pod" && o.name() == "web-7d9-5")
+    );
+    let per_path = by_path(&requests);
+    assert_eq!(
+        per_path.get("/api/v1/namespaces/shop/pods"),
+        Some(&2),
+        "two pages of metadata"
+    );
+}
+
+#[test]
+fn a_sweep_that_can_read_nothing_is_an_error_and_a_partial_one_names_its_gaps() {
+    let cat = catalog();
+    let mut all = Memory::new(web());
+    for t in cat.types.iter().filter(|t| t.namespaced) {
+        all = all.forbid(&t.plural);
+    }
+    let err = run(ask(&all, &cat, &[], Mode::Status, None))
+        .err()
+        .expect("an error");
+    assert!(
+        err.to_string()
+            .contains("could not read any object in namespace \"shop\""),
+        "{err}"
+    );
+    let some = Memory::new(web()).forbid("deployments");
+    let fetched = run(ask(&some, &cat, &[], Mode::Status, None)).unwrap();
+    assert!(
+        fetched
+            .snapshot
+            .incomplete
+            .iter()
+            .any(|g| g.resource == "deployments.apps" && g.error == "forbidden"),
+        "{:?}",
+        fetched.snapshot.incomplete
+    );
+}
+
+#[test]
+fn a_missing_target_in_a_missing_namespace_is_an_error_and_a_missing_target_is_watched() {
+    let cat = catalog();
+    let mut objects = web();
+    objects.retain(|o| o["kind"] != "Namespace");
+    let memory = Memory::new(objects);
+    let err = run(ask(
+        &memory,
+        &cat,
+        &[name("deploy", "nope")],
+        Mode::Status,
+        None,
+    ))
+    .err()
+    .expect("no namespace");
+    assert!(
+        err.to_string().starts_with("namespace \"shop\" not found"),
+        "{err}"
+    );
+    let memory = Memory::new(web());
+    let fetched = run(ask(
+        &memory,
+        &cat,
+        &[name("deploy", "nope")],
+        Mode::Status,
+        None,
+    ))
+    .unwrap();
+    assert!(matches!(fetched.targets[..], [Target::Missing(_)]));
+    assert!(
+        fetched
+            .watches
+            .iter()
+            .any(|w| w.fields.as_deref() == Some("metadata.name=nope")),
+        "wait must see it appear: {:?}",
+        fetched.watches
+    );
+}
+
+#[test]
+fn absent_owners_are_kept_as_gaps() {
+    let cat = catalog();
+    let mut objects = web();
+    objects.retain(|o| o["kind"] != "Deployment");
+    let memory = Memory::new(objects);
+    let fetched = run(ask(
+        &memory,
+        &cat,
+        &[name("rs", "web-7d9")],
+        Mode::Why,
+        None,
+    ))
+    .unwrap();
+    assert_eq!(fetched.gaps.absent.len(), 1);
+    assert_eq!(fetched.gaps.absent[0].name, "web");
+    assert_eq!(fetched.snapshot.absent, fetched.gaps.absent);
+}
+
+#[test]
+fn a_second_read_of_the_same_question_does_not_read_events_again() {
+    let cat = catalog();
+    let memory = Memory::new(web());
+    let first = run(ask(&memory, &cat, &[], Mode::Status, None)).unwrap();
+    let before = memory.requests().len();
+    run(ask(
+        &memory,
+        &cat,
+        &[name("deploy", "web")],
+        Mode::Why,
+        Some(first.events_read),
+    ))
+    .unwrap();
+    let events_again = memory.requests()[before..]
+        .iter()
+        .filter(|r| r.path.contains("/events"))
+        .count();
+    assert_eq!(events_again, 0);
+}
+
+#[test]
+fn long_owner_chains_are_read_level_by_level_and_cut_with_a_gap() {
+    let cat = catalog();
+    let depth = super::crawl::OWNER_DEPTH + 5;
+    let objects: Vec<Value> = (0..depth)
+        .map(|i| {
+            let owners = if i + 1 < depth {
+                json!([{"apiVersion": "example.com/v1", "kind": "Widget", "name": format!("w{}", i + 1),
+                        "uid": format!("u{}", i + 1), "controller": true}])
+            } else {
+                json!([])
+            };
+            json!({"apiVersion": "example.com/v1", "kind": "Widget",
+                "metadata": {"name": format!("w{i}"), "namespace": "shop", "uid": format!("u{i}"), "ownerReferences": owners}})
+        })
+        .collect();
+    let memory = Memory::new(objects);
+    let fetched = run(ask(&memory, &cat, &[name("widget", "w0")], Mode::Why, None)).unwrap();
+    assert!(
+        fetched
+            .snapshot
+            .incomplete
+            .iter()
+            .any(|g| g.resource == "owner chain" && g.error.contains("256")),
+        "{:?}",
+        fetched.snapshot.incomplete
+    );
+    assert_eq!(fetched.snapshot.get("u256").map(|o| o.name()), Some("w256"));
+}
