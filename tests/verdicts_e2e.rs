@@ -69,24 +69,19 @@ spec:
         failed && ns.jsonpath("cronjob/report", "{.status.active}").is_empty()
     });
 
-    // `status` reads the CronJob alone: judged from its schedule times.
-    let run = ns.reconcile(&["status", "cronjob/report", "-o", "json"]);
-    assert_eq!(run.code, 1, "{}", run.stdout);
-    let cron = &run.json()["items"][0];
-    assert_eq!(cron["verdict"], "Failed", "{cron}");
-    assert_eq!(cron["reason"], "LastRunFailed", "{cron}");
-
-    // `tree` reads its Jobs: judged from the most recent one.
-    let run = ns.reconcile(&["tree", "cronjob/report", "-o", "json"]);
-    assert_eq!(run.code, 1, "{}", run.stdout);
-    let cron = &run.json()["items"][0];
-    assert_eq!(cron["verdict"], "Failed", "{cron}");
-    assert_eq!(cron["reason"], "LastJobFailed", "{cron}");
-    let message = cron["message"].as_str().unwrap();
-    assert!(
-        message.contains("report-") && message.contains("BackoffLimitExceeded"),
-        "{message}"
-    );
+    // `status` and `tree` both read its Jobs: judged from the most recent.
+    for command in ["status", "tree"] {
+        let run = ns.reconcile(&[command, "cronjob/report", "-o", "json"]);
+        assert_eq!(run.code, 1, "{command}: {}", run.stdout);
+        let cron = &run.json()["items"][0];
+        assert_eq!(cron["verdict"], "Failed", "{command}: {cron}");
+        assert_eq!(cron["reason"], "LastJobFailed", "{command}: {cron}");
+        let message = cron["message"].as_str().unwrap();
+        assert!(
+            message.contains("report-") && message.contains("BackoffLimitExceeded"),
+            "{command}: {message}"
+        );
+    }
 
     // The namespace sweep lists it, not converged.
     let run = ns.reconcile(&["status", "-o", "json"]);
