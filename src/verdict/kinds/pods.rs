@@ -51,7 +51,9 @@ pub struct Ailment<'a> {
 }
 
 fn ailment<'a>(pod: &'a Object, snap: &Snapshot) -> Option<Ailment<'a>> {
-    if pod.deleted.is_some() {
+    // A pod being deleted is on its way out; one read as metadata only (a
+    // sweep) has no status to tell.
+    if pod.deleted.is_some() || pod.metadata_only {
         return None;
     }
     let judgement = pod::judge(pod, snap)?;
