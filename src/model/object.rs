@@ -204,7 +204,11 @@ impl Object {
                     status: text("status"),
                     reason: text("reason"),
                     message: text("message"),
-                    last_transition_time: parse_time(c.get("lastTransitionTime")),
+                    // The epoch is a placeholder (Gateway API's CRD defaults
+                    // its conditions to it before any controller writes),
+                    // not a time anything happened.
+                    last_transition_time: parse_time(c.get("lastTransitionTime"))
+                        .filter(|t| *t != Timestamp::UNIX_EPOCH),
                     observed_generation: c.get("observedGeneration").and_then(Value::as_i64),
                     severity: text("severity"),
                 })

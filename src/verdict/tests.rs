@@ -291,6 +291,8 @@ fn since_comes_from_the_relevant_timestamp() {
         ("cr-stalled.yaml", ts("2026-11-29T22:05:00Z")),
         ("cr-no-status.yaml", ts("2026-11-29T22:10:00Z")),
         ("deployment-paused-pending.yaml", ts("2026-11-29T22:12:48Z")),
+        // The epoch in Gateway API's default conditions is no time at all.
+        ("gateway-waiting-for-controller.yaml", None),
     ];
     for (fixture, want) in cases {
         assert_eq!(run(fixture, NOW).since, want, "{fixture}");
