@@ -277,9 +277,37 @@ fn parse_resource(group: &str, version: &str, res: &Value) -> Option<ResourceTyp
     })
 }
 
-/// Groups that ship with Kubernetes itself.
+/// Groups the Kubernetes API server serves itself. A list, not a pattern:
+/// custom resources live under `.k8s.io` groups too
+/// (`gateway.networking.k8s.io`, `snapshot.storage.k8s.io`), and an
+/// aggregated API (`metrics.k8s.io`) is served by someone else.
 pub fn is_builtin_group(group: &str) -> bool {
-    !group.contains('.') || group.ends_with(".k8s.io")
+    matches!(
+        group,
+        "" | "apps"
+            | "batch"
+            | "autoscaling"
+            | "policy"
+            | "extensions"
+            | "admissionregistration.k8s.io"
+            | "apiextensions.k8s.io"
+            | "apiregistration.k8s.io"
+            | "authentication.k8s.io"
+            | "authorization.k8s.io"
+            | "certificates.k8s.io"
+            | "coordination.k8s.io"
+            | "discovery.k8s.io"
+            | "events.k8s.io"
+            | "flowcontrol.apiserver.k8s.io"
+            | "internal.apiserver.k8s.io"
+            | "networking.k8s.io"
+            | "node.k8s.io"
+            | "rbac.authorization.k8s.io"
+            | "resource.k8s.io"
+            | "scheduling.k8s.io"
+            | "storage.k8s.io"
+            | "storagemigration.k8s.io"
+    )
 }
 
 /// Levenshtein distance, for suggestions.
@@ -302,6 +330,21 @@ fn distance(a: &str, b: &str) -> usize {
 pub(crate) mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn built_in_groups_are_a_list_not_a_suffix() {
+        for group in ["", "apps", "batch", "networking.k8s.io", "storage.k8s.io"] {
+            assert!(is_builtin_group(group), "{group:?}");
+        }
+        for group in [
+            "gateway.networking.k8s.io",
+            "snapshot.storage.k8s.io",
+            "metrics.k8s.io",
+            "cert-manager.io",
+        ] {
+            assert!(!is_builtin_group(group), "{group:?}");
+        }
+    }
 
     /// A trimmed copy of what a v1.36 API server answers on /api and /apis,
     /// plus one custom resource.

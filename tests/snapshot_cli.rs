@@ -324,3 +324,205 @@ fn colour_only_when_asked_for_off_a_terminal() {
         "the same lines with and without colour"
     );
 }
+
+/// What `kubectl create deployment web --image=... --dry-run=client -o yaml`
+/// and `kubectl create service clusterip web --tcp=80 --dry-run=client -o
+/// yaml` print: no uid, no creationTimestamp, empty status.
+const DRY_RUN: &str = r#"apiVersion: apps/v1
+kind: Deployment
+metadata:
+  creationTimestamp: null
+  labels:
+    app: web
+  name: web
+  namespace: shop
+spec:
+  replicas: 1
+  selector:
+    matchLabels:
+      app: web
+  strategy: {}
+  template:
+    metadata:
+      creationTimestamp: null
+      labels:
+        app: web
+    spec:
+      containers:
+      - image: example.com/web:v1
+        name: web
+        resources: {}
+status: {}
+---
+apiVersion: v1
+kind: Service
+metadata:
+  creationTimestamp: null
+  labels:
+    app: web
+  name: web
+  namespace: shop
+spec:
+  ports:
+  - name: "80"
+    port: 80
+    protocol: TCP
+    targetPort: 80
+  selector:
+    app: web
+  type: ClusterIP
+status:
+  loadBalancer: {}
+"#;
+
+#[test]
+fn manifests_without_uids_are_judged_not_crashed_on() {
+    for command in [
+        &["status", "deploy/web"][..],
+        &["tree", "deploy/web"][..],
+        &["status"][..],
+    ] {
+        let mut args = vec!["--snapshot", "-", "-n", "shop"];
+        args.extend_from_slice(command);
+        let (code, out, err) = run(&args, Some(DRY_RUN));
+        assert_eq!(code, 1, "{command:?}: {out}{err}");
+        assert!(
+            out.contains("Progressing") && out.contains("waiting for its controller"),
+            "{command:?}: {out}"
+        );
+    }
+    // JSON does not invent a server uid for them.
+    let (_, json, err) = run(
+        &[
+            "--snapshot",
+            "-",
+            "-n",
+            "shop",
+            "status",
+            "deploy/web",
+            "-o",
+            "json",
+        ],
+        Some(DRY_RUN),
+    );
+    let doc: serde_json::Value =
+        serde_json::from_str(&json).unwrap_or_else(|e| panic!("{e}: {err}"));
+    assert_eq!(doc["items"][0]["object"]["name"], "web");
+    assert!(doc["items"][0]["object"].get("uid").is_none(), "{doc}");
+}
+
+/// A failing Deployment written out without its uid (`helm template`, a
+/// hand-edited file) is still judged by its status, by `why` as well.
+#[test]
+fn why_reads_the_status_of_an_object_without_a_uid() {
+    let failing = r#"apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  namespace: shop
+  generation: 1
+  creationTimestamp: "2026-11-29T22:00:00Z"
+spec:
+  replicas: 1
+  progressDeadlineSeconds: 60
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: web, image: example.com/web:v1}]}
+status:
+  observedGeneration: 1
+  replicas: 1
+  updatedReplicas: 1
+  unavailableReplicas: 1
+  conditions:
+  - type: Progressing
+    status: "False"
+    reason: ProgressDeadlineExceeded
+    message: ReplicaSet "web-5d8c7b9f4" has timed out progressing.
+    lastTransitionTime: "2026-11-29T22:01:00Z"
+"#;
+    let (code, out, err) = run(
+        &["--snapshot", "-", "-n", "shop", "why", "deploy/web"],
+        Some(failing),
+    );
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("ProgressDeadlineExceeded"), "{out}");
+    assert!(!out.contains("Converged"), "{out}");
+}
+
+/// Two different objects that share a uid (a copied manifest) are both
+/// judged; neither is silently dropped.
+#[test]
+fn a_shared_uid_does_not_hide_an_object() {
+    let two = r#"apiVersion: v1
+kind: ServiceAccount
+metadata: {name: a, namespace: shop, uid: same-uid}
+---
+apiVersion: v1
+kind: ServiceAccount
+metadata: {name: b, namespace: shop, uid: same-uid}
+"#;
+    let (code, json, err) = run(
+        &[
+            "--snapshot",
+            "-",
+            "-n",
+            "shop",
+            "status",
+            "serviceaccounts",
+            "-o",
+            "json",
+        ],
+        Some(two),
+    );
+    assert_eq!(code, 0, "{err}");
+    let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let names: Vec<&str> = doc["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["object"]["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["a", "b"], "{doc}");
+}
+
+/// Findings beside a verdict: a ReplicaSet nothing owns, a
+/// PodDisruptionBudget that allows no disruption.
+#[test]
+fn why_names_orphans_and_budgets_that_block_drains() {
+    let snap = r#"apiVersion: apps/v1
+kind: ReplicaSet
+metadata: {name: web-5d8c7b9f4, namespace: shop, uid: rs-1, generation: 1, creationTimestamp: "2026-11-29T22:00:00Z"}
+spec:
+  replicas: 0
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: web, image: example.com/web:v1}]}
+status: {replicas: 0, observedGeneration: 1}
+---
+apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata: {name: web, namespace: shop, uid: pdb-1, generation: 1, creationTimestamp: "2026-11-29T22:00:00Z"}
+spec: {minAvailable: 2, selector: {matchLabels: {app: web}}}
+status: {currentHealthy: 2, desiredHealthy: 2, disruptionsAllowed: 0, expectedPods: 2, observedGeneration: 1}
+"#;
+    for (target, want) in [
+        ("rs/web-5d8c7b9f4", "NoOwner"),
+        ("pdb/web", "DisruptionsBlocked"),
+    ] {
+        let (code, json, err) = run(
+            &["--snapshot", "-", "-n", "shop", "why", target, "-o", "json"],
+            Some(snap),
+        );
+        assert_eq!(code, 0, "{target} is converged: {err}");
+        let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+        let reasons: Vec<&str> = doc["items"][0]["findings"]
+            .as_array()
+            .unwrap_or_else(|| panic!("no findings: {doc}"))
+            .iter()
+            .map(|f| f["reason"].as_str().unwrap())
+            .collect();
+        assert_eq!(reasons, [want], "{target}: {doc}");
+    }
+}

@@ -176,11 +176,11 @@ fn a_custom_resource_owning_configmaps() {
     let root = &doc["items"][0];
     assert_eq!(
         shape(root),
-        "Widget=Unknown[ConfigMap=Converged,ConfigMap=Converged]"
+        "Widget=Progressing[ConfigMap=Converged,ConfigMap=Converged]"
     );
     assert_eq!(
-        root["reason"], "NoStatus",
-        "no controller has written status: {root:#}"
+        root["reason"], "WaitingForController",
+        "no controller has written status yet, within a minute of creation: {root:#}"
     );
     assert_eq!(run.code, 1);
     assert!(

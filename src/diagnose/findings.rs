@@ -15,8 +15,9 @@ use crate::verdict::Judgement;
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Finding {
-    /// Stable CamelCase: BarePod, OwnerGone, InvalidOwner, SelectorOverlap,
-    /// StaleStatus, NoStatusWriter.
+    /// Stable CamelCase: BarePod, NoOwner, OwnerGone, InvalidOwner,
+    /// SelectorOverlap, StaleStatus, NoStatusWriter, DisruptionsBlocked,
+    /// NoMatchingNodes.
     pub reason: String,
     pub message: String,
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -49,6 +50,16 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
             "no controller owns this pod: nothing will recreate it if it is deleted, evicted, or its node fails".into(),
             vec![target.id.clone()],
         ));
+    }
+    if target.kind() == "ReplicaSet" && target.group() == "apps" && target.owners.is_empty() {
+        out.push(finding(
+            "NoOwner",
+            "no owner: nothing manages it; left behind by an orphaning delete?".into(),
+            vec![target.id.clone()],
+        ));
+    }
+    if let Some((reason, message)) = crate::verdict::concern(target, cx.judgement) {
+        out.push(finding(reason, message, vec![target.id.clone()]));
     }
     for link in cx.owners {
         if let ChainLink::Dangling(o) = link {

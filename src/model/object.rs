@@ -55,6 +55,10 @@ pub struct Condition {
     pub last_transition_time: Option<Timestamp>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub observed_generation: Option<i64>,
+    /// Cluster API's `severity` of a False condition: `Error`, `Warning`,
+    /// `Info`; empty where the API has none.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub severity: String,
 }
 
 impl Condition {
@@ -95,8 +99,11 @@ impl Object {
         let meta = raw.get("metadata")?;
         let name = meta.get("name")?.as_str()?.to_string();
         let text = |key: &str| meta.get(key).and_then(Value::as_str).map(str::to_string);
-        let uid = text("uid").unwrap_or_default();
         let namespace = text("namespace").filter(|ns| !ns.is_empty());
+        let real_uid = text("uid").filter(|u| !u.is_empty());
+        let uid = real_uid.clone().unwrap_or_else(|| {
+            synthetic_uid(group_of(&api_version), &kind, namespace.as_deref(), &name)
+        });
         let owners = meta
             .get("ownerReferences")
             .and_then(Value::as_array)
@@ -123,7 +130,7 @@ impl Object {
                 kind,
                 namespace,
                 name,
-                uid: (!uid.is_empty()).then(|| uid.clone()),
+                uid: real_uid,
             },
             uid,
             generation: meta.get("generation").and_then(Value::as_i64),
@@ -197,8 +204,13 @@ impl Object {
                     status: text("status"),
                     reason: text("reason"),
                     message: text("message"),
-                    last_transition_time: parse_time(c.get("lastTransitionTime")),
+                    // The epoch is a placeholder (Gateway API's CRD defaults
+                    // its conditions to it before any controller writes),
+                    // not a time anything happened.
+                    last_transition_time: parse_time(c.get("lastTransitionTime"))
+                        .filter(|t| *t != Timestamp::UNIX_EPOCH),
                     observed_generation: c.get("observedGeneration").and_then(Value::as_i64),
+                    severity: text("severity"),
                 })
             })
             .collect()
@@ -240,6 +252,16 @@ fn string_list(v: Option<&Value>) -> Vec<String> {
                 .collect()
         })
         .unwrap_or_default()
+}
+
+/// The identity of an object that has no `metadata.uid` (written by
+/// `kubectl create --dry-run -o yaml`, `helm template` or by hand): stable,
+/// derived from what names it, and unlike any uid a server assigns.
+pub fn synthetic_uid(group: &str, kind: &str, namespace: Option<&str>, name: &str) -> String {
+    format!(
+        "synthetic:{group}/{kind}/{}/{name}",
+        namespace.unwrap_or_default()
+    )
 }
 
 /// Kinds whose payload is data the tool never reads.
@@ -287,6 +309,18 @@ mod tests {
             Object::from_value(json!({"apiVersion": "v1", "kind": "Pod", "metadata": {}}))
                 .is_none()
         );
+    }
+
+    #[test]
+    fn an_object_without_a_uid_gets_a_stable_synthetic_one() {
+        let manifest = json!({"apiVersion": "apps/v1", "kind": "Deployment",
+            "metadata": {"name": "web", "namespace": "shop"}});
+        let a = Object::from_value(manifest.clone()).unwrap();
+        let b = Object::from_value(manifest).unwrap();
+        assert_eq!(a.uid, "synthetic:apps/Deployment/shop/web");
+        assert_eq!(a.uid, b.uid);
+        // The printed identity does not pretend a server assigned it.
+        assert_eq!(a.id.uid, None);
     }
 
     #[test]

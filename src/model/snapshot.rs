@@ -21,6 +21,14 @@ pub struct Incomplete {
     pub error: String,
 }
 
+/// Whether two copies name the same object.
+fn same_identity(a: &Object, b: &Object) -> bool {
+    a.group() == b.group()
+        && a.kind() == b.kind()
+        && a.namespace() == b.namespace()
+        && a.name() == b.name()
+}
+
 /// Objects indexed by uid and by identity, plus events and gaps.
 #[derive(Debug, Clone)]
 pub struct Snapshot {
@@ -39,7 +47,9 @@ pub struct Snapshot {
 
 impl Snapshot {
     /// Builds a snapshot. An object seen twice (same uid, or same identity
-    /// where there is no uid) keeps its fullest copy.
+    /// where there is no uid) keeps its fullest copy. Two different objects
+    /// that share a uid (copied manifests) are both kept: the later one is
+    /// known by a uid derived from its identity.
     pub fn new(
         objects: Vec<Object>,
         events: Vec<Event>,
@@ -65,12 +75,16 @@ impl Snapshot {
     }
 
     fn insert(&mut self, mut obj: Object) {
-        let key = Self::key(&obj);
-        // A snapshot file's object may lack a uid: its identity stands in,
-        // so that `get(&obj.uid)` finds every object (found by fuzzing).
-        if obj.uid.is_empty() {
-            obj.uid = key.clone();
+        if let Some(&i) = self.by_uid.get(&obj.uid)
+            && !same_identity(&self.objects[i], &obj)
+        {
+            obj.uid = format!(
+                "{}#{}",
+                obj.uid,
+                super::object::synthetic_uid(obj.group(), obj.kind(), obj.namespace(), obj.name())
+            );
         }
+        let key = obj.uid.clone();
         match self.by_uid.get(&key) {
             Some(&i) if !obj.metadata_only || self.objects[i].metadata_only => {
                 self.objects[i] = obj
@@ -80,20 +94,6 @@ impl Snapshot {
                 self.by_uid.insert(key, self.objects.len());
                 self.objects.push(obj);
             }
-        }
-    }
-
-    fn key(obj: &Object) -> String {
-        if obj.uid.is_empty() {
-            format!(
-                "{}/{}/{}/{}",
-                obj.group(),
-                obj.kind(),
-                obj.namespace().unwrap_or(""),
-                obj.name()
-            )
-        } else {
-            obj.uid.clone()
         }
     }
 
@@ -136,5 +136,51 @@ impl Snapshot {
     /// Events about the object with this uid.
     pub fn events_for<'a>(&'a self, uid: &'a str) -> impl Iterator<Item = &'a Event> + 'a {
         self.events.iter().filter(move |e| e.regarding_uid == uid)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn obj(name: &str, uid: Option<&str>) -> Object {
+        let mut meta = json!({"name": name, "namespace": "shop"});
+        if let Some(uid) = uid {
+            meta["uid"] = json!(uid);
+        }
+        Object::from_value(json!({"apiVersion": "v1", "kind": "Pod", "metadata": meta})).unwrap()
+    }
+
+    #[test]
+    fn objects_without_uids_are_found_by_their_synthetic_one() {
+        let snap = Snapshot::new(
+            vec![obj("a", None), obj("b", None), obj("a", None)],
+            Vec::new(),
+            Vec::new(),
+            Timestamp::UNIX_EPOCH,
+        );
+        assert_eq!(snap.objects().len(), 2);
+        let a = &snap.objects()[0];
+        assert_eq!(snap.get(&a.uid).unwrap().name(), "a");
+    }
+
+    #[test]
+    fn a_shared_uid_does_not_drop_an_object() {
+        let snap = Snapshot::new(
+            vec![
+                obj("a", Some("u-1")),
+                obj("b", Some("u-1")),
+                obj("a", Some("u-1")),
+            ],
+            Vec::new(),
+            Vec::new(),
+            Timestamp::UNIX_EPOCH,
+        );
+        let names: Vec<&str> = snap.objects().iter().map(|o| o.name()).collect();
+        assert_eq!(names, ["a", "b"]);
+        assert_eq!(snap.get("u-1").unwrap().name(), "a");
+        let b = &snap.objects()[1];
+        assert_eq!(snap.get(&b.uid).unwrap().name(), "b");
     }
 }

@@ -437,9 +437,11 @@ fn a_sweep_merges_a_claim_into_the_deployment_that_waits_on_it() {
         Target::Found("d-db".into()),
     ];
     let report = WhyReport::sweep(&snap, &targets, 3);
+    // The Deployment's only pod has been unschedulable past the hard-failure
+    // grace, so it is Failed too (docs/verdicts.md).
     assert_eq!(
         report.summary.as_ref().unwrap().text(),
-        "2 of 3 root objects not converged: 1 Failed, 1 Progressing"
+        "2 of 3 root objects not converged: 2 Failed"
     );
     assert_eq!(report.items.len(), 1);
     assert_eq!(report.items[0].item.object.kind, "Deployment");

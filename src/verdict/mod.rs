@@ -3,25 +3,29 @@
 //!
 //! The precedence is kstatus's: deletion, generation, abnormal-true
 //! conditions, the per-kind rule, Ready-style conditions, and a default. The
-//! first step with an answer wins. Two refinements: a spec that pauses
-//! reconciliation (a paused Deployment) is judged before the generation
-//! step, and an object whose controller should have written status but has
-//! not is Unknown before any per-kind rule reads zeros into it.
+//! first step with an answer wins. Refinements: a spec that pauses
+//! reconciliation (a paused Deployment, `spec.suspend` on a custom resource)
+//! is judged before the generation step, and an object whose controller
+//! should have written status but has not is waiting for it (Progressing,
+//! then Unknown after [`NO_STATUS_GRACE`]) before any per-kind rule reads
+//! zeros into it. `docs/verdicts.md` is this precedence in the user's words.
 
 pub(crate) mod conditions;
+mod conventions;
 mod deletion;
 mod kinds;
+mod vocabulary;
 mod words;
 
 #[cfg(test)]
 mod tests;
 
-use jiff::Timestamp;
+use jiff::{SignedDuration, Timestamp};
 use serde::Serialize;
 
 use crate::model::{Condition, Object, Snapshot, age};
 
-use conditions::{cite, false_, find, lagging, reason_or, true_};
+use conditions::{cite, lagging, reason_or, true_};
 
 /// The verdicts of the product contract.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -136,26 +140,27 @@ pub fn judge(obj: &Object, snap: &Snapshot) -> Judgement {
     let rule = kinds::rule_for(obj.group(), obj.kind());
     // A spec that pauses reconciliation is a decision, not a lag: a paused
     // Deployment may have a newer generation than its controller observed.
-    if let Some(j) = rule
-        .and_then(|r| r.paused)
-        .and_then(|paused| paused(obj, snap))
-    {
+    let paused = match rule {
+        Some(r) => r.paused.and_then(|paused| paused(obj, snap)),
+        None => conventions::suspended(obj),
+    };
+    if let Some(j) = paused {
         return j;
     }
     let conds = obj.conditions();
     if let Some(j) = generation(obj, &conds, rule.is_none()) {
         return j;
     }
-    if let Some(j) = abnormal(&conds) {
+    if let Some(j) = abnormal(&conds, rule.is_none()) {
         return j;
     }
     // Nobody has written status: no per-kind rule can read anything into
     // the zeros of a missing status.
     let expects_status = match rule {
         Some(r) => r.expects_status,
-        None => obj
-            .status_subresource
-            .unwrap_or_else(|| !is_builtin_group(obj.group()) && obj.at("/spec").is_some()),
+        None => obj.status_subresource.unwrap_or_else(|| {
+            !crate::catalog::is_builtin_group(obj.group()) && obj.at("/spec").is_some()
+        }),
     };
     if expects_status && status_is_empty(obj) {
         return no_status(obj, snap);
@@ -163,10 +168,35 @@ pub fn judge(obj: &Object, snap: &Snapshot) -> Judgement {
     if let Some(j) = rule.and_then(|r| (r.judge)(obj, snap)) {
         return j;
     }
-    if let Some(j) = readiness(&conds) {
+    if let Some(j) = conventions::judge(obj, &conds, snap) {
         return j;
     }
     default(obj)
+}
+
+/// A finding that goes with a verdict that is Converged yet deserves a
+/// word: a PodDisruptionBudget that allows no disruption, a DaemonSet whose
+/// node selector matches no node. Returns the finding's reason and message.
+pub fn concern(obj: &Object, j: &Judgement) -> Option<(&'static str, String)> {
+    match j.reason.as_str() {
+        "NoDisruptionsAllowed" => Some((
+            "DisruptionsBlocked",
+            format!(
+                "PodDisruptionBudget {} allows 0 disruptions: {}; scale the workload up or relax minAvailable/maxUnavailable",
+                obj.name(),
+                kinds::PDB_BLOCKS
+            ),
+        )),
+        "NoMatchingNodes" => Some((
+            "NoMatchingNodes",
+            format!(
+                "DaemonSet {} runs no pod: its node selector {} matches no node; label a node or fix the selector",
+                obj.name(),
+                kinds::node_selector(obj)
+            ),
+        )),
+        _ => None,
+    }
 }
 
 /// Step 2: the controller has not yet observed the latest spec, as told by
@@ -202,64 +232,68 @@ fn generation(obj: &Object, conds: &[Condition], read_conditions: bool) -> Optio
     ))
 }
 
-/// Step 3: conditions whose `True` means trouble or work in progress.
-fn abnormal(conds: &[Condition]) -> Option<Judgement> {
+/// Step 3: conditions whose `True` means trouble or work in progress. For
+/// kinds without a rule, also every condition whose type names a problem
+/// (`*Failed`, `*Error`, `Degraded`, ...) and Cluster API's `severity:
+/// Error`; built-in kinds name theirs in their rules (a Deployment's
+/// `ReplicaFailure` may be stale).
+fn abnormal(conds: &[Condition], conventions: bool) -> Option<Judgement> {
     if let Some(c) = true_(conds, "Stalled") {
         return Some(
             Judgement::new(Verdict::Failed, reason_or(c, "Stalled"), cite(c))
                 .since(c.last_transition_time),
         );
     }
-    let c = true_(conds, "Reconciling")?;
-    Some(
-        Judgement::new(Verdict::Progressing, reason_or(c, "Reconciling"), cite(c))
-            .since(c.last_transition_time),
-    )
-}
-
-/// Step 5: the conditions most controllers share, which is how custom
-/// resources are judged. Failure signals win over a Ready that may be stale.
-fn readiness(conds: &[Condition]) -> Option<Judgement> {
-    let failed = false_(conds, "Synced")
-        .map(|c| (c, "SyncFailed"))
-        .or_else(|| true_(conds, "Degraded").map(|c| (c, "Degraded")))
-        .or_else(|| true_(conds, "Failed").map(|c| (c, "Failed")));
-    if let Some((c, fallback)) = failed {
+    if conventions && let Some(j) = conventions::negative(conds) {
+        return Some(j);
+    }
+    if let Some(c) = true_(conds, "Reconciling") {
         return Some(
-            Judgement::new(Verdict::Failed, reason_or(c, fallback), cite(c))
+            Judgement::new(Verdict::Progressing, reason_or(c, "Reconciling"), cite(c))
                 .since(c.last_transition_time),
         );
     }
-    let c = ["Ready", "Available", "Healthy"]
-        .into_iter()
-        .find_map(|t| find(conds, t))?;
-    let j = if c.is_true() {
-        Judgement::new(Verdict::Converged, c.type_.clone(), cite(c))
-    } else {
-        let message = if c.message.is_empty() {
-            cite(c)
-        } else {
-            c.message.clone()
-        };
-        Judgement::new(
-            Verdict::Progressing,
-            reason_or(c, &format!("Not{}", c.type_)),
-            message,
-        )
-    };
-    Some(j.since(c.last_transition_time))
+    if conventions {
+        return conventions::in_progress(conds);
+    }
+    None
 }
 
-/// An object whose type should have status, and has none.
+/// How long an object whose controller should write status may go without
+/// one before it is Unknown rather than waiting: a controller that runs
+/// writes status within seconds of a create.
+pub const NO_STATUS_GRACE: SignedDuration = SignedDuration::from_secs(60);
+
+/// An object whose type should have status, and has none: not observed
+/// yet, until [`NO_STATUS_GRACE`] has passed since its creation. With no
+/// creation time (a snapshot of manifests) its age is unknown, so it is
+/// waiting.
 fn no_status(obj: &Object, snap: &Snapshot) -> Judgement {
-    let message = match obj.created {
-        Some(created) => format!(
-            "no controller has written status since creation {} ago",
-            age(snap.now, created)
+    match obj.created {
+        Some(created) if snap.now.duration_since(created) > NO_STATUS_GRACE => Judgement::new(
+            Verdict::Unknown,
+            "NoStatus",
+            format!(
+                "no controller has written status since creation {} ago",
+                age(snap.now, created)
+            ),
+        )
+        .since(obj.created),
+        Some(created) => Judgement::new(
+            Verdict::Progressing,
+            "WaitingForController",
+            format!(
+                "waiting for its controller to write status (created {} ago)",
+                age(snap.now, created)
+            ),
+        )
+        .since(obj.created),
+        None => Judgement::new(
+            Verdict::Progressing,
+            "WaitingForController",
+            "waiting for its controller to write status (age unknown)",
         ),
-        None => "no controller has written status".to_string(),
-    };
-    Judgement::new(Verdict::Unknown, "NoStatus", message).since(obj.created)
+    }
 }
 
 fn status_is_empty(obj: &Object) -> bool {
@@ -283,35 +317,4 @@ fn default(obj: &Object) -> Judgement {
         None => "status reports no problem".to_string(),
     };
     Judgement::new(Verdict::Converged, "Current", message)
-}
-
-/// Groups served by the API server itself. Some CRD groups end in
-/// `.k8s.io` too (`gateway.networking.k8s.io`), so this is a list.
-fn is_builtin_group(group: &str) -> bool {
-    matches!(
-        group,
-        "" | "apps"
-            | "batch"
-            | "autoscaling"
-            | "policy"
-            | "extensions"
-            | "admissionregistration.k8s.io"
-            | "apiextensions.k8s.io"
-            | "apiregistration.k8s.io"
-            | "authentication.k8s.io"
-            | "authorization.k8s.io"
-            | "certificates.k8s.io"
-            | "coordination.k8s.io"
-            | "discovery.k8s.io"
-            | "events.k8s.io"
-            | "flowcontrol.apiserver.k8s.io"
-            | "internal.apiserver.k8s.io"
-            | "networking.k8s.io"
-            | "node.k8s.io"
-            | "rbac.authorization.k8s.io"
-            | "resource.k8s.io"
-            | "scheduling.k8s.io"
-            | "storage.k8s.io"
-            | "storagemigration.k8s.io"
-    )
 }

@@ -46,6 +46,8 @@ impl Case {
 }
 
 #[rustfmt::skip]
+// Kinds of the built-in health rule pack (Flux, Argo, Cluster API, ...) are
+// judged by it, as a user's cluster would judge them.
 const CASES: &[Case] = &[
     // 1. Deletion.
     case("configmap-finalizer.yaml", Terminating, "FinalizersPending", "finalizer example.com/cleanup (removed by the controller that added it)"),
@@ -65,8 +67,11 @@ const CASES: &[Case] = &[
     case("cr-ready-no-observed-generation.yaml", Converged, "Ready", "Ready=True: widget is serving"),
     // Paused wins over a generation lag.
     case("deployment-paused-lag.yaml", Suspended, "Paused", "paused; spec changes are pending (generation 4 not yet rolled out)"),
-    // A built-in controller that never wrote status.
+    // A built-in controller that never wrote status: waiting for it within
+    // NO_STATUS_GRACE of creation (or at an unknown age), Unknown after.
     case("deployment-no-status.yaml", Unknown, "NoStatus", "no controller has written status since creation 3m ago"),
+    case("deployment-no-status.yaml", Progressing, "WaitingForController", "waiting for its controller to write status (created 20s ago)").at("2026-11-29T22:27:20Z"),
+    case("manifest-deployment-no-uid.yaml", Progressing, "WaitingForController", "(age unknown)"),
     // 3. Abnormal-true conditions.
     case("cr-stalled.yaml", Failed, "InstallFailed", "Stalled=True: Failed to install after 1 attempt(s)"),
     case("cr-reconciling.yaml", Progressing, "ProgressingWithRetry", "new upstream revision"),
@@ -78,10 +83,21 @@ const CASES: &[Case] = &[
     case("deployment-deadline-exceeded.yaml", Failed, "ProgressDeadlineExceeded", "rollout made no progress for 5s (progressDeadlineSeconds): ReplicaSet \"stuck-6f95f7dfd4\" has timed out progressing; 0/2 replicas available"),
     case("deployment-quota.yaml", Failed, "FailedCreate", "cannot create pods: exceeded quota: pods, requested: pods=1, used: pods=2, limited: pods=2; 2/3 replicas available"),
     case("deployment-paused-pending.yaml", Suspended, "Paused", "paused; spec changes are pending: 0 of 2 replicas run the latest template"),
+    case("deployment-available-false.yaml", Progressing, "MinimumReplicasUnavailable", "2/2 replicas available, but Available=False: Deployment does not have minimum availability."),
+    case("deployment-progressing-false.yaml", Progressing, "ReplicaSetCreateError", "2/2 replicas available, but Progressing=False: Failed to create new replica set"),
+    // A create failure is final only once it has stood for
+    // CREATE_FAILURE_GRACE with no pod created after it.
+    case("deployment-late-serviceaccount.yaml", Progressing, "FailedCreate", "cannot create pods: error looking up service account verdict-fixtures-sa/api: serviceaccount \"api\" not found; 0/1 replicas available; retrying (failing for 10s)").at("2026-11-29T22:20:10Z"),
+    case("deployment-late-serviceaccount.yaml", Progressing, "FailedCreate", "retrying: a pod was created since"),
+    // Rows carry the cause from the pods; every new pod failing hard for
+    // longer than HARD_FAILURE_GRACE is Failed.
+    case("deployment-image-pull.yaml", Progressing, "WaitingForAvailable", "0/1 replicas available: Pod web-84d6c5b7f9-7mzqp ImagePullBackOff").at("2026-11-29T22:21:00Z"),
+    case("deployment-image-pull.yaml", Failed, "ImagePullBackOff", "0/1 replicas available: Pod web-84d6c5b7f9-7mzqp ImagePullBackOff (container web cannot pull image example.com/web:does-not-exist: backing off); its only new pod failing for 10m, longer than 3m"),
     case("replicaset-quota.yaml", Failed, "FailedCreate", "cannot create pods: exceeded quota: pods"),
     case("replicaset-not-ready.yaml", Progressing, "WaitingForReady", "0/1 replicas ready"),
     case("replicaset-scaled-down.yaml", Converged, "ScaledDown", "scaled to 0 replicas"),
     case("replicaset-ready.yaml", Converged, "Ready", "3/3 replicas ready"),
+    case("replicationcontroller-not-ready.yaml", Progressing, "WaitingForReady", "1/2 replicas ready (2 created)"),
     case("statefulset-ready.yaml", Converged, "Ready", "3/3 replicas ready"),
     case("statefulset-not-ready.yaml", Progressing, "WaitingForReady", "2/3 replicas ready"),
     case("statefulset-partition.yaml", Suspended, "PartitionedRollout", "partition 2: 1 of 3 replicas updated to canary-5bdc7fb547, 2 pods stay on the old revision"),
@@ -90,15 +106,26 @@ const CASES: &[Case] = &[
     case("daemonset-rollout.yaml", Progressing, "RolloutInProgress", "1 of 2 pods updated; 1/2 pods ready"),
     case("daemonset-unready.yaml", Progressing, "WaitingForReady", "0/2 pods ready, 2 unavailable"),
     case("daemonset-misscheduled.yaml", Progressing, "Misscheduled", "1 daemon pod on nodes that should not run one"),
+    case("daemonset-no-desired.yaml", Progressing, "WaitingForController", "no status.desiredNumberScheduled"),
+    case("daemonset-unavailable.yaml", Progressing, "WaitingForAvailable", "2/2 pods ready, 1 available"),
+    case("daemonset-no-matching-nodes.yaml", Converged, "NoMatchingNodes", "node selector disktype=nvme matches no node"),
+    case("statefulset-current-behind.yaml", Progressing, "RolloutInProgress", "0 of 3 replicas updated; 3/3 ready"),
     case("job-complete.yaml", Converged, "Complete", "1 of 1 succeeded in 3s"),
     case("job-backoff-limit.yaml", Failed, "BackoffLimitExceeded", "2 pods failed, reaching backoffLimit 1"),
     case("job-deadline.yaml", Failed, "DeadlineExceeded", "ran longer than activeDeadlineSeconds (5s)"),
     case("job-failure-target.yaml", Failed, "BackoffLimitExceeded", "waiting for 1 pod to terminate"),
     case("job-suspended.yaml", Suspended, "Suspended", "suspended by spec.suspend; 0 of 1 succeeded"),
     case("job-running.yaml", Progressing, "Running", "1 active, 0 succeeded of 1"),
+    case("job-image-pull.yaml", Progressing, "Running", "1 active, 0 succeeded of 1: Pod migrate-h8x2v ErrImagePull").at("2026-11-29T22:21:00Z"),
+    case("job-image-pull.yaml", Failed, "ErrImagePull", "its only new pod failing for 10m, longer than 3m"),
+    case("job-suspend-pending.yaml", Progressing, "Suspending", "suspension requested by spec.suspend; the Job controller has not acted on it yet: no Suspended condition yet"),
     case("cronjob-scheduled.yaml", Converged, "Scheduled", "schedule \"* * * * *\"; last scheduled 16m ago, last success 15m ago"),
     case("cronjob-suspended.yaml", Suspended, "Suspended", "suspended by spec.suspend (schedule \"0 3 * * *\"); never scheduled"),
+    case("cronjob-last-job-failed.yaml", Failed, "LastJobFailed", "its most recent Job report-29406980 failed (BackoffLimitExceeded): 2 pods failed, reaching backoffLimit 1"),
+    case("cronjob-last-run-failed.yaml", Failed, "LastRunFailed", "the run scheduled 10m ago did not succeed and none is running"),
     case("pod-running.yaml", Converged, "Running", "2/2 containers ready"),
+    case("pod-ready-no-container-statuses.yaml", Converged, "Running", "Ready=True; no container statuses reported"),
+    case("pod-marked-not-ready.yaml", Progressing, "NotReady", "1/1 containers ready, but marked not ready: Ready=False"),
     case("pod-running-restarts.yaml", Converged, "Running", "2/2 containers ready; restarted 2 times (last: OOMKilled, exit code 137, 9m19s ago)"),
     case("pod-succeeded.yaml", Converged, "Completed", "all containers exited successfully"),
     case("pod-failed-error.yaml", Failed, "Error", "container job failed: Error, exit code 1: job step failed"),
@@ -114,6 +141,7 @@ const CASES: &[Case] = &[
     case("pod-readiness-failing.yaml", Progressing, "NotReady", "0/1 containers ready (not ready: app)").at("2026-11-29T22:13:30Z"),
     case("pvc-storageclass-missing.yaml", Failed, "ProvisioningFailed", "the provisioner cannot create a volume: storageclass.storage.k8s.io \"fast-ssd\" not found (2 times, last 6m44s ago)"),
     case("pvc-no-matching-volume.yaml", Failed, "NoMatchingVolume", "no volume matches and no storage class is set"),
+    case("pvc-no-status.yaml", Progressing, "Pending", "no phase yet: waiting for the volume controller"),
     case("pvc-bound.yaml", Converged, "Bound", "bound to volume pvc-4e1a2b3c-5d6e-4f70-8192-a3b4c5d6e701, 10Gi, storage class standard"),
     case("pvc-lost.yaml", Failed, "Lost", "its volume pvc-4e1a2b3c-5d6e-4f70-8192-a3b4c5d6e702 no longer exists"),
     case("pvc-wait-first-consumer.yaml", Progressing, "WaitingForFirstConsumer", "waiting for a pod that uses this claim to be scheduled"),
@@ -141,6 +169,7 @@ const CASES: &[Case] = &[
     case("hpa-scaling.yaml", Progressing, "Scaling", "scaling from 3 to 5 replicas (min 3, max 10)"),
     case("hpa-at-max.yaml", Converged, "Stable", "scaling limited (TooManyReplicas)"),
     case("pdb-healthy.yaml", Converged, "SufficientPods", "3 healthy, 2 required; 1 disruption allowed"),
+    case("pdb-zero-disruptions.yaml", Converged, "NoDisruptionsAllowed", "2 healthy, 2 required; 0 disruptions allowed: it blocks every voluntary eviction and node drain"),
     case("pdb-insufficient.yaml", Progressing, "InsufficientPods", "0 of 2 required pods healthy; 0 disruptions allowed"),
     case("ingress-no-address.yaml", Progressing, "PendingAddress", "waiting for an ingress controller to write an address (2m23s so far)").at("2026-11-29T22:15:00Z"),
     case("ingress-no-address.yaml", Unknown, "NoAddress", "no ingress controller has written an address in 17m; is one running?"),
@@ -150,9 +179,35 @@ const CASES: &[Case] = &[
     case("cr-available.yaml", Converged, "Available", "Available=True: 3 of 3 gizmos up"),
     case("cr-synced-false.yaml", Failed, "ReconcileError", "Synced=False: update failed"),
     case("cr-degraded.yaml", Failed, "IngressDegraded", "1/2 of replicas are available"),
+    // Custom resources by the shared conventions, in real operators' shapes.
+    case("gateway-waiting-for-controller.yaml", Progressing, "Pending", "Waiting for controller"),
+    case("gateway-programmed.yaml", Converged, "Accepted", "Accepted=True: Gateway accepted"),
+    case("gateway-invalid.yaml", Failed, "UnsupportedAddress", "Accepted=False: address type NamedAddress is not supported"),
+    case("flux-kustomization-dependency.yaml", Progressing, "DependencyNotReady", "dependency 'flux-system/infrastructure' is not ready"),
+    case("flux-kustomization-suspended.yaml", Suspended, "Suspended", "reconciliation is suspended (spec.suspend: true)"),
+    case("crossplane-bucket-creating.yaml", Progressing, "Creating", "Ready=False (Creating)"),
+    case("capi-machine-severity-error.yaml", Failed, "InstanceProvisionFailed", "Ready=False: 1 of 2 completed"),
+    case("capi-machine-waiting.yaml", Progressing, "Pending", "Ready=False (WaitingForInfrastructure)"),
+    case("capi-cluster-paused.yaml", Suspended, "Paused", "reconciliation is paused (spec.paused: true)"),
+    case("argo-rollout-degraded.yaml", Failed, "ProgressDeadlineExceeded", "ProgressDeadlineExceeded: ReplicaSet \"checkout-6c9d8f7b4\" has timed out progressing."),
+    case("argo-rollout-paused.yaml", Suspended, "Paused", "the rollout is paused (spec.paused: true)"),
+    case("argo-workflow-failed.yaml", Failed, "Failed", "status.phase is Failed: Error (exit code 1)"),
+    case("argo-application-degraded.yaml", Failed, "Degraded", "Deployment \"web\" exceeded its progress deadline"),
+    case("knative-service-revision-failed.yaml", Failed, "RevisionFailed", "Ready=False: Revision \"hello-00002\" failed"),
+    case("tekton-pipelinerun-running.yaml", Progressing, "Running", "Tasks Completed: 1 (Failed: 0, Cancelled 0), Incomplete: 2"),
+    case("ack-bucket-terminal.yaml", Failed, "Terminal", "ACK.Terminal=True: InvalidBucketName: The specified bucket is not valid."),
+    case("strimzi-kafka-notready.yaml", Progressing, "Creating", "NotReady=True: Creating the Kafka cluster"),
+    case("velero-backup-partially-failed.yaml", Failed, "PartiallyFailed", "status.phase is PartiallyFailed"),
+    case("cr-phase-failed-ready-true.yaml", Failed, "Failed", "status.phase is Failed: backup volume is full"),
+    case("cr-healthy-false.yaml", Failed, "Unhealthy", "status.healthy is false"),
+    case("cr-ready-false-no-progress.yaml", Failed, "MinimumReplicasUnavailable", "no progress for 20m: Ready=False: 1 of 3 widgets up"),
+    case("cr-ready-false-no-progress.yaml", Progressing, "MinimumReplicasUnavailable", "1 of 3 widgets up").at("2026-11-29T22:15:00Z"),
+    case("cr-state-provisioning.yaml", Progressing, "Provisioning", "status.state is Provisioning"),
+    case("cr-negative-condition.yaml", Failed, "ValidationFailed", "SpecError=True: spec.size: must be at most 2 on this plan"),
     // 6. Default.
     case("cr-no-status.yaml", Unknown, "NoStatus", "no controller has written status since creation 20m ago"),
-    case("cr-status-without-conditions.yaml", Converged, "Current", "controller has observed generation 2"),
+    case("cr-no-status.yaml", Progressing, "WaitingForController", "waiting for its controller to write status (created 30s ago)").at("2026-11-29T22:10:30Z"),
+    case("cr-status-without-conditions.yaml", Converged, "Running", "status.phase is Running"),
 ];
 
 fn run(name: &str, now: &str) -> Judgement {
@@ -238,6 +293,8 @@ fn since_comes_from_the_relevant_timestamp() {
         ("cr-stalled.yaml", ts("2026-11-29T22:05:00Z")),
         ("cr-no-status.yaml", ts("2026-11-29T22:10:00Z")),
         ("deployment-paused-pending.yaml", ts("2026-11-29T22:12:48Z")),
+        // The epoch in Gateway API's default conditions is no time at all.
+        ("gateway-waiting-for-controller.yaml", None),
     ];
     for (fixture, want) in cases {
         assert_eq!(run(fixture, NOW).since, want, "{fixture}");
@@ -332,4 +389,185 @@ fn built_in_conditions_owned_by_others_are_not_a_lag() {
         j.message,
         "condition Ready reflects generation 1 of 2; the controller has not caught up"
     );
+}
+
+/// Every word of the vocabulary, in `status.phase` of a custom resource as
+/// a controller spells it (`Failed`, `InProgress`), gives its verdict.
+#[test]
+fn every_status_word_gives_its_verdict() {
+    use super::vocabulary::{WORDS, Word};
+    let (snap, base) = load("cr-state-provisioning.yaml", NOW);
+    for (word, class) in WORDS {
+        let spelled: String = word[..1].to_uppercase() + &word[1..];
+        for field in ["phase", "state", "status"] {
+            let mut obj = base.clone();
+            obj.raw["status"] = serde_json::json!({ field: spelled });
+            let want = match class {
+                Word::Failed => Failed,
+                Word::Progressing => Progressing,
+                Word::Converged => Converged,
+                Word::Suspended => Suspended,
+            };
+            let got = judge(&obj, &snap);
+            assert_eq!(got.verdict, want, "status.{field}: {spelled} gave {got:?}");
+            assert!(
+                got.message
+                    .starts_with(&format!("status.{field} is {spelled}")),
+                "{got:?}"
+            );
+        }
+    }
+    // status.health as an object, as Argo CD writes it.
+    let mut obj = base.clone();
+    obj.raw["status"] = serde_json::json!({"health": {"status": "Healthy"}});
+    assert_eq!(judge(&obj, &snap).verdict, Converged);
+}
+
+/// A word the vocabulary does not know says nothing: the object falls to
+/// the default.
+#[test]
+fn an_unknown_word_says_nothing() {
+    let (snap, mut obj) = load("cr-state-provisioning.yaml", NOW);
+    obj.raw["status"] = serde_json::json!({"phase": "Blue"});
+    let j = judge(&obj, &snap);
+    assert_eq!((j.verdict, j.reason.as_str()), (Converged, "Current"));
+}
+
+/// A Cluster API condition with severity Warning is not a failure.
+#[test]
+fn only_severity_error_fails() {
+    let (snap, mut obj) = load("capi-machine-severity-error.yaml", NOW);
+    for c in obj.raw["status"]["conditions"].as_array_mut().unwrap() {
+        if c.get("severity").is_some() {
+            c["severity"] = serde_json::json!("Warning");
+            c["reason"] = serde_json::json!("WaitingForBootstrapData");
+        }
+    }
+    let j = judge(&obj, &snap);
+    assert_eq!(j.verdict, Progressing, "{j:?}");
+}
+
+/// spec.suspend on a Job that the controller has lifted already, but has
+/// not yet resumed: Resuming.
+#[test]
+fn a_job_resuming_is_progressing() {
+    let (snap, mut obj) = load("job-suspended.yaml", NOW);
+    obj.raw["spec"]["suspend"] = serde_json::json!(false);
+    let j = judge(&obj, &snap);
+    assert_eq!((j.verdict, j.reason.as_str()), (Progressing, "Resuming"));
+}
+
+/// A readiness gate that is not met is named; one that is met is not.
+#[test]
+fn readiness_gates_name_only_the_pending_ones() {
+    let (snap, mut obj) = load("pod-marked-not-ready.yaml", NOW);
+    obj.raw["spec"]["readinessGates"] = serde_json::json!([
+        {"conditionType": "example.com/lb-registered"},
+        {"conditionType": "example.com/warm"}
+    ]);
+    obj.raw["status"]["conditions"]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!({"type": "example.com/warm", "status": "True"}));
+    let j = judge(&obj, &snap);
+    assert_eq!(j.reason, "ReadinessGatesPending");
+    assert!(
+        j.message
+            .ends_with("waiting for readiness gates: example.com/lb-registered"),
+        "{}",
+        j.message
+    );
+}
+
+/// A PDB allowing no disruption and a DaemonSet that matches no node are
+/// Converged, with a finding.
+#[test]
+fn converged_verdicts_that_deserve_a_word_have_a_concern() {
+    for (fixture, want) in [
+        ("pdb-zero-disruptions.yaml", "DisruptionsBlocked"),
+        ("daemonset-no-matching-nodes.yaml", "NoMatchingNodes"),
+    ] {
+        let (snap, obj) = load(fixture, NOW);
+        let j = judge(&obj, &snap);
+        assert_eq!(
+            super::concern(&obj, &j).map(|c| c.0),
+            Some(want),
+            "{fixture}"
+        );
+    }
+    let (snap, obj) = load("pdb-healthy.yaml", NOW);
+    assert_eq!(super::concern(&obj, &judge(&obj, &snap)), None);
+}
+
+/// One new pod failing hard while another runs is a cause to show, not a
+/// reason to give up: the workload stays Progressing.
+#[test]
+fn a_workload_fails_only_when_every_new_pod_fails_hard() {
+    let (snap, obj) = load("deployment-image-pull.yaml", NOW);
+    let mut objects = snap.objects().to_vec();
+    let mut healthy = objects.iter().find(|o| o.kind() == "Pod").unwrap().clone();
+    healthy.id.name = "web-84d6c5b7f9-abcde".into();
+    healthy.uid = "5a000002-0000-4000-8000-00000000000f".into();
+    healthy.raw["status"] = serde_json::json!({
+        "phase": "Running",
+        "conditions": [{"type": "Ready", "status": "True", "lastTransitionTime": "2026-11-29T22:20:05Z"}],
+        "containerStatuses": [{"name": "web", "ready": true, "restartCount": 0, "state": {"running": {}}}]
+    });
+    objects.push(healthy);
+    let snap = crate::model::Snapshot::new(objects, snap.events.clone(), Vec::new(), snap.now);
+    let j = judge(&obj, &snap);
+    assert_eq!(j.verdict, Progressing, "{j:?}");
+    assert!(
+        j.message
+            .ends_with(": Pod web-84d6c5b7f9-7mzqp ImagePullBackOff"),
+        "{}",
+        j.message
+    );
+}
+
+/// A DaemonSet with no pods whose selector a known Node matches is not
+/// blamed on its selector.
+#[test]
+fn a_matching_node_clears_the_node_selector() {
+    let (snap, obj) = load("daemonset-no-matching-nodes.yaml", NOW);
+    let (_, mut node) = load("node-ready.yaml", NOW);
+    node.labels.insert("disktype".into(), "nvme".into());
+    let mut objects = snap.objects().to_vec();
+    objects.push(node);
+    let snap = crate::model::Snapshot::new(objects, Vec::new(), Vec::new(), snap.now);
+    let j = judge(&obj, &snap);
+    assert_eq!(
+        (j.verdict, j.reason.as_str()),
+        (Converged, "Ready"),
+        "{j:?}"
+    );
+}
+
+/// Every grace period is stated for users in docs/verdicts.md, by name and
+/// with its length.
+#[test]
+fn the_docs_state_every_grace_period() {
+    let docs = include_str!("../../docs/verdicts.md");
+    let graces = [
+        ("NO_STATUS_GRACE", super::NO_STATUS_GRACE),
+        ("CREATE_FAILURE_GRACE", super::kinds::CREATE_FAILURE_GRACE),
+        ("HARD_FAILURE_GRACE", super::kinds::HARD_FAILURE_GRACE),
+        ("NO_PROGRESS_GRACE", super::conventions::NO_PROGRESS_GRACE),
+    ];
+    for (name, length) in graces {
+        let row = docs
+            .lines()
+            .find(|l| l.starts_with(&format!("| `{name}` |")))
+            .unwrap_or_else(|| panic!("{name} is not in the docs' table of grace periods"));
+        let secs = length.as_secs();
+        let stated = if secs % 60 == 0 && secs >= 180 {
+            format!("| {} min", secs / 60)
+        } else {
+            format!("| {secs} s")
+        };
+        assert!(
+            row.contains(&stated),
+            "{name} is {secs}s; the docs say {row}"
+        );
+    }
 }

@@ -1,8 +1,11 @@
-//! CronJobs (batch/v1): suspended, or scheduled.
+//! CronJobs (batch/v1): suspended, its most recent run failed, or scheduled.
 
 use crate::model::{Object, Snapshot, age};
 use crate::verdict::words::count;
 use crate::verdict::{Judgement, Verdict};
+
+use super::job;
+use super::pods::controlled;
 
 pub fn judge(obj: &Object, snap: &Snapshot) -> Option<Judgement> {
     let schedule = obj.str("/spec/schedule").unwrap_or("?");
@@ -23,11 +26,66 @@ pub fn judge(obj: &Object, snap: &Snapshot) -> Option<Judgement> {
         .and_then(|v| v.as_array())
         .map_or(0, |a| a.len() as i64);
     let mut message = format!("schedule \"{schedule}\"; {last_text}");
-    if let Some(t) = obj.time("/status/lastSuccessfulTime") {
+    let success = obj.time("/status/lastSuccessfulTime");
+    if let Some(t) = success {
         message.push_str(&format!(", last success {} ago", age(snap.now, t)));
     }
     if active > 0 {
         message.push_str(&format!("; {} active", count(active, "job")));
     }
+    if let Some(j) = last_run_failed(obj, snap, &message) {
+        return Some(j);
+    }
     Some(Judgement::new(Verdict::Converged, "Scheduled", message).since(last))
+}
+
+/// The most recent run failed: judged from the CronJob's Jobs when the
+/// snapshot holds them, else from a last schedule with no success after it
+/// and nothing running.
+fn last_run_failed(obj: &Object, snap: &Snapshot, message: &str) -> Option<Judgement> {
+    let jobs = controlled(snap, &obj.uid, "Job");
+    if let Some(latest) = jobs
+        .iter()
+        .max_by_key(|j| (j.created, j.name().to_string()))
+    {
+        let j = job::judge(latest, snap)?;
+        if j.verdict != Verdict::Failed {
+            return None;
+        }
+        return Some(
+            Judgement::new(
+                Verdict::Failed,
+                "LastJobFailed",
+                format!(
+                    "its most recent Job {} failed ({}): {}; {message}",
+                    latest.name(),
+                    j.reason,
+                    j.message
+                ),
+            )
+            .since(j.since),
+        );
+    }
+    let scheduled = obj.time("/status/lastScheduleTime")?;
+    let running = obj
+        .at("/status/active")
+        .and_then(|v| v.as_array())
+        .is_some_and(|a| !a.is_empty());
+    let succeeded_since = obj
+        .time("/status/lastSuccessfulTime")
+        .is_some_and(|t| t >= scheduled);
+    if running || succeeded_since {
+        return None;
+    }
+    Some(
+        Judgement::new(
+            Verdict::Failed,
+            "LastRunFailed",
+            format!(
+                "the run scheduled {} ago did not succeed and none is running; {message}",
+                age(snap.now, scheduled)
+            ),
+        )
+        .since(Some(scheduled)),
+    )
 }

@@ -5,8 +5,17 @@ use crate::model::{Object, Snapshot};
 use crate::verdict::words::{count, noun};
 use crate::verdict::{Judgement, Verdict};
 
-pub fn judge(obj: &Object, _snap: &Snapshot) -> Option<Judgement> {
-    let desired = obj.int("/status/desiredNumberScheduled").unwrap_or(0);
+use super::pods::{controlled, explain};
+
+pub fn judge(obj: &Object, snap: &Snapshot) -> Option<Judgement> {
+    let Some(desired) = obj.int("/status/desiredNumberScheduled") else {
+        return Some(Judgement::new(
+            Verdict::Progressing,
+            "WaitingForController",
+            "the controller has not yet counted the nodes that need a daemon pod (no status.desiredNumberScheduled)",
+        ));
+    };
+    let available = obj.int("/status/numberAvailable").unwrap_or(0);
     let current = obj.int("/status/currentNumberScheduled").unwrap_or(0);
     let ready = obj.int("/status/numberReady").unwrap_or(0);
     let updated = obj.int("/status/updatedNumberScheduled").unwrap_or(0);
@@ -46,16 +55,32 @@ pub fn judge(obj: &Object, _snap: &Snapshot) -> Option<Judgement> {
             "Scheduling",
             format!("{current} of {desired} nodes run a daemon pod"),
         )
-    } else if ready < desired || unavailable > 0 {
+    } else if ready < desired || unavailable > 0 || available < desired {
         let unavailable = if unavailable > 0 {
             format!(", {unavailable} unavailable")
+        } else if available < desired {
+            format!(", {available} available")
         } else {
             String::new()
         };
+        let reason = if ready < desired {
+            "WaitingForReady"
+        } else {
+            "WaitingForAvailable"
+        };
         Judgement::new(
             Verdict::Progressing,
-            "WaitingForReady",
+            reason,
             format!("{counts}{unavailable}"),
+        )
+    } else if desired == 0 && !node_selector(obj).is_empty() && !a_node_matches(obj, snap) {
+        Judgement::new(
+            Verdict::Converged,
+            "NoMatchingNodes",
+            format!(
+                "node selector {} matches no node (0 scheduled)",
+                node_selector(obj)
+            ),
         )
     } else if desired == 0 {
         Judgement::new(
@@ -70,5 +95,40 @@ pub fn judge(obj: &Object, _snap: &Snapshot) -> Option<Judgement> {
             format!("{ready}/{desired} {} ready", noun(desired, "pod")),
         )
     };
-    Some(j.ready(ready, desired))
+    let pods = controlled(snap, &obj.uid, "Pod");
+    Some(explain(j, snap, &pods).ready(ready, desired))
+}
+
+/// Whether a Node in the snapshot carries every label of the node selector
+/// (then taints or affinity keep the pods off, not the selector). Without
+/// Nodes in the snapshot, none is known to match.
+fn a_node_matches(obj: &Object, snap: &Snapshot) -> bool {
+    let Some(wanted) = obj
+        .at("/spec/template/spec/nodeSelector")
+        .and_then(|v| v.as_object())
+    else {
+        return false;
+    };
+    snap.objects()
+        .iter()
+        .filter(|o| o.kind() == "Node" && o.group().is_empty())
+        .any(|node| {
+            wanted
+                .iter()
+                .all(|(k, v)| v.as_str() == node.labels.get(k).map(String::as_str))
+        })
+}
+
+/// `spec.template.spec.nodeSelector` as `key=value,...`, sorted; empty
+/// when there is none.
+pub fn node_selector(obj: &Object) -> String {
+    let mut pairs: Vec<String> = obj
+        .at("/spec/template/spec/nodeSelector")
+        .and_then(|v| v.as_object())
+        .into_iter()
+        .flatten()
+        .map(|(k, v)| format!("{k}={}", v.as_str().unwrap_or_default()))
+        .collect();
+    pairs.sort();
+    pairs.join(",")
 }

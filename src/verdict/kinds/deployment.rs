@@ -1,11 +1,12 @@
 //! Deployments (apps/v1): paused, stuck (deadline exceeded, pods that cannot
-//! be created), rolling out, or available.
+//! be created), rolling out, or available, with the cause from its pods.
 
 use crate::model::{Object, Snapshot};
-use crate::verdict::conditions::{find, true_, with_reason};
+use crate::verdict::conditions::{cite, false_, find, reason_or, true_, with_reason};
 use crate::verdict::words::count;
 
-use super::pod_error;
+use super::pods::{controlled, explain};
+use super::{create_failure_pending, pod_error};
 use crate::verdict::{Judgement, Verdict};
 
 /// `spec.paused`: the controller stops rolling out on purpose.
@@ -39,7 +40,7 @@ pub fn paused(obj: &Object, _snap: &Snapshot) -> Option<Judgement> {
     )
 }
 
-pub fn judge(obj: &Object, _snap: &Snapshot) -> Option<Judgement> {
+pub fn judge(obj: &Object, snap: &Snapshot) -> Option<Judgement> {
     let conds = obj.conditions();
     let desired = obj.int("/spec/replicas").unwrap_or(1);
     let replicas = obj.int("/status/replicas").unwrap_or(0);
@@ -48,6 +49,7 @@ pub fn judge(obj: &Object, _snap: &Snapshot) -> Option<Judgement> {
     let available = obj.int("/status/availableReplicas").unwrap_or(0);
     let counts = format!("{available}/{desired} replicas available");
     let deadline = with_reason(&conds, "Progressing", "ProgressDeadlineExceeded");
+    let sets = controlled(snap, &obj.uid, "ReplicaSet");
 
     // The cause (pods cannot be created) before the symptom (no progress).
     if let Some(c) = true_(&conds, "ReplicaFailure") {
@@ -56,18 +58,19 @@ pub fn judge(obj: &Object, _snap: &Snapshot) -> Option<Judgement> {
         } else {
             ""
         };
-        let j = Judgement::new(
-            Verdict::Failed,
-            if c.reason.is_empty() {
-                "ReplicaFailure"
-            } else {
-                &c.reason
-            },
-            format!(
-                "cannot create pods: {}; {counts}{also}",
-                pod_error(&c.message)
+        let cause = format!("cannot create pods: {}", pod_error(&c.message));
+        let j = match create_failure_pending(c, snap, &sets) {
+            Some(why) => Judgement::new(
+                Verdict::Progressing,
+                reason_or(c, "ReplicaFailure"),
+                format!("{cause}; {counts}{also}; {why}"),
             ),
-        );
+            None => Judgement::new(
+                Verdict::Failed,
+                reason_or(c, "ReplicaFailure"),
+                format!("{cause}; {counts}{also}"),
+            ),
+        };
         return Some(j.since(c.last_transition_time).ready(ready, desired));
     }
     if let Some(c) = deadline {
@@ -111,10 +114,39 @@ pub fn judge(obj: &Object, _snap: &Snapshot) -> Option<Judgement> {
         .since(progressing)
     } else if available < desired {
         Judgement::new(Verdict::Progressing, "WaitingForAvailable", counts).since(available_since)
+    } else if let Some(c) = false_(&conds, "Available") {
+        // The counts look whole, but the controller says otherwise.
+        Judgement::new(
+            Verdict::Progressing,
+            reason_or(c, "NotAvailable"),
+            format!("{counts}, but {}", cite(c)),
+        )
+        .since(c.last_transition_time)
+    } else if let Some(c) = false_(&conds, "Progressing") {
+        Judgement::new(
+            Verdict::Progressing,
+            reason_or(c, "NotProgressing"),
+            format!("{counts}, but {}", cite(c)),
+        )
+        .since(c.last_transition_time)
     } else if desired == 0 {
         Judgement::new(Verdict::Converged, "ScaledDown", "scaled to 0 replicas")
     } else {
         Judgement::new(Verdict::Converged, "Available", counts).since(available_since)
     };
-    Some(j.ready(ready, desired))
+    let new_pods = newest(&sets)
+        .map(|rs| controlled(snap, &rs.uid, "Pod"))
+        .unwrap_or_default();
+    Some(explain(j, snap, &new_pods).ready(ready, desired))
+}
+
+/// The ReplicaSet of the current template: the highest revision.
+fn newest<'a>(sets: &[&'a Object]) -> Option<&'a Object> {
+    sets.iter()
+        .max_by_key(|rs| {
+            rs.str("/metadata/annotations/deployment.kubernetes.io~1revision")
+                .and_then(|r| r.parse::<i64>().ok())
+                .unwrap_or(0)
+        })
+        .copied()
 }

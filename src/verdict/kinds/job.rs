@@ -1,9 +1,12 @@
-//! Jobs (batch/v1): failed, failing, complete, suspended or running.
+//! Jobs (batch/v1): failed, failing, complete, suspended or running, with
+//! the cause from its running pods.
 
 use crate::model::{Object, Snapshot, age};
-use crate::verdict::conditions::{find, true_};
+use crate::verdict::conditions::{cite, find, true_};
 use crate::verdict::words::count;
 use crate::verdict::{Judgement, Verdict};
+
+use super::pods::{controlled, explain};
 
 pub fn judge(obj: &Object, snap: &Snapshot) -> Option<Judgement> {
     let conds = obj.conditions();
@@ -78,11 +81,30 @@ pub fn judge(obj: &Object, snap: &Snapshot) -> Option<Judgement> {
         );
         return Some(with_ready(j.since(c.last_transition_time)));
     }
+    let spec_suspend = obj.bool("/spec/suspend") == Some(true);
     let suspended = true_(&conds, "Suspended");
-    if obj.bool("/spec/suspend") == Some(true) || suspended.is_some() {
-        let since = suspended
-            .or_else(|| find(&conds, "Suspended"))
-            .and_then(|c| c.last_transition_time);
+    if spec_suspend != suspended.is_some() {
+        // The spec and the controller disagree: the controller has not
+        // acted on the latest spec.suspend yet.
+        let (reason, doing) = if spec_suspend {
+            ("Suspending", "suspension requested by spec.suspend")
+        } else {
+            (
+                "Resuming",
+                "resumption requested (spec.suspend is not true)",
+            )
+        };
+        let cond = find(&conds, "Suspended")
+            .map(cite)
+            .unwrap_or_else(|| "no Suspended condition yet".into());
+        let j = Judgement::new(
+            Verdict::Progressing,
+            reason,
+            format!("{doing}; the Job controller has not acted on it yet: {cond}"),
+        );
+        return Some(with_ready(j));
+    }
+    if let Some(c) = suspended {
         let j = Judgement::new(
             Verdict::Suspended,
             "Suspended",
@@ -91,7 +113,7 @@ pub fn judge(obj: &Object, snap: &Snapshot) -> Option<Judgement> {
                 completions.unwrap_or(1)
             ),
         );
-        return Some(with_ready(j.since(since)));
+        return Some(with_ready(j.since(c.last_transition_time)));
     }
     let failures = if failed > 0 {
         format!(", {failed} failed")
@@ -105,7 +127,13 @@ pub fn judge(obj: &Object, snap: &Snapshot) -> Option<Judgement> {
         format!("{active} active, {succeeded} succeeded{failures}{of}"),
     )
     .since(obj.time("/status/startTime"));
-    Some(with_ready(j))
+    // The pods still running decide whether the Job can get anywhere; the
+    // finished ones are counted above.
+    let running: Vec<&Object> = controlled(snap, &obj.uid, "Pod")
+        .into_iter()
+        .filter(|p| !matches!(p.str("/status/phase"), Some("Succeeded" | "Failed")))
+        .collect();
+    Some(with_ready(explain(j, snap, &running)))
 }
 
 /// The failure in the user's terms: which limit the Job hit.

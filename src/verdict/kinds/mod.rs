@@ -14,12 +14,20 @@ mod namespace;
 mod node;
 mod pdb;
 mod pod;
+mod pods;
 mod pvc;
 mod replicaset;
 mod service;
 mod statefulset;
 
-use crate::model::{Object, Snapshot};
+use jiff::SignedDuration;
+
+pub use daemonset::node_selector;
+pub use pdb::BLOCKS as PDB_BLOCKS;
+#[cfg(test)]
+pub use pods::HARD_FAILURE_GRACE;
+
+use crate::model::{Condition, Object, Snapshot, age};
 
 use super::Judgement;
 
@@ -67,6 +75,8 @@ static RULES: &[Rule] = &[
         ..reconciled("apps", "Deployment", deployment::judge)
     },
     reconciled("apps", "ReplicaSet", replicaset::judge),
+    // ReplicaSet's predecessor: the same status fields and conditions.
+    reconciled("", "ReplicationController", replicaset::judge),
     reconciled("apps", "StatefulSet", statefulset::judge),
     reconciled("apps", "DaemonSet", daemonset::judge),
     reconciled("batch", "Job", job::judge),
@@ -98,4 +108,30 @@ fn pod_error(message: &str) -> &str {
         Some((head, rest)) if head.starts_with("pods ") => rest,
         _ => message,
     }
+}
+
+/// How long a `ReplicaFailure=True` (FailedCreate) may stand before it is
+/// final: pods refused for a ServiceAccount, Secret or quota that is applied
+/// a moment later are created on the controller's next retry, seconds later.
+pub const CREATE_FAILURE_GRACE: SignedDuration = SignedDuration::from_secs(60);
+
+/// Why a create failure is not final yet, if it is not: younger than
+/// [`CREATE_FAILURE_GRACE`] (or of unknown age), or a pod was created after
+/// it. `sets` are the ReplicaSets that create the pods.
+fn create_failure_pending(c: &Condition, snap: &Snapshot, sets: &[&Object]) -> Option<String> {
+    let Some(at) = c.last_transition_time else {
+        return Some("retrying (age of the failure unknown)".into());
+    };
+    if snap.now.duration_since(at) <= CREATE_FAILURE_GRACE {
+        return Some(format!("retrying (failing for {})", age(snap.now, at)));
+    }
+    let created_after = sets.iter().any(|rs| {
+        pods::controlled(snap, &rs.uid, "Pod")
+            .iter()
+            .any(|p| p.created.is_some_and(|t| t > at))
+            || snap
+                .events_for(&rs.uid)
+                .any(|e| e.reason == "SuccessfulCreate" && e.last_seen.is_some_and(|t| t > at))
+    });
+    created_after.then(|| "retrying: a pod was created since".to_string())
 }

@@ -1,9 +1,13 @@
-//! PodDisruptionBudgets (policy/v1): enough healthy pods or not.
+//! PodDisruptionBudgets (policy/v1): enough healthy pods or not, and
+//! budgets that allow no disruption at all.
 
 use crate::model::{Object, Snapshot};
 use crate::verdict::conditions::find;
 use crate::verdict::words::{count, noun};
 use crate::verdict::{Judgement, Verdict};
+
+/// What a budget with no disruptions to spare does.
+pub const BLOCKS: &str = "it blocks every voluntary eviction and node drain";
 
 pub fn judge(obj: &Object, _snap: &Snapshot) -> Option<Judgement> {
     obj.status()?;
@@ -20,6 +24,12 @@ pub fn judge(obj: &Object, _snap: &Snapshot) -> Option<Judgement> {
                 "{healthy} of {needed} required {} healthy; {disruptions}",
                 noun(needed, "pod")
             ),
+        )
+    } else if allowed == 0 {
+        Judgement::new(
+            Verdict::Converged,
+            "NoDisruptionsAllowed",
+            format!("{healthy} healthy, {needed} required; {disruptions}: {BLOCKS}"),
         )
     } else {
         Judgement::new(

@@ -5,7 +5,7 @@ use jiff::SignedDuration;
 use serde_json::Value;
 
 use crate::model::{Object, Snapshot, age};
-use crate::verdict::conditions::{cite, false_, find};
+use crate::verdict::conditions::{cite, false_, find, reason_or};
 use crate::verdict::words::{count, list};
 use crate::verdict::{Judgement, Verdict};
 
@@ -148,7 +148,7 @@ pub fn judge(obj: &Object, snap: &Snapshot) -> Option<Judgement> {
             .ready(ready, total),
         );
     }
-    if obj.str("/spec/nodeName").is_none() {
+    if phase == "Pending" && obj.str("/spec/nodeName").is_none() {
         return Some(
             Judgement::new(Verdict::Progressing, "Pending", "waiting to be scheduled")
                 .since(obj.created)
@@ -169,6 +169,18 @@ pub fn judge(obj: &Object, snap: &Snapshot) -> Option<Judgement> {
     }
 
     let ready_cond = find(&conds, "Ready");
+    if ready_cond.is_some_and(|c| c.is_true()) && app.is_empty() {
+        // The kubelet reported Ready without container statuses (trimmed
+        // objects, some virtual kubelets): Ready is the evidence.
+        return Some(
+            Judgement::new(
+                Verdict::Converged,
+                "Running",
+                "Ready=True; no container statuses reported",
+            )
+            .since(ready_cond.and_then(|c| c.last_transition_time)),
+        );
+    }
     if ready_cond.is_some_and(|c| c.is_true()) {
         let j = Judgement::new(
             Verdict::Converged,
@@ -188,15 +200,26 @@ fn not_ready(obj: &Object, snap: &Snapshot, counts: &str) -> Judgement {
     let conds = obj.conditions();
     let since = ready_since(&conds);
     if find(&conds, "ContainersReady").is_some_and(|c| c.is_true()) {
-        return Judgement::new(
-            Verdict::Progressing,
-            "ReadinessGatesPending",
-            format!(
-                "{counts}; waiting for readiness gates: {}",
-                readiness_gates(obj)
-            ),
-        )
-        .since(since);
+        let pending = pending_gates(obj, &conds);
+        if !pending.is_empty() {
+            return Judgement::new(
+                Verdict::Progressing,
+                "ReadinessGatesPending",
+                format!("{counts}; waiting for readiness gates: {}", list(&pending)),
+            )
+            .since(since);
+        }
+        // Containers are ready, no gate is pending, yet Ready is not True:
+        // someone else marked it, such as the node controller for a node
+        // that stopped reporting.
+        if let Some(c) = find(&conds, "Ready").filter(|c| !c.is_true()) {
+            return Judgement::new(
+                Verdict::Progressing,
+                reason_or(c, "NotReady"),
+                format!("{counts}, but marked not ready: {}", cite(c)),
+            )
+            .since(since);
+        }
     }
     let probe_failures: Vec<_> = snap
         .events_for(&obj.uid)
@@ -391,8 +414,25 @@ fn gates(obj: &Object) -> String {
     names(obj.at("/spec/schedulingGates"), "name")
 }
 
-fn readiness_gates(obj: &Object) -> String {
-    names(obj.at("/spec/readinessGates"), "conditionType")
+/// The readiness gates whose condition is not True.
+fn pending_gates(obj: &Object, conds: &[crate::model::Condition]) -> Vec<String> {
+    obj.at("/spec/readinessGates")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|g| g.get("conditionType").and_then(Value::as_str))
+        .filter(|t| !find(conds, t).is_some_and(|c| c.is_true()))
+        .map(str::to_string)
+        .collect()
+}
+
+/// The most restarts of any one container.
+pub fn max_restarts(obj: &Object) -> i64 {
+    statuses(obj)
+        .iter()
+        .map(|c| c.int("/restartCount"))
+        .max()
+        .unwrap_or(0)
 }
 
 fn names(v: Option<&Value>, key: &str) -> String {

@@ -11,7 +11,7 @@ const NO_VOLUME: &str =
 
 pub fn judge(obj: &Object, snap: &Snapshot) -> Option<Judgement> {
     let volume = obj.str("/spec/volumeName").unwrap_or_default();
-    match obj.str("/status/phase")? {
+    match obj.str("/status/phase").unwrap_or_default() {
         "Bound" => Some(bound(obj, volume)),
         "Lost" => Some(Judgement::new(
             Verdict::Failed,
@@ -19,7 +19,19 @@ pub fn judge(obj: &Object, snap: &Snapshot) -> Option<Judgement> {
             format!("its volume {volume} no longer exists; the data is gone or must be restored"),
         )),
         "Pending" => Some(pending(obj, snap)),
-        _ => None,
+        "" => Some(
+            Judgement::new(
+                Verdict::Progressing,
+                "Pending",
+                "no phase yet: waiting for the volume controller",
+            )
+            .since(obj.created),
+        ),
+        phase => Some(Judgement::new(
+            Verdict::Progressing,
+            "NotBound",
+            format!("phase {phase}: converged only once Bound"),
+        )),
     }
 }
 

@@ -2,32 +2,32 @@
 //! scaled down.
 
 use crate::model::{Object, Snapshot};
-use crate::verdict::conditions::true_;
+use crate::verdict::conditions::{reason_or, true_};
 use crate::verdict::words::count;
 use crate::verdict::{Judgement, Verdict};
 
-use super::pod_error;
+use super::pods::{controlled, explain};
+use super::{create_failure_pending, pod_error};
 
-pub fn judge(obj: &Object, _snap: &Snapshot) -> Option<Judgement> {
+pub fn judge(obj: &Object, snap: &Snapshot) -> Option<Judgement> {
     let conds = obj.conditions();
     let desired = obj.int("/spec/replicas").unwrap_or(1);
     let replicas = obj.int("/status/replicas").unwrap_or(0);
     let ready = obj.int("/status/readyReplicas").unwrap_or(0);
     let available = obj.int("/status/availableReplicas").unwrap_or(0);
     if let Some(c) = true_(&conds, "ReplicaFailure") {
-        let reason = if c.reason.is_empty() {
-            "ReplicaFailure"
-        } else {
-            &c.reason
-        };
-        let j = Judgement::new(
-            Verdict::Failed,
-            reason,
-            format!(
-                "cannot create pods: {}; {replicas} of {desired} created, {ready} ready",
-                pod_error(&c.message)
-            ),
+        let message = format!(
+            "cannot create pods: {}; {replicas} of {desired} created, {ready} ready",
+            pod_error(&c.message)
         );
+        let j = match create_failure_pending(c, snap, &[obj]) {
+            Some(why) => Judgement::new(
+                Verdict::Progressing,
+                reason_or(c, "ReplicaFailure"),
+                format!("{message}; {why}"),
+            ),
+            None => Judgement::new(Verdict::Failed, reason_or(c, "ReplicaFailure"), message),
+        };
         return Some(j.since(c.last_transition_time).ready(ready, desired));
     }
     let j = if desired == 0 && replicas == 0 {
@@ -60,5 +60,6 @@ pub fn judge(obj: &Object, _snap: &Snapshot) -> Option<Judgement> {
             format!("{ready}/{desired} replicas ready"),
         )
     };
-    Some(j.ready(ready, desired))
+    let pods = controlled(snap, &obj.uid, "Pod");
+    Some(explain(j, snap, &pods).ready(ready, desired))
 }

@@ -5,7 +5,9 @@ use crate::model::{Object, Snapshot};
 use crate::verdict::words::{count, noun};
 use crate::verdict::{Judgement, Verdict};
 
-pub fn judge(obj: &Object, _snap: &Snapshot) -> Option<Judgement> {
+use super::pods::{controlled, explain};
+
+pub fn judge(obj: &Object, snap: &Snapshot) -> Option<Judgement> {
     let desired = obj.int("/spec/replicas").unwrap_or(1);
     let replicas = obj.int("/status/replicas").unwrap_or(0);
     let ready = obj.int("/status/readyReplicas").unwrap_or(0);
@@ -19,6 +21,7 @@ pub fn judge(obj: &Object, _snap: &Snapshot) -> Option<Judgement> {
     let partition = obj
         .int("/spec/updateStrategy/rollingUpdate/partition")
         .unwrap_or(0);
+    let current_replicas = obj.int("/status/currentReplicas");
 
     let j = if ready < desired {
         Judgement::new(
@@ -47,7 +50,10 @@ pub fn judge(obj: &Object, _snap: &Snapshot) -> Option<Judgement> {
                 stay(old)
             ),
         )
-    } else if revisions_differ || updated < desired && update.is_some() {
+    } else if revisions_differ
+        || updated < desired && update.is_some()
+        || current_replicas.is_some_and(|c| c < desired) && partition == 0
+    {
         Judgement::new(
             Verdict::Progressing,
             "RolloutInProgress",
@@ -79,7 +85,17 @@ pub fn judge(obj: &Object, _snap: &Snapshot) -> Option<Judgement> {
             format!("{ready}/{desired} {} ready", noun(desired, "replica")),
         )
     };
-    Some(j.ready(ready, desired))
+    let pods: Vec<&Object> = controlled(snap, &obj.uid, "Pod")
+        .into_iter()
+        .filter(|p| {
+            update.is_none_or(|u| {
+                p.labels
+                    .get("controller-revision-hash")
+                    .is_none_or(|h| h == u)
+            })
+        })
+        .collect();
+    Some(explain(j, snap, &pods).ready(ready, desired))
 }
 
 /// `1 pod stays`, `2 pods stay`.

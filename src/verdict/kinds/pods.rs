@@ -1,0 +1,129 @@
+//! The pods a workload runs, found in the snapshot by their owner
+//! references, and what ails them: the cause a workload's message carries
+//! (`0/1 replicas available: Pod web-x ImagePullBackOff`), and the rule that
+//! a workload whose new pods have all failed hard for longer than
+//! [`HARD_FAILURE_GRACE`] is Failed.
+
+use jiff::{SignedDuration, Timestamp};
+
+use crate::model::{Object, Snapshot, age};
+use crate::verdict::{Judgement, Verdict};
+
+use super::pod;
+
+/// How long every new pod of a workload must have been in a hard failure
+/// before the workload is Failed: long enough for a registry blip, a
+/// ServiceAccount or Secret applied a moment later, or a node joining to
+/// clear it.
+pub const HARD_FAILURE_GRACE: SignedDuration = SignedDuration::from_mins(3);
+
+/// A CrashLoopBackOff is a hard failure from this many restarts on.
+pub const CRASH_RESTARTS: i64 = 3;
+
+/// Pod reasons that will not clear without a change (given time).
+const HARD: [&str; 6] = [
+    "ErrImagePull",
+    "ImagePullBackOff",
+    "ErrImageNeverPull",
+    "InvalidImageName",
+    "CreateContainerConfigError",
+    "Unschedulable",
+];
+
+/// The objects of `kind` whose controller is the object with this uid,
+/// sorted by name.
+pub fn controlled<'a>(snap: &'a Snapshot, owner: &str, kind: &str) -> Vec<&'a Object> {
+    let mut out: Vec<&Object> = snap
+        .objects()
+        .iter()
+        .filter(|o| o.kind() == kind && o.controller().is_some_and(|c| c.uid == owner))
+        .collect();
+    out.sort_by(|a, b| a.name().cmp(b.name()));
+    out
+}
+
+/// What ails one pod.
+pub struct Ailment<'a> {
+    pub pod: &'a Object,
+    pub judgement: Judgement,
+    /// Since when it has failed hard, for the failures that count as hard.
+    pub hard_since: Option<Timestamp>,
+}
+
+fn ailment<'a>(pod: &'a Object, snap: &Snapshot) -> Option<Ailment<'a>> {
+    // A pod being deleted is on its way out; one read as metadata only (a
+    // sweep) has no status to tell.
+    if pod.deleted.is_some() || pod.metadata_only {
+        return None;
+    }
+    let judgement = pod::judge(pod, snap)?;
+    if judgement.verdict != Verdict::Failed {
+        return None;
+    }
+    let reason = judgement.reason.as_str();
+    let hard = HARD.contains(&reason)
+        || (reason == "CrashLoopBackOff" && pod::max_restarts(pod) >= CRASH_RESTARTS);
+    let hard_since = hard.then(|| judgement.since.or(pod.created)).flatten();
+    Some(Ailment {
+        pod,
+        judgement,
+        hard_since,
+    })
+}
+
+/// Adds the cause to a workload that is not yet available: the first
+/// failing pod, by name. When every pod in `new_pods` has failed hard for
+/// longer than [`HARD_FAILURE_GRACE`], the workload is Failed with that
+/// pod's reason.
+pub fn explain(j: Judgement, snap: &Snapshot, new_pods: &[&Object]) -> Judgement {
+    if j.verdict != Verdict::Progressing {
+        return j;
+    }
+    let ailments: Vec<Ailment> = new_pods.iter().filter_map(|p| ailment(p, snap)).collect();
+    let Some(first) = ailments.first() else {
+        return j;
+    };
+    let live = new_pods.iter().filter(|p| p.deleted.is_none()).count();
+    let hard_for = |a: &Ailment| {
+        a.hard_since
+            .filter(|t| snap.now.duration_since(*t) > HARD_FAILURE_GRACE)
+    };
+    let all_hard = ailments.len() == live && ailments.iter().all(|a| hard_for(a).is_some());
+    let cause = format!(
+        "{}: Pod {} {}",
+        j.message,
+        first.pod.name(),
+        first.judgement.reason
+    );
+    if all_hard {
+        // All have failed for at least as long as the latest to start.
+        let latest = ailments.iter().filter_map(hard_for).max();
+        let every = if live == 1 {
+            "its only new pod".to_string()
+        } else {
+            format!("all {live} new pods")
+        };
+        let for_ = latest.map(|t| age(snap.now, t)).unwrap_or_default();
+        let mut failed = Judgement::new(
+            Verdict::Failed,
+            first.judgement.reason.clone(),
+            format!(
+                "{cause} ({}); {every} failing for {for_}, longer than {}",
+                first.judgement.message,
+                grace_text()
+            ),
+        )
+        .since(latest);
+        failed.ready = j.ready;
+        return failed;
+    }
+    Judgement {
+        message: cause,
+        ..j
+    }
+}
+
+/// `3m`: the grace period as the docs state it.
+fn grace_text() -> String {
+    format!("{}m", HARD_FAILURE_GRACE.as_mins())
+}

@@ -1,0 +1,433 @@
+//! The one vocabulary of status words, condition types and condition
+//! reasons: which word means failure, work in progress, success or a
+//! deliberate stop. `docs/verdicts.md` prints the same tables.
+
+/// What a status word says about the object.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Word {
+    Failed,
+    Progressing,
+    Converged,
+    Suspended,
+}
+
+/// The words of `status.phase`, `status.state`, `status.health`,
+/// `status.health.status` and `status.status`, compared without case,
+/// spaces, dashes or underscores (`In Progress`, `in-progress` and
+/// `InProgress` are one word). A word not listed says nothing.
+pub const WORDS: &[(&str, Word)] = &[
+    // Will not converge without a change.
+    ("failed", Word::Failed),
+    ("failure", Word::Failed),
+    ("failing", Word::Failed),
+    ("error", Word::Failed),
+    ("errored", Word::Failed),
+    ("degraded", Word::Failed),
+    ("unhealthy", Word::Failed),
+    ("crashed", Word::Failed),
+    ("crashloopbackoff", Word::Failed),
+    ("invalid", Word::Failed),
+    ("rejected", Word::Failed),
+    ("aborted", Word::Failed),
+    ("broken", Word::Failed),
+    ("lost", Word::Failed),
+    ("timedout", Word::Failed),
+    ("red", Word::Failed),
+    // Work under way.
+    ("pending", Word::Progressing),
+    ("provisioning", Word::Progressing),
+    ("creating", Word::Progressing),
+    ("updating", Word::Progressing),
+    ("deploying", Word::Progressing),
+    ("initializing", Word::Progressing),
+    ("initialising", Word::Progressing),
+    ("progressing", Word::Progressing),
+    ("reconciling", Word::Progressing),
+    ("inprogress", Word::Progressing),
+    ("waiting", Word::Progressing),
+    ("starting", Word::Progressing),
+    ("scheduling", Word::Progressing),
+    ("queued", Word::Progressing),
+    ("installing", Word::Progressing),
+    ("upgrading", Word::Progressing),
+    ("migrating", Word::Progressing),
+    ("scaling", Word::Progressing),
+    ("syncing", Word::Progressing),
+    ("restarting", Word::Progressing),
+    ("building", Word::Progressing),
+    ("deleting", Word::Progressing),
+    ("terminating", Word::Progressing),
+    ("applying", Word::Progressing),
+    ("new", Word::Progressing),
+    ("notready", Word::Progressing),
+    ("yellow", Word::Progressing),
+    // Done, or in its steady state.
+    ("succeeded", Word::Converged),
+    ("success", Word::Converged),
+    ("successful", Word::Converged),
+    ("ready", Word::Converged),
+    ("healthy", Word::Converged),
+    ("available", Word::Converged),
+    ("active", Word::Converged),
+    ("running", Word::Converged),
+    ("bound", Word::Converged),
+    ("complete", Word::Converged),
+    ("completed", Word::Converged),
+    ("deployed", Word::Converged),
+    ("established", Word::Converged),
+    ("synced", Word::Converged),
+    ("provisioned", Word::Converged),
+    ("issued", Word::Converged),
+    ("online", Word::Converged),
+    ("ok", Word::Converged),
+    ("up", Word::Converged),
+    ("current", Word::Converged),
+    ("green", Word::Converged),
+    // Stopped on purpose.
+    ("suspended", Word::Suspended),
+    ("paused", Word::Suspended),
+];
+
+/// What a status value says: the whole value if it is a word of the
+/// vocabulary (`In Progress`), else the words in it (`PartiallyFailed`,
+/// `ApplyingChanges`, `Cluster in healthy state`): any failure word, then
+/// any in-progress word, then any stop word, then a success word unless a
+/// `not` or `no` negates it (`NotReady`).
+pub fn status_word(value: &str) -> Option<Word> {
+    let whole: String = value
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    if let Some(w) = lookup(&whole) {
+        return Some(w);
+    }
+    let words = camel_words(value);
+    if words.len() < 2 {
+        return None;
+    }
+    // Words that mean something else inside a phrase: `Failing over` is a
+    // failover under way, `Setting up` and `a new replica` say nothing.
+    const NOT_IN_PHRASES: [&str; 4] = ["failing", "up", "new", "current"];
+    let said: Vec<Word> = words
+        .iter()
+        .filter(|w| !NOT_IN_PHRASES.contains(&w.as_str()))
+        .filter_map(|w| lookup(w))
+        .collect();
+    let negated = words.iter().any(|w| w == "not" || w == "no");
+    [Word::Failed, Word::Progressing, Word::Suspended]
+        .into_iter()
+        .find(|w| said.contains(w))
+        .or_else(|| (!negated && said.contains(&Word::Converged)).then_some(Word::Converged))
+        .or_else(|| {
+            negated
+                .then_some(Word::Progressing)
+                .filter(|_| !said.is_empty())
+        })
+}
+
+fn lookup(word: &str) -> Option<Word> {
+    WORDS.iter().find(|(w, _)| *w == word).map(|(_, c)| *c)
+}
+
+/// Whether a condition type names a problem, so that `True` is bad news:
+/// `Degraded`, `Stalled`, `Failed`, `*Failed`, `*Failure`, `*Error`,
+/// `ErrorOccurred`, `Unhealthy`, a CertificateSigningRequest's `Denied`.
+pub fn is_negative_condition(type_: &str) -> bool {
+    // AWS ACK prefixes its types: `ACK.Terminal`.
+    let type_ = unqualified(type_);
+    matches!(
+        type_,
+        "Degraded"
+            | "Stalled"
+            | "Failed"
+            | "Failure"
+            | "Error"
+            | "ErrorOccurred"
+            | "Unhealthy"
+            | "Denied"
+            | "Terminal"
+    ) || ["Failed", "Failure", "Error", "Errors"]
+        .iter()
+        .any(|suffix| type_.len() > suffix.len() && type_.ends_with(suffix))
+}
+
+/// `ACK.ResourceSynced` → `ResourceSynced`: a condition type without the
+/// prefix some operators put before it.
+pub fn unqualified(type_: &str) -> &str {
+    type_.rsplit_once('.').map_or(type_, |(_, t)| t)
+}
+
+/// Condition types whose `True` means the object is well: the ones most
+/// controllers share (`Ready`, `Available`, `Healthy`, Crossplane's
+/// `Synced`, Tekton's `Succeeded`), Gateway API's `Accepted` and
+/// `Programmed`, and AWS ACK's `ResourceSynced`. Compared without a
+/// prefix ([`unqualified`]).
+pub const POSITIVE_CONDITIONS: [&str; 8] = [
+    "Ready",
+    "Available",
+    "Healthy",
+    "Synced",
+    "Succeeded",
+    "Accepted",
+    "Programmed",
+    "ResourceSynced",
+];
+
+/// What the reason of a False positive condition says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReasonClass {
+    /// Names a failure that retrying will not fix.
+    Terminal,
+    /// Names work under way.
+    Transient,
+    /// Says neither: judged by how long it has lasted.
+    Other,
+}
+
+/// Words in a reason that name a terminal failure: `InstallFailed`,
+/// `ReconcileError`, `InvalidSpec`, `SecretNotFound`, `QuotaExceeded`,
+/// `Denied`, `Forbidden`, `Unauthorized`, `ImagePullBackOff`, `Rejected`,
+/// `ErrInitIssuer`, `Expired`, `ManagementConflict`,
+/// Gateway API's `UnsupportedValue`, `NotAllowedByListeners`,
+/// `NoMatchingParent`.
+const TERMINAL_WORDS: &[&str] = &[
+    "failed",
+    "failure",
+    "error",
+    "errors",
+    "errored",
+    "exceeded",
+    "denied",
+    "forbidden",
+    "unauthorized",
+    "rejected",
+    "invalid",
+    "unsupported",
+    "backoff",
+    "crashed",
+    "err",
+    "expired",
+    "terminal",
+    "conflict",
+];
+const TERMINAL_PAIRS: &[(&str, &str)] = &[
+    ("not", "found"),
+    ("back", "off"),
+    ("not", "allowed"),
+    ("no", "matching"),
+];
+
+/// Words in a reason that name work under way: `Progressing`,
+/// `Reconciling`, `Pending`, `WaitingForDependencies`, `Creating`,
+/// `Provisioning`, `InProgress`, Flux's `DependencyNotReady`.
+const TRANSIENT_WORDS: &[&str] = &[
+    "progressing",
+    "progress",
+    "reconciling",
+    "pending",
+    "waiting",
+    "creating",
+    "provisioning",
+    "initializing",
+    "updating",
+    "deploying",
+    "starting",
+    "scaling",
+    "installing",
+    "upgrading",
+    "issuing",
+    "syncing",
+    "dependency",
+    "dependencies",
+];
+
+/// Classifies a condition reason by its words; terminal words win.
+pub fn reason_class(reason: &str) -> ReasonClass {
+    let words = camel_words(reason);
+    let has = |list: &[&str]| words.iter().any(|w| list.contains(&w.as_str()));
+    let pair = TERMINAL_PAIRS
+        .iter()
+        .any(|(a, b)| words.windows(2).any(|w| w[0] == *a && w[1] == *b));
+    if has(TERMINAL_WORDS) || pair {
+        ReasonClass::Terminal
+    } else if has(TRANSIENT_WORDS) {
+        ReasonClass::Transient
+    } else {
+        ReasonClass::Other
+    }
+}
+
+/// `ImagePullBackOff` → `image pull back off`; `HTTPError` → `http error`;
+/// `no_matching` → `no matching`. Lower case.
+fn camel_words(s: &str) -> Vec<String> {
+    let chars: Vec<char> = s.chars().collect();
+    let mut words = Vec::new();
+    let mut word = String::new();
+    for (i, &c) in chars.iter().enumerate() {
+        if !c.is_ascii_alphanumeric() {
+            if !word.is_empty() {
+                words.push(std::mem::take(&mut word));
+            }
+            continue;
+        }
+        let prev = i.checked_sub(1).map(|p| chars[p]);
+        let next = chars.get(i + 1);
+        let starts_word = c.is_ascii_uppercase()
+            && (prev.is_some_and(|p| p.is_ascii_lowercase() || p.is_ascii_digit())
+                || (prev.is_some_and(|p| p.is_ascii_uppercase())
+                    && next.is_some_and(|n| n.is_ascii_lowercase())));
+        if starts_word && !word.is_empty() {
+            words.push(std::mem::take(&mut word));
+        }
+        word.push(c.to_ascii_lowercase());
+    }
+    if !word.is_empty() {
+        words.push(word);
+    }
+    words
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_are_compared_without_case_or_separators() {
+        assert_eq!(status_word("Failed"), Some(Word::Failed));
+        assert_eq!(status_word("FAILED"), Some(Word::Failed));
+        assert_eq!(status_word("In Progress"), Some(Word::Progressing));
+        assert_eq!(status_word("in-progress"), Some(Word::Progressing));
+        assert_eq!(status_word("Timed_Out"), Some(Word::Failed));
+        assert_eq!(status_word("Unknown"), None);
+        assert_eq!(status_word(""), None);
+    }
+
+    #[test]
+    fn values_of_several_words_are_read_word_by_word() {
+        assert_eq!(status_word("PartiallyFailed"), Some(Word::Failed));
+        assert_eq!(status_word("FailedValidation"), Some(Word::Failed));
+        assert_eq!(status_word("ApplyingChanges"), Some(Word::Progressing));
+        assert_eq!(
+            status_word("Cluster in healthy state"),
+            Some(Word::Converged)
+        );
+        assert_eq!(
+            status_word("Creating a new replica"),
+            Some(Word::Progressing)
+        );
+        assert_eq!(status_word("Failing over"), None);
+        assert_eq!(status_word("NotReady"), Some(Word::Progressing));
+        assert_eq!(status_word("No healthy replicas"), Some(Word::Progressing));
+        assert_eq!(status_word("Setting up primary"), None);
+    }
+
+    /// docs/verdicts.md prints this table for users; it must not drift.
+    #[test]
+    fn the_docs_list_every_word_under_its_verdict() {
+        let docs = include_str!("../../docs/verdicts.md");
+        let (_, table) = docs
+            .split_once("### Status words")
+            .expect("a Status words section in docs/verdicts.md");
+        for (word, class) in WORDS {
+            let row = table
+                .lines()
+                .find(|l| l.starts_with(&format!("| {class:?} | ")))
+                .unwrap_or_else(|| panic!("no {class:?} row in docs/verdicts.md"));
+            let listed = row
+                .split('|')
+                .nth(2)
+                .unwrap()
+                .split(',')
+                .any(|w| w.trim().eq_ignore_ascii_case(word));
+            assert!(
+                listed,
+                "{word} is not in the {class:?} row of docs/verdicts.md"
+            );
+        }
+    }
+
+    #[test]
+    fn every_word_appears_once() {
+        let mut seen = std::collections::HashSet::new();
+        for (w, _) in WORDS {
+            assert!(seen.insert(*w), "{w} twice");
+            assert_eq!(
+                w.chars().filter(|c| !c.is_ascii_alphanumeric()).count(),
+                0,
+                "{w}"
+            );
+        }
+    }
+
+    #[test]
+    fn negative_condition_types_name_a_problem() {
+        for t in [
+            "Degraded",
+            "Stalled",
+            "Failed",
+            "ErrorOccurred",
+            "SpecError",
+            "SubmissionError",
+            "ReconcileError",
+            "ReconciliationFailed",
+            "ProvisioningFailure",
+            "Denied",
+            "ACK.Terminal",
+        ] {
+            assert!(is_negative_condition(t), "{t}");
+        }
+        for t in ["Ready", "Synced", "Reconciling", "Errors", "Approved"] {
+            assert!(!is_negative_condition(t), "{t}");
+        }
+    }
+
+    #[test]
+    fn reasons_are_read_by_their_words() {
+        use ReasonClass::*;
+        let cases = [
+            ("InstallFailed", Terminal),
+            ("ReconcileError", Terminal),
+            ("InvalidSpec", Terminal),
+            ("SecretNotFound", Terminal),
+            ("QuotaExceeded", Terminal),
+            ("Denied", Terminal),
+            ("Forbidden", Terminal),
+            ("Unauthorized", Terminal),
+            ("ImagePullBackOff", Terminal),
+            ("Rejected", Terminal),
+            ("UnsupportedValue", Terminal),
+            ("NotAllowedByListeners", Terminal),
+            ("NoMatchingParent", Terminal),
+            ("HTTPError", Terminal),
+            ("ErrInitIssuer", Terminal),
+            ("Expired", Terminal),
+            ("ManagementConflict", Terminal),
+            ("Progressing", Transient),
+            ("Reconciling", Transient),
+            ("Pending", Transient),
+            ("WaitingForDependencies", Transient),
+            ("Creating", Transient),
+            ("Provisioning", Transient),
+            ("InProgress", Transient),
+            ("DependencyNotReady", Transient),
+            ("ProgressingWithRetry", Transient),
+            ("DoesNotExist", Other),
+            ("MinimumReplicasUnavailable", Other),
+            ("", Other),
+        ];
+        for (reason, want) in cases {
+            assert_eq!(reason_class(reason), want, "{reason}");
+        }
+    }
+
+    #[test]
+    fn camel_case_splits_like_a_reader_would() {
+        assert_eq!(
+            camel_words("ImagePullBackOff"),
+            ["image", "pull", "back", "off"]
+        );
+        assert_eq!(camel_words("HTTPError"), ["http", "error"]);
+        assert_eq!(camel_words("no_matching"), ["no", "matching"]);
+    }
+}

@@ -1,0 +1,284 @@
+//! End-to-end tests of the verdicts on the real control plane: situations
+//! where a careless judge says Converged on a broken object, or Failed on
+//! one that is about to converge. Real controllers write every status here,
+//! except on custom resources, whose status the test writes as a
+//! controller would.
+
+mod support;
+
+use std::time::Duration;
+
+use serde_json::Value;
+use support::{Background, Namespace, kubectl_as, wait_until};
+
+/// The item for `kind/name` in a `status -o json` document.
+fn item<'a>(doc: &'a Value, kind: &str, name: &str) -> Option<&'a Value> {
+    doc["items"]
+        .as_array()?
+        .iter()
+        .find(|i| i["object"]["kind"] == kind && i["object"]["name"] == name)
+}
+
+/// A cron schedule (in UTC) that fires once, at the start of the minute
+/// that begins between 10 and 70 seconds from now, and not again that day.
+fn once_soon() -> String {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let at = (now + 70) % 86_400;
+    format!("{} {} * * *", at / 60 % 60, at / 3600)
+}
+
+#[test]
+fn a_cronjob_whose_last_job_failed_is_failed_and_in_the_sweep() {
+    let ns = Namespace::new("verdict-cron");
+    ns.apply(&format!(
+        r#"
+apiVersion: batch/v1
+kind: CronJob
+metadata: {{name: report}}
+spec:
+  schedule: "{}"
+  timeZone: Etc/UTC
+  jobTemplate:
+    spec:
+      backoffLimit: 0
+      template:
+        metadata:
+          labels: {{reconcile.test/failure: job-fail}}
+        spec:
+          restartPolicy: Never
+          containers: [{{name: report, image: "registry.example.com/report:1"}}]
+"#,
+        once_soon()
+    ));
+    // The CronJob controller starts the run; kwok fails its pod; the Job
+    // controller marks the Job Failed; the CronJob controller drops it from
+    // status.active.
+    wait_until("the scheduled run fails", Duration::from_secs(150), || {
+        let jobs = ns.kubectl(&["get", "jobs", "-o", "json"]).ok().json();
+        let failed = jobs["items"].as_array().is_some_and(|items| {
+            items.iter().any(|j| {
+                j["status"]["conditions"].as_array().is_some_and(|cs| {
+                    cs.iter()
+                        .any(|c| c["type"] == "Failed" && c["status"] == "True")
+                })
+            })
+        });
+        failed && ns.jsonpath("cronjob/report", "{.status.active}").is_empty()
+    });
+
+    // `status` and `tree` both read its Jobs: judged from the most recent.
+    for command in ["status", "tree"] {
+        let run = ns.reconcile(&[command, "cronjob/report", "-o", "json"]);
+        assert_eq!(run.code, 1, "{command}: {}", run.stdout);
+        let cron = &run.json()["items"][0];
+        assert_eq!(cron["verdict"], "Failed", "{command}: {cron}");
+        assert_eq!(cron["reason"], "LastJobFailed", "{command}: {cron}");
+        let message = cron["message"].as_str().unwrap();
+        assert!(
+            message.contains("report-") && message.contains("BackoffLimitExceeded"),
+            "{command}: {message}"
+        );
+    }
+
+    // The namespace sweep lists it, not converged.
+    let run = ns.reconcile(&["status", "-o", "json"]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    let doc = run.json();
+    let swept = item(&doc, "CronJob", "report").unwrap_or_else(|| panic!("no CronJob in {doc}"));
+    assert_eq!(swept["verdict"], "Failed", "{swept}");
+}
+
+/// `kubectl apply` of a Deployment a second before its ServiceAccount: the
+/// first pod create is refused, the retry succeeds, and `wait` must not
+/// give up on the stale FailedCreate in between.
+#[test]
+fn a_late_service_account_does_not_fail_wait() {
+    let ns = Namespace::new("verdict-late-sa");
+    ns.apply(
+        r#"
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: api}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: api}}
+  template:
+    metadata: {labels: {app: api}}
+    spec:
+      serviceAccountName: late
+      containers: [{name: api, image: "registry.example.com/api:1"}]
+"#,
+    );
+    let waiter = Background::start(&["-n", &ns.name, "wait", "deploy/api", "--timeout", "120s"]);
+    // The refusal is real before the ServiceAccount arrives.
+    wait_until("the create is refused", Duration::from_secs(30), || {
+        ns.jsonpath(
+            "deploy/api",
+            "{.status.conditions[?(@.type==\"ReplicaFailure\")].status}",
+        ) == "True"
+    });
+    std::thread::sleep(Duration::from_secs(1));
+    ns.apply("apiVersion: v1\nkind: ServiceAccount\nmetadata: {name: late}\n");
+    let (code, out, took) = waiter.finish(Duration::from_secs(150));
+    assert_eq!(code, 0, "wait gave up after {took:?}:\n{out}");
+}
+
+/// A Gateway-shaped custom resource in a `*.k8s.io` group that no
+/// controller serves: swept like any root, and never Converged, whether it
+/// carries Gateway API's initial status or none at all.
+#[test]
+fn a_gateway_without_a_controller_is_never_converged() {
+    let group = "gateway.e2e-verdicts.k8s.io";
+    let crd = format!(
+        r#"
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: gateways.{group}
+  annotations: {{api-approved.kubernetes.io: "unapproved, test only"}}
+spec:
+  group: {group}
+  names: {{kind: Gateway, plural: gateways, singular: gateway}}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    subresources: {{status: {{}}}}
+    schema: {{openAPIV3Schema: {{type: object, x-kubernetes-preserve-unknown-fields: true}}}}
+"#
+    );
+    kubectl_as(
+        &support::cluster().kubeconfig,
+        &["apply", "-f", "-"],
+        Some(&crd),
+    )
+    .ok();
+    support::kubectl(&[
+        "wait",
+        "--for=condition=Established",
+        &format!("crd/gateways.{group}"),
+        "--timeout=30s",
+    ])
+    .ok();
+    let plural = format!("gateways.{group}");
+    wait_until("gateways served", Duration::from_secs(30), || {
+        support::kubectl(&["get", &plural, "-A"]).code == 0
+    });
+
+    let ns = Namespace::new("verdict-gateway");
+    let gateway = |name: &str| {
+        format!(
+            "apiVersion: {group}/v1\nkind: Gateway\nmetadata: {{name: {name}}}\nspec:\n  gatewayClassName: none\n  listeners: [{{name: http, port: 80, protocol: HTTP}}]\n"
+        )
+    };
+    ns.apply(&gateway("initial"));
+    ns.apply(&gateway("bare"));
+    // What the real Gateway CRD's defaults write on create.
+    ns.kubectl(&[
+        "patch",
+        &format!("{plural}/initial"),
+        "--subresource=status",
+        "--type=merge",
+        "-p",
+        r#"{"status":{"conditions":[
+            {"type":"Accepted","status":"Unknown","reason":"Pending","message":"Waiting for controller","lastTransitionTime":"1970-01-01T00:00:00Z"},
+            {"type":"Programmed","status":"Unknown","reason":"Pending","message":"Waiting for controller","lastTransitionTime":"1970-01-01T00:00:00Z"}]}}"#,
+    ])
+    .ok();
+
+    // The sweep reads the types discovery lists; a type created a moment
+    // ago is listed once the cached discovery is refreshed, which naming
+    // the type does.
+    ns.reconcile(&["status", &plural]);
+    let run = ns.reconcile(&["status", "-o", "json"]);
+    assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
+    let doc = run.json();
+    let initial = item(&doc, "Gateway", "initial").unwrap_or_else(|| panic!("not swept: {doc}"));
+    assert_eq!(initial["verdict"], "Progressing", "{initial}");
+    assert_eq!(initial["message"], "Waiting for controller", "{initial}");
+    let bare = item(&doc, "Gateway", "bare").unwrap_or_else(|| panic!("not swept: {doc}"));
+    assert!(
+        bare["verdict"] == "Progressing" || bare["verdict"] == "Unknown",
+        "{bare}"
+    );
+    assert!(
+        bare["reason"] == "WaitingForController" || bare["reason"] == "NoStatus",
+        "{bare}"
+    );
+}
+
+#[test]
+fn a_custom_resource_whose_phase_failed_is_failed() {
+    support::install_crd("batchruns", "BatchRun", "verdicts.reconcile.dev", "", "");
+    let ns = Namespace::new("verdict-phase");
+    ns.apply(
+        "apiVersion: verdicts.reconcile.dev/v1\nkind: BatchRun\nmetadata: {name: nightly}\nspec: {steps: 3}\n",
+    );
+    ns.kubectl(&[
+        "patch",
+        "batchruns.verdicts.reconcile.dev/nightly",
+        "--subresource=status",
+        "--type=merge",
+        "-p",
+        r#"{"status":{"phase":"Failed","message":"step 2 exited 1"}}"#,
+    ])
+    .ok();
+    let run = ns.reconcile(&[
+        "status",
+        "batchruns.verdicts.reconcile.dev/nightly",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
+    let doc = run.json();
+    let it = &doc["items"][0];
+    assert_eq!(it["verdict"], "Failed", "{it}");
+    assert_eq!(it["reason"], "Failed", "{it}");
+    assert_eq!(
+        it["message"], "status.phase is Failed: step 2 exited 1",
+        "{it}"
+    );
+}
+
+/// A StatefulSet has no progress deadline: without the cause from its pods
+/// its row would say "0/1 replicas ready" for ever.
+#[test]
+fn a_workload_row_carries_its_failing_pod() {
+    let ns = Namespace::new("verdict-rows");
+    ns.apply(
+        r#"
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db}
+spec:
+  replicas: 1
+  serviceName: db
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db, reconcile.test/failure: image-pull-backoff}}
+    spec:
+      containers: [{name: db, image: "registry.example.com/db:1"}]
+"#,
+    );
+    let mut row = Value::Null;
+    wait_until(
+        "the pod's cause in the row",
+        Duration::from_secs(60),
+        || {
+            let run = ns.reconcile(&["tree", "sts/db", "-o", "json"]);
+            row = run.json()["items"][0].clone();
+            row["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("ImagePullBackOff"))
+        },
+    );
+    assert_eq!(row["verdict"], "Progressing", "{row}");
+    assert_eq!(
+        row["message"], "0/1 replicas ready: Pod db-0 ImagePullBackOff",
+        "{row}"
+    );
+}
