@@ -822,8 +822,8 @@ def main():
     for sig in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, lambda *_: sys.exit(130))
     peers = build_peers()
-    info = cluster_up(args.state)
     try:
+        info = cluster_up(args.state)
         api = Api(args.state, info["API_PORT"])
         marker = os.path.join(args.state, "bench-workload.json")
         wanted = {k: getattr(args, k) for k in ("pods", "crds", "objects", "events", "web_pods", "namespace")}
