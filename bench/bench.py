@@ -19,6 +19,7 @@ Python 3 standard library only. See docs/performance.md.
 """
 
 import argparse
+import bisect
 import concurrent.futures
 import datetime
 import http.client
@@ -636,7 +637,9 @@ def run_once(argv, env, out_dir, tag):
 def audit_requests(audit_log, offset, records):
     """Fills records[i]['requests'] from the audit log: the tool's User-Agent within the run's window."""
     time.sleep(1.0)  # the last events of a run reach the file just after its response
-    spans = sorted(((r["t0"] - 0.005, r["t1"] + 0.005, r["ua"], i) for i, r in enumerate(records)))
+    # The runs are sequential, so their windows do not overlap: one bisection per line.
+    spans = sorted((r["t0"] - 0.005, r["t1"] + 0.005, r["ua"], i) for i, r in enumerate(records))
+    starts = [lo for lo, _, _, _ in spans]
     seen = [set() for _ in records]
     uris = [[] for _ in records]
     with open(audit_log, "rb") as f:
@@ -644,20 +647,22 @@ def audit_requests(audit_log, offset, records):
         for line in f:
             try:
                 ev = json.loads(line)
-            except ValueError:
+                ts = datetime.datetime.fromisoformat(ev["requestReceivedTimestamp"].replace("Z", "+00:00")).timestamp()
+            except (ValueError, KeyError):
                 continue
-            ua = ev.get("userAgent") or ""
-            if "requestReceivedTimestamp" not in ev:
+            k = bisect.bisect_right(starts, ts) - 1
+            if k < 0:
                 continue
-            ts = datetime.datetime.fromisoformat(ev["requestReceivedTimestamp"].replace("Z", "+00:00")).timestamp()
-            for lo, hi, prefix, i in spans:
-                if lo <= ts <= hi and ua.startswith(prefix) and ev.get("auditID") not in seen[i]:
-                    seen[i].add(ev.get("auditID"))
-                    uris[i].append(f"{ev.get('verb')} {ev.get('requestURI')}")
+            _, hi, prefix, i = spans[k]
+            if ts <= hi and (ev.get("userAgent") or "").startswith(prefix) and ev.get("auditID") not in seen[i]:
+                seen[i].add(ev.get("auditID"))
+                uris[i].append(f"{ev.get('verb')} {ev.get('requestURI')}")
     for r, ids, paths in zip(records, seen, uris):
         r["requests"] = len(ids)
         if r["kind"] == "relay":
             r["uris"] = paths
+            if not paths:
+                log(f"  warning: no request of {r['tool']} ({r['ua']}...) found in the audit log for {r['question']}")
 
 
 def measure(args, info, counts, peers):
