@@ -95,6 +95,8 @@ def parse_args():
                    help="pod capacity of each extra kwok node (default 500)")
     p.add_argument("--questions", default=",".join(QUESTIONS),
                    help="comma-separated subset of: " + ", ".join(QUESTIONS))
+    p.add_argument("--peers", default="kubectl get,kubectl-tree,kube-lineage",
+                   help="comma-separated peers to measure beside the plugin (default: kubectl get,kubectl-tree,kube-lineage)")
     p.add_argument("--kubectl", default=os.environ.get("BENCH_KUBECTL"),
                    help="the kubectl to measure (default: kubectl on PATH; if that is gcloud's dispatcher, "
                         "the newest kubectl.1.N beside it, so that no dispatcher request or exec is counted)")
@@ -111,6 +113,10 @@ def parse_args():
         if getattr(args, key) is None:
             setattr(args, key, env_int("BENCH_" + key.upper(), scale[key]))
     args.questions = [q.strip() for q in args.questions.split(",") if q.strip()]
+    args.peers = [t.strip() for t in args.peers.split(",") if t.strip()]
+    for t in args.peers:
+        if t not in ("kubectl get", "kubectl-tree", "kube-lineage"):
+            die(f"unknown peer {t!r}", "choose from: kubectl get, kubectl-tree, kube-lineage")
     for q in args.questions:
         if q not in QUESTIONS:
             die(f"unknown question {q!r}", "choose from " + ", ".join(QUESTIONS))
@@ -573,7 +579,7 @@ def kubeconfig_via(src, dst, port):
         f.write("\n".join(lines) + "\n")
 
 
-def tools_for(question, ns, crds, plugin, kubectl, peers):
+def tools_for(question, ns, crds, plugin, kubectl, peers, wanted):
     """The commands that answer one question, by tool name; the plugin first."""
     cr_kinds = ",".join(f"{plural_of(i)}.{GROUP}" for i in sorted({i for i, _, _ in cr_tree(crds)}))
     q = {
@@ -600,7 +606,7 @@ def tools_for(question, ns, crds, plugin, kubectl, peers):
             "kubectl get": [kubectl, "get", "all", "-n", ns],
         },
     }[question]
-    return {name: argv for name, argv in q.items() if argv[0]}
+    return {name: argv for name, argv in q.items() if argv[0] and (name == PLUGIN or name in wanted)}
 
 
 TITLES = {
@@ -682,7 +688,7 @@ def measure(args, info, counts, peers):
                 "XDG_CACHE_HOME": os.path.join(home, ".cache"), "XDG_CONFIG_HOME": os.path.join(home, ".config"),
                 "NO_COLOR": "1", "LANG": "C.UTF-8"}
 
-    questions = {q: tools_for(q, ns, args.crds, args.binary, args.kubectl, peers) for q in args.questions}
+    questions = {q: tools_for(q, ns, args.crds, args.binary, args.kubectl, peers, args.peers) for q in args.questions}
     audit_offset = os.path.getsize(info["AUDIT_LOG"])
     records = []
 
@@ -803,8 +809,9 @@ def report(args, counts, questions, records, peers, load_before):
         f"{counts['crds']} CRDs with {counts['objects']} custom objects",
         f"- {args.runs} interleaved rounds (order shuffled each round), warm caches; wall time and RSS are medians",
         f"- plugin: `{args.binary}` ({version_of([args.binary, '--version'])})",
-        f"- peers: kubectl {version_of([args.kubectl, 'version', '--client']).split()[-1]}; "
-        + "; ".join(f"{n} {os.path.basename(os.path.dirname(p)).rsplit('-', 1)[-1]}" for n, p in sorted(peers.items())),
+        "- peers: " + "; ".join([f"kubectl {version_of([args.kubectl, 'version', '--client']).split()[-1]}"]
+                                + [f"{n} {os.path.basename(os.path.dirname(p)).rsplit('-', 1)[-1]}"
+                                   for n, p in sorted(peers.items())]),
         "",
         "requests: from the audit log, by User-Agent and time window (min–max over every run). "
         "bytes: through a TCP relay in front of the API server, TLS handshakes included. "
@@ -826,7 +833,7 @@ def main():
     # A TERM or HUP stops the private cluster as Ctrl-C does.
     for sig in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, lambda *_: sys.exit(130))
-    peers = build_peers()
+    peers = build_peers() if {"kubectl-tree", "kube-lineage"} & set(args.peers) else {}
     try:
         info = cluster_up(args.state)
         api = Api(args.state, info["API_PORT"])
