@@ -419,6 +419,11 @@ def build_workload(api, args):
         return True if len(ready) == len(items) == extra + 2 else f"{len(ready)}/{len(items)} ready, {capacity} pods of capacity"
     wait_until("the kwok nodes", 120, nodes_ready)
 
+    # The Deployments first: the controller manager creates their pods at its
+    # client's default 20 requests/s while the custom objects are made.
+    for name, replicas in (("web", args.web_pods), ("big", args.pods)):
+        api.create(f"/apis/apps/v1/namespaces/{ns}/deployments", deployment(name, ns, replicas))
+
     # CRDs, then their objects.
     bulk("CRDs", list(range(args.crds)),
          lambda i: api.create("/apis/apiextensions.k8s.io/v1/customresourcedefinitions", crd(i)), workers=4)
@@ -454,10 +459,6 @@ def build_workload(api, args):
          lambda k: api.create(cr_path(k % args.crds), custom_object(k % args.crds, f"o-{k:05d}", ns, now=now),
                               retry_statuses=crs_retry))
 
-    # Deployments.
-    for name, replicas in (("web", args.web_pods), ("big", args.pods)):
-        api.create(f"/apis/apps/v1/namespaces/{ns}/deployments", deployment(name, ns, replicas))
-
     def rolled_out():
         states = []
         for name, replicas in (("web", args.web_pods), ("big", args.pods)):
@@ -465,7 +466,6 @@ def build_workload(api, args):
             if st.get("readyReplicas", 0) != replicas or st.get("updatedReplicas", 0) != replicas:
                 states.append(f"{name} {st.get('readyReplicas', 0)}/{replicas} ready")
         return True if not states else ", ".join(states)
-    # The controller manager creates pods at its client's default 20 requests/s.
     wait_until("the Deployments", 120 + args.pods * 0.25, rolled_out, every=3)
 
     # Events: the scheduler already wrote one per pod; top up to --events with
