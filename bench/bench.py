@@ -767,38 +767,87 @@ def version_of(argv):
         return "unknown"
 
 
-def report(args, counts, questions, records, peers, load_before):
-    rows = []
+def summarize(questions, records):
+    """Per question and tool: the measures the table and the targets are made of."""
+    out = {}
     for q, tools in questions.items():
-        rows.append(f"\n### {TITLES[q]}\n")
-        rows.append("| tool | requests | bytes ↓ | bytes ↑ | connections | wall (median) | peer ÷ plugin time "
-                    "| peak RSS (median) | output lines | exit |")
-        rows.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
         timed = {name: [r for r in records if r["question"] == q and r["tool"] == name and r["kind"] == "timed"]
                  for name in tools}
         relay = {name: next(r for r in records if r["question"] == q and r["tool"] == name and r["kind"] == "relay")
                  for name in tools}
-        ours = {r["round"]: r["wall"] for r in timed.get(PLUGIN, [])}
+        ours = {r["round"]: r["wall"] for r in timed[PLUGIN]}
+        out[q] = {}
         for name in tools:
-            runs = timed[name]
-            every = runs + [relay[name]]
-            if name == PLUGIN:
-                ratio = "1 (reference)"
-            else:
-                pairs = [r["wall"] / ours[r["round"]] for r in runs if r["round"] in ours]
-                ratio = f"{statistics.median(pairs):.2f}" if pairs else "–"
-            rows.append("| {} | {} | {} | {} | {} | {:.3f} s | {} | {:.0f} MiB | {} | {} |".format(
-                name, span([r["requests"] for r in every]), fmt_bytes(relay[name]["down"]),
-                fmt_bytes(relay[name]["up"]), relay[name]["connections"],
-                statistics.median(r["wall"] for r in runs), ratio,
-                statistics.median(r["rss_kib"] for r in runs) / 1024, relay[name]["lines"],
-                ",".join(str(e) for e in sorted({r["exit"] for r in every}))))
-        paths = relay[PLUGIN]["uris"] if PLUGIN in relay else []
+            runs, every = timed[name], timed[name] + [relay[name]]
+            pairs = [r["wall"] / ours[r["round"]] for r in runs if r["round"] in ours]
+            out[q][name] = {
+                "requests": [r["requests"] for r in every], "down": relay[name]["down"], "up": relay[name]["up"],
+                "connections": relay[name]["connections"], "wall": statistics.median(r["wall"] for r in runs),
+                "ratio": statistics.median(pairs) if pairs else None,
+                "rss": statistics.median(r["rss_kib"] for r in runs) / 1024, "lines": relay[name]["lines"],
+                "exits": sorted({r["exit"] for r in every}), "uris": relay[name].get("uris", []),
+            }
+    return out
+
+
+def targets(summary):
+    """Issue 10's targets, checked against this run: (met, what) pairs."""
+    out = []
+
+    def peers_of(q):
+        return {n: m for n, m in summary.get(q, {}).items() if n != PLUGIN}
+    if "kubectl get" in summary.get("web", {}):
+        ratio = summary["web"]["kubectl get"]["ratio"]
+        out.append((ratio >= 1, f"`tree deploy/web` no slower than `kubectl get deploy,rs,pods -l app=web` "
+                                f"(peer ÷ plugin {ratio:.2f})"))
+    if "big" in summary:
+        ours = summary["big"][PLUGIN]
+        if "kubectl get" in summary["big"]:
+            theirs = summary["big"]["kubectl get"]["rss"]
+            out.append((ours["rss"] < theirs, f"`tree deploy/big` peak RSS below `kubectl get`'s "
+                                              f"({ours['rss']:.0f} vs {theirs:.0f} MiB)"))
+        if "kubectl-tree" in summary["big"]:
+            theirs = summary["big"]["kubectl-tree"]["down"]
+            out.append((ours["down"] <= theirs, f"`tree deploy/big` downloads no more than kubectl-tree "
+                                                f"({fmt_bytes(ours['down'])} vs {fmt_bytes(theirs)})"))
+        slowest = min((m["ratio"], n) for n, m in peers_of("big").items()) if peers_of("big") else None
+        if slowest:
+            out.append((slowest[0] > 1, f"`tree deploy/big` faster than every peer (closest: {slowest[1]}, "
+                                        f"peer ÷ plugin {slowest[0]:.2f})"))
+    if "kubectl get" in summary.get("status", {}):
+        ratio = summary["status"]["kubectl get"]["ratio"]
+        out.append((ratio >= 1, f"namespace `status` no slower than `kubectl get all` (peer ÷ plugin {ratio:.2f})"))
+    for q, tools in summary.items():
+        ours = max(tools[PLUGIN]["requests"])
+        fewer = [f"{n} {min(m['requests'])}" for n, m in peers_of(q).items() if min(m["requests"]) < ours]
+        out.append((not fewer, f"{TITLES[q].split(' (')[0]}: no more requests than any peer "
+                               f"({ours}{'; fewer: ' + ', '.join(fewer) if fewer else ''})"))
+    return out
+
+
+def report(args, counts, questions, records, peers, load_before):
+    summary = summarize(questions, records)
+    rows = []
+    for q, tools in summary.items():
+        rows.append(f"\n### {TITLES[q]}\n")
+        rows.append("| tool | requests | bytes ↓ | bytes ↑ | connections | wall (median) | peer ÷ plugin time "
+                    "| peak RSS (median) | output lines | exit |")
+        rows.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+        for name, m in tools.items():
+            ratio = "1 (reference)" if name == PLUGIN else (f"{m['ratio']:.2f}" if m["ratio"] is not None else "–")
+            rows.append(f"| {name} | {span(m['requests'])} | {fmt_bytes(m['down'])} | {fmt_bytes(m['up'])} "
+                        f"| {m['connections']} | {m['wall']:.3f} s | {ratio} | {m['rss']:.0f} MiB | {m['lines']} "
+                        f"| {','.join(map(str, m['exits']))} |")
+        paths = tools[PLUGIN]["uris"]
         if paths:
             shown = paths[:25] + ([f"... and {len(paths) - 25} more"] if len(paths) > 25 else [])
             rows.append(f"\n<details><summary>the plugin's {len(paths)} requests</summary>\n\n```")
             rows.extend(shown)
             rows.append("```\n</details>")
+    checks = targets(summary)
+    if checks:
+        rows.append("\n### Issue 10's targets in this run\n")
+        rows.extend(f"- {'met' if ok else '**missed**'}: {what}" for ok, what in checks)
     head = [
         "## kubectl-reconcile benchmark",
         "",
