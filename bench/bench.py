@@ -127,6 +127,12 @@ def parse_args():
         die(f"{args.binary} is not an executable",
             "build it with `cargo build --release`, or pass the binary to measure as the first argument")
     args.state = os.path.abspath(args.state)
+    shared = {os.path.abspath(os.path.join(cache_root, "cluster"))}
+    if os.environ.get("KUBECTL_RECONCILE_TEST_STATE"):
+        shared.add(os.path.abspath(os.environ["KUBECTL_RECONCILE_TEST_STATE"]))
+    if args.state in shared:
+        die(f"--state {args.state} is the shared test cluster's", "the benchmark stops and removes its cluster at the end; "
+            "give it a directory of its own (the default is ~/.cache/kubectl-reconcile-test/bench-cluster)")
     args.kubectl = resolve_kubectl(args.kubectl)
     return args
 
