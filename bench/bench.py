@@ -120,6 +120,8 @@ def parse_args():
     for q in args.questions:
         if q not in QUESTIONS:
             die(f"unknown question {q!r}", "choose from " + ", ".join(QUESTIONS))
+    if args.runs < 1:
+        die("--runs must be at least 1", "the medians and ratios need at least one timed round")
     if args.crds < 2:
         die("--crds must be at least 2", "the custom-resource tree needs a root kind and a child kind")
     args.binary = os.path.abspath(args.binary)
@@ -235,7 +237,7 @@ class Api:
         """POST; an object that already exists counts as created (reruns with --keep)."""
         status, doc = self.call("POST", path, obj, retry_statuses=retry_statuses)
         if status not in (200, 201, 202, 409):
-            raise RuntimeError(f"POST {path} {obj['metadata']['name']}: HTTP {status}: {doc and doc.get('message')}")
+            raise RuntimeError(f"POST {path} {obj['metadata'].get('name') or obj['metadata'].get('generateName')}: HTTP {status}: {doc and doc.get('message')}")
         return doc
 
     def list_all(self, path, selector=None):
@@ -375,12 +377,12 @@ WARNING_REASONS = [("Unhealthy", "Readiness probe failed: HTTP probe failed with
                    ("BackOff", "Back-off restarting failed container app in pod")]
 
 
-def event(rng, ns, target, seq, now, warning):
+def event(rng, ns, target, now, warning):
     reason, message = rng.choice(WARNING_REASONS if warning else NORMAL_REASONS)
     first = now - rng.uniform(60, 2400)
     return {
         "apiVersion": "v1", "kind": "Event",
-        "metadata": {"name": f"{target['name']}.bench{seq:06x}", "namespace": ns},
+        "metadata": {"generateName": f"{target['name']}.", "namespace": ns},
         "involvedObject": {"apiVersion": target["apiVersion"], "kind": target["kind"], "namespace": ns,
                            "name": target["name"], "uid": target["uid"],
                            **({"fieldPath": "spec.containers{app}"} if target["kind"] == "Pod" else {})},
@@ -402,6 +404,31 @@ def wait_until(what, limit, check, every=2.0):
             die(f"{what} not ready after {limit:.0f}s: {state}",
                 "look at the private cluster's logs under --state/logs (run with --keep to keep them)")
         time.sleep(every)
+
+
+def top_up_events(api, args):
+    """The scheduler writes one Event per pod; tops the namespace up to --events
+    with kubelet-shaped events about the pods and ReplicaSets, a tenth about web's.
+    Also after a reuse: Events expire an hour after they are written."""
+    ns, now = args.namespace, time.time()
+    existing = api.count(f"/api/v1/namespaces/{ns}/events")
+    missing = max(0, args.events - existing)
+    if not missing:
+        return
+    targets = {"web": [], "big": []}
+    for app in targets:
+        for pod in api.list_all(f"/api/v1/namespaces/{ns}/pods", f"app={app}"):
+            targets[app].append({"apiVersion": "v1", "kind": "Pod", "name": pod["metadata"]["name"],
+                                 "uid": pod["metadata"]["uid"], "node": pod["spec"].get("nodeName", "")})
+        for rs in api.list_all(f"/apis/apps/v1/namespaces/{ns}/replicasets", f"app={app}"):
+            targets[app].append({"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": rs["metadata"]["name"],
+                                 "uid": rs["metadata"]["uid"]})
+    rng = random.Random(10)
+    plan = []
+    for seq in range(missing):
+        app = "web" if seq % 10 == 0 or not targets["big"] else "big"
+        plan.append((rng.choice(targets[app]), app == "big" and seq % 7 == 0, random.Random(seq)))
+    bulk("events", plan, lambda p: api.create(f"/api/v1/namespaces/{ns}/events", event(p[2], ns, p[0], now, p[1])))
 
 
 def build_workload(api, args):
@@ -474,24 +501,7 @@ def build_workload(api, args):
         return True if not states else ", ".join(states)
     wait_until("the Deployments", 120 + args.pods * 0.25, rolled_out, every=3)
 
-    # Events: the scheduler already wrote one per pod; top up to --events with
-    # kubelet-shaped events about the pods and ReplicaSets, a tenth about web's.
-    existing = api.count(f"/api/v1/namespaces/{ns}/events")
-    missing = max(0, args.events - existing)
-    targets = {"web": [], "big": []}
-    for app in targets:
-        for pod in api.list_all(f"/api/v1/namespaces/{ns}/pods", f"app={app}"):
-            targets[app].append({"apiVersion": "v1", "kind": "Pod", "name": pod["metadata"]["name"],
-                                 "uid": pod["metadata"]["uid"], "node": pod["spec"].get("nodeName", "")})
-        for rs in api.list_all(f"/apis/apps/v1/namespaces/{ns}/replicasets", f"app={app}"):
-            targets[app].append({"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": rs["metadata"]["name"],
-                                 "uid": rs["metadata"]["uid"]})
-    rng = random.Random(10)
-    plan = []
-    for seq in range(missing):
-        app = "web" if seq % 10 == 0 or not targets["big"] else "big"
-        plan.append((seq, rng.choice(targets[app]), app == "big" and seq % 7 == 0, random.Random(seq)))
-    bulk("events", plan, lambda p: api.create(f"/api/v1/namespaces/{ns}/events", event(p[3], ns, p[1], p[0], now, p[2])))
+    top_up_events(api, args)
 
     counts = {
         "pods": api.count(f"/api/v1/namespaces/{ns}/pods"),
@@ -900,6 +910,8 @@ def main():
             if saved.get("wanted") == wanted:
                 counts = saved["counts"]
                 log("reusing the workload already in the cluster")
+                top_up_events(api, args)
+                counts["events"] = api.count(f"/api/v1/namespaces/{args.namespace}/events")
         if counts is None:
             counts = build_workload(api, args)
             json.dump({"wanted": wanted, "counts": counts}, open(marker, "w"))
