@@ -198,25 +198,29 @@ fn types_come_from_the_discovery_cache() {
         file.display()
     );
 
-    // A type the server does not have: found only if the cache is read.
+    // A type the server does not have: found only if the cache is read
+    // (discovery is revalidated, and the server's 304 keeps the cache).
     let mut doc: serde_json::Value =
         serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
-    let mut gizmo = doc["catalog"]["types"][0].clone();
-    gizmo["group"] = "test.example".into();
-    gizmo["kind"] = "Gizmo".into();
-    gizmo["plural"] = "gizmos".into();
-    gizmo["singular"] = "gizmo".into();
-    gizmo["short_names"] = serde_json::json!(["gz"]);
-    gizmo["verbs"] = serde_json::json!(["get", "list", "watch"]);
-    doc["catalog"]["types"].as_array_mut().unwrap().push(gizmo);
+    let types = doc["groups"]["catalog"]["types"]
+        .as_array_mut()
+        .expect("the cache holds the /apis document's types");
+    let mut zorblet = types[0].clone();
+    zorblet["group"] = "test.example".into();
+    zorblet["kind"] = "Zorblet".into();
+    zorblet["plural"] = "zorblets".into();
+    zorblet["singular"] = "zorblet".into();
+    zorblet["short_names"] = serde_json::json!(["zb"]);
+    zorblet["verbs"] = serde_json::json!(["get", "list", "watch"]);
+    types.push(zorblet);
     std::fs::write(&file, serde_json::to_vec(&doc).unwrap()).unwrap();
     assert_eq!(
-        complete_as(kubeconfig, &cache, &["tree", "giz"]).0,
-        vec!["gizmos"]
+        complete_as(kubeconfig, &cache, &["tree", "zorb"]).0,
+        vec!["zorblets"]
     );
     assert_eq!(
-        complete_as(kubeconfig, &cache, &["tree", "gz"]).0,
-        vec!["gz"]
+        complete_as(kubeconfig, &cache, &["tree", "zb"]).0,
+        vec!["zb"]
     );
 }
 

@@ -36,4 +36,18 @@ fn a_watch_carries_on_after_the_api_server_restarts() {
         Duration::from_secs(90),
         |l| l.contains("Deployment/web Converged Available 2/2"),
     );
+    // The outage was said while it lasted, and its end too.
+    let lost = watcher
+        .seen
+        .iter()
+        .position(|l| l.contains("connection to the API server lost"));
+    let restored = watcher
+        .seen
+        .iter()
+        .position(|l| l.contains("connection restored"));
+    assert!(
+        matches!((lost, restored), (Some(a), Some(b)) if a < b),
+        "{:#?}",
+        watcher.seen
+    );
 }

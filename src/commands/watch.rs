@@ -129,10 +129,17 @@ async fn watch(
     // is being built is kept, not lost between two listeners.
     let interrupted = interrupt();
     tokio::pin!(interrupted);
+    // An outage is shown, and its clock kept running, once a second.
+    let mut tick = tokio::time::interval(Duration::from_secs(1));
     loop {
         tokio::select! {
             biased;
             () = &mut interrupted => break,
+            _ = tick.tick() => {
+                if !printer.outage(cache.outage()) {
+                    return Ok(Outcome { stdout: String::new(), code: 0 });
+                }
+            }
             got = cache.changes.recv() => {
                 if got.is_none() {
                     break;
@@ -188,6 +195,16 @@ struct Printer {
     last_text: String,
     last_document: String,
     last_states: BTreeMap<String, String>,
+    /// How long the API server had not answered, at the last notice.
+    lost: Option<Duration>,
+}
+
+/// The line that says the API server does not answer, and since when.
+fn outage_line(lost: Duration) -> String {
+    format!(
+        "connection to the API server lost {}s ago, retrying; showing the last state seen",
+        lost.as_secs()
+    )
 }
 
 enum Mode {
@@ -209,7 +226,51 @@ impl Printer {
             last_text: String::new(),
             last_document: String::new(),
             last_states: BTreeMap::new(),
+            lost: None,
         }
+    }
+
+    /// Says when the API server stops answering and when it answers again:
+    /// a footer kept current on a terminal, a line off one, a line on
+    /// stderr beside JSON or YAML documents.
+    fn outage(&mut self, lost: Option<Duration>) -> bool {
+        let was = std::mem::replace(&mut self.lost, lost);
+        let stamp = || {
+            jiff::Timestamp::now()
+                .strftime("%Y-%m-%dT%H:%M:%SZ")
+                .to_string()
+        };
+        let out = match (&self.mode, was, lost) {
+            (_, None, None) => return true,
+            (Mode::Redraw, _, Some(lost)) => format!(
+                "\x1b[H\x1b[2J{}\n{}; Ctrl-C to stop\n",
+                self.last_text,
+                outage_line(lost)
+            ),
+            (Mode::Redraw, Some(_), None) => {
+                let stamp = jiff::Timestamp::now().strftime("%H:%M:%S");
+                format!(
+                    "\x1b[H\x1b[2J{}\nconnection restored at {stamp}; watching, Ctrl-C to stop\n",
+                    self.last_text
+                )
+            }
+            (Mode::Lines, None, Some(lost)) => format!("{} {}\n", stamp(), outage_line(lost)),
+            (Mode::Lines, Some(_), None) => format!("{} connection restored\n", stamp()),
+            (Mode::Documents, None, Some(lost)) => {
+                eprintln!("{} {}", stamp(), outage_line(lost));
+                return true;
+            }
+            (Mode::Documents, Some(_), None) => {
+                eprintln!("{} connection restored", stamp());
+                return true;
+            }
+            (_, Some(_), Some(_)) => return true,
+        };
+        let mut stdout = std::io::stdout().lock();
+        stdout
+            .write_all(out.as_bytes())
+            .and_then(|()| stdout.flush())
+            .is_ok()
     }
 
     fn show(&mut self, f: &Frame) -> bool {
