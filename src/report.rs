@@ -2,76 +2,15 @@
 //! text renderers draw: objects with their verdicts, trees and gaps. Pure:
 //! built from a snapshot, a graph and the judge.
 
-use jiff::Timestamp;
 use serde::Serialize;
 
 use crate::graph::{ChainLink, Graph, MAX_DEPTH, Note};
-use crate::model::{Incomplete, Object, ObjectRef, OwnerRef, Snapshot, Target};
+use crate::model::{Incomplete, ObjectRef, OwnerRef, Snapshot, Target};
 use crate::relations::{self, Edge, End};
-use crate::verdict::{Judgement, Ready, Verdict, judge};
+pub use crate::verdict::Item;
+use crate::verdict::Verdict;
 
 pub const API_VERSION: &str = "reconcile.kubectl.dev/v1alpha1";
-
-/// One object and its verdict.
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Item {
-    pub object: ObjectRef,
-    pub verdict: Verdict,
-    pub reason: String,
-    pub message: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub since: Option<Timestamp>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub ready: Option<Ready>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub generation: Option<i64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub observed_generation: Option<i64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub created: Option<Timestamp>,
-}
-
-impl Item {
-    pub fn of(obj: &Object, snap: &Snapshot) -> Item {
-        Item::with(obj, judge(obj, snap))
-    }
-
-    /// An item from a judgement already made.
-    pub fn with(obj: &Object, j: Judgement) -> Item {
-        Item {
-            object: obj.id.clone(),
-            verdict: j.verdict,
-            reason: j.reason,
-            message: j.message,
-            since: j.since,
-            ready: j.ready,
-            generation: obj.generation,
-            observed_generation: obj.observed_generation(),
-            created: obj.created,
-        }
-    }
-
-    /// A target that does not exist.
-    pub fn missing(id: &ObjectRef) -> Item {
-        let place = id
-            .namespace
-            .as_deref()
-            .map(|ns| format!(" in namespace \"{ns}\""))
-            .unwrap_or_default();
-        Item {
-            object: id.clone(),
-            verdict: Verdict::NotFound,
-            reason: "NotFound".into(),
-            message: format!("{} \"{}\" not found{place}", id.kind, id.name),
-            since: None,
-            ready: None,
-            generation: None,
-            observed_generation: None,
-            created: None,
-        }
-    }
-}
 
 /// `status`: one item per target.
 #[derive(Debug, Serialize)]
@@ -414,27 +353,4 @@ impl WhyReport {
         report.items = items;
         report
     }
-}
-
-/// The roots that are not converged, most severe first: what `why` with
-/// no target explains.
-pub fn failing_roots(snap: &Snapshot, roots: &[Target]) -> Vec<Target> {
-    let mut judged: Vec<(u8, &Object)> = roots
-        .iter()
-        .filter_map(|t| match t {
-            Target::Found(uid) => snap.get(uid),
-            Target::Missing(_) => None,
-        })
-        .map(|o| (judge(o, snap).verdict, o))
-        .filter(|(v, _)| *v != Verdict::Converged)
-        .map(|(v, o)| (v.severity(), o))
-        .collect();
-    judged.sort_by(|(a, x), (b, y)| {
-        b.cmp(a)
-            .then((x.namespace(), x.kind(), x.name()).cmp(&(y.namespace(), y.kind(), y.name())))
-    });
-    judged
-        .into_iter()
-        .map(|(_, o)| Target::Found(o.uid.clone()))
-        .collect()
 }

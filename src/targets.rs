@@ -1,6 +1,9 @@
 //! What the user asked about, before resolution: `TYPE/NAME`, `TYPE NAME...`,
 //! `TYPE -l SELECTOR`, or identities read from manifests (`-f`).
 
+use crate::model::{Object, Snapshot, Target};
+use crate::verdict::{Verdict, judge};
+
 /// One requested target, spelled as the user spelled it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TargetSpec {
@@ -126,4 +129,27 @@ mod tests {
         );
         assert!(parse(&s(&["deploy/"]), None).is_err());
     }
+}
+
+/// The roots that are not converged, most severe first: what `why` with
+/// no target explains, and what `status` reads in depth.
+pub fn failing_roots(snap: &Snapshot, roots: &[Target]) -> Vec<Target> {
+    let mut judged: Vec<(u8, &Object)> = roots
+        .iter()
+        .filter_map(|t| match t {
+            Target::Found(uid) => snap.get(uid),
+            Target::Missing(_) => None,
+        })
+        .map(|o| (judge(o, snap).verdict, o))
+        .filter(|(v, _)| *v != Verdict::Converged)
+        .map(|(v, o)| (v.severity(), o))
+        .collect();
+    judged.sort_by(|(a, x), (b, y)| {
+        b.cmp(a)
+            .then((x.namespace(), x.kind(), x.name()).cmp(&(y.namespace(), y.kind(), y.name())))
+    });
+    judged
+        .into_iter()
+        .map(|(_, o)| Target::Found(o.uid.clone()))
+        .collect()
 }

@@ -119,7 +119,13 @@ fn connection_flags_without_a_kubeconfig() {
         "-o",
         "json",
     ]);
-    assert_eq!(run.code, 0, "{}", run.stderr);
+    // The viewer may not list every type (custom resources outside the
+    // `view` role): a partial sweep exits 1 and names what it could not read.
+    let partial = run.code == 1
+        && !run.json()["incomplete"]
+            .as_array()
+            .is_none_or(|gaps| gaps.is_empty());
+    assert!(run.code == 0 || partial, "{}\n{}", run.stdout, run.stderr);
     assert_eq!(run.json()["kind"], "StatusReport");
     // Without the CA the server's certificate is not trusted, unless told
     // not to check.
@@ -148,7 +154,7 @@ fn connection_flags_without_a_kubeconfig() {
         &ns.name,
         "status",
     ]);
-    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_ne!(run.code, 2, "connected and answered: {}", run.stderr);
     // The name the certificate is checked against.
     let run = bare(&[
         "-s",
@@ -165,7 +171,7 @@ fn connection_flags_without_a_kubeconfig() {
         &ns.name,
         "status",
     ]);
-    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_ne!(run.code, 2, "connected and answered: {}", run.stderr);
     let run = bare(&[
         "-s",
         &server,

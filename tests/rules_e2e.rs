@@ -57,7 +57,12 @@ fn a_user_rule_overrides_the_conventions_on_a_live_custom_resource() {
         "--subresource=status",
         "--type=merge",
         "-p",
-        r#"{"status":{"observedGeneration":1,"conditions":[{"type":"Ready","status":"False","reason":"ScaledToZero","message":"0 of 0 workers","lastTransitionTime":"2026-01-10T11:00:00Z"}]}}"#,
+        // Just now: a Ready=False that has lasted long is escalated by the
+        // conventions ("no progress for ..."), which is not what this tests.
+        &format!(
+            r#"{{"status":{{"observedGeneration":1,"conditions":[{{"type":"Ready","status":"False","reason":"ScaledToZero","message":"0 of 0 workers","lastTransitionTime":"{}"}}]}}}}"#,
+            jiff::Timestamp::now().strftime("%Y-%m-%dT%H:%M:%SZ")
+        ),
     ])
     .ok();
     wait_until("the status is written", Duration::from_secs(30), || {
@@ -207,7 +212,8 @@ fn wait_ends_when_a_user_rule_says_converged() {
             "--type=merge",
             "-p",
             &format!(
-                r#"{{"status":{{"observedGeneration":1,"conditions":[{{"type":"Ready","status":"False","reason":"{reason}","message":"draining","lastTransitionTime":"2026-01-10T11:00:00Z"}}]}}}}"#
+                r#"{{"status":{{"observedGeneration":1,"conditions":[{{"type":"Ready","status":"False","reason":"{reason}","message":"draining","lastTransitionTime":"{}"}}]}}}}"#,
+                jiff::Timestamp::now().strftime("%Y-%m-%dT%H:%M:%SZ")
             ),
         ])
         .ok();

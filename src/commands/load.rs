@@ -5,13 +5,13 @@
 use anyhow::Context;
 
 use crate::model::{ObjectRef, Target};
-use crate::report::failing_roots;
 use crate::settings::Settings;
 use crate::source::builder::SnapshotBuilder;
 use crate::source::crawl::EventsRead;
 use crate::source::live::{Fetched, Live, Mode, Scope};
 use crate::source::{file, offline};
 use crate::targets::TargetSpec;
+use crate::targets::failing_roots;
 
 /// A read, and the live connection it came from (none for snapshot files).
 pub struct Loaded {

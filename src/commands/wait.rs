@@ -77,9 +77,15 @@ pub async fn run(
     }
     let started = tokio::time::Instant::now();
     // --timeout bounds the whole command: the first reads, the wait and the
-    // diagnosis at the end, for which the last part is kept.
-    let deadline = started + timeout;
-    let wait_until = deadline - diagnosis_reserve(timeout);
+    // diagnosis at the end, for which the last part is kept. `--timeout 0`
+    // checks once: the reads keep the command's own deadline, and the wait
+    // ends as soon as the first state is judged.
+    let (deadline, wait_until) = if timeout.is_zero() {
+        (started + settings.deadline, started)
+    } else {
+        let deadline = started + timeout;
+        (deadline, deadline - diagnosis_reserve(timeout))
+    };
     // The trees too: a workload's pods are watched, so a hard failure of
     // its new pods ends the wait as soon as it is judged final.
     let loaded = tokio::time::timeout_at(deadline, load_keep(settings, specs, Mode::Tree { owners: false }, None))

@@ -13,11 +13,11 @@ use super::load::Loaded;
 use super::{Outcome, UsageError};
 use crate::cli::OutputFormat;
 use crate::model::{ObjectRef, Snapshot, Target};
-use crate::report::failing_roots;
 use crate::settings::Settings;
 use crate::source::live::Fetched;
 use crate::source::offline;
 use crate::source::watch::Cache;
+use crate::targets::failing_roots;
 
 /// How long changes are gathered before a redraw.
 const SETTLE: Duration = Duration::from_millis(150);

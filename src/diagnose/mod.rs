@@ -27,7 +27,7 @@ pub use steps::NextStep;
 use crate::graph::Graph;
 use crate::model::{Condition, Object, ObjectRef, Snapshot};
 use crate::relations::{End, Node as TreeNode};
-use crate::report::Item;
+use crate::verdict::Item;
 use crate::verdict::{Judgement, judge};
 
 /// A condition of the target, flagged when abnormal or behind the spec.

@@ -13,12 +13,15 @@
 pub(crate) mod conditions;
 mod conventions;
 mod deletion;
+mod item;
 mod kinds;
 mod vocabulary;
 mod words;
 
 #[cfg(test)]
 mod tests;
+
+pub use item::Item;
 
 use jiff::{SignedDuration, Timestamp};
 use serde::Serialize;

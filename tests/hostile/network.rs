@@ -241,3 +241,62 @@ fn wait_timeout_is_a_hard_deadline_when_the_server_hangs() {
         out.stdout
     );
 }
+
+/// A server that turns a request away for load (429, as the API server does
+/// while a new CRD's storage initializes) is asked again after its
+/// `Retry-After`, inside the deadline, and the answer is whole.
+#[test]
+fn a_busy_server_is_asked_again_after_its_retry_after() {
+    use std::io::Write;
+    use std::sync::atomic::AtomicUsize;
+    let tries = Arc::new(AtomicUsize::new(0));
+    let counted = tries.clone();
+    let server = fake::serve(move |req, stream| {
+        if let Some(body) = fake::discovery(&req.path) {
+            return fake::reply(stream, 200, &body);
+        }
+        let path = req.path.split('?').next().unwrap_or("");
+        if path == "/api/v1/namespaces/default/pods/p" {
+            if counted.fetch_add(1, Ordering::SeqCst) == 0 {
+                let body = fake::status(429, "TooManyRequests", "storage is (re)initializing");
+                let busy = format!(
+                    "HTTP/1.1 429 Too Many Requests\r\nContent-Type: application/json\r\nRetry-After: 1\r\nContent-Length: {}\r\n\r\n{body}",
+                    body.len()
+                );
+                return stream.write_all(busy.as_bytes()).is_ok();
+            }
+            let pod = serde_json::json!({"apiVersion": "v1", "kind": "Pod",
+                "metadata": {"name": "p", "namespace": "default", "uid": "u1", "creationTimestamp": "2026-01-10T10:00:00Z"},
+                "spec": {"containers": [{"name": "c", "image": "nginx"}]},
+                "status": {"phase": "Running", "conditions": [{"type": "Ready", "status": "True"}],
+                           "containerStatuses": [{"name": "c", "ready": true, "restartCount": 0, "state": {"running": {}}}]}});
+            return fake::reply(stream, 200, &pod.to_string());
+        }
+        if path.ends_with("/events") {
+            let list = serde_json::json!({"kind": "EventList", "apiVersion": "v1", "metadata": {"resourceVersion": "1"}, "items": []});
+            return fake::reply(stream, 200, &list.to_string());
+        }
+        fake::reply(stream, 404, &fake::status(404, "NotFound", "not here"))
+    });
+    let dir = scratch();
+    let kc = token_kubeconfig(dir.path(), &server.url());
+    let out = run(
+        dir.path(),
+        &[
+            "status",
+            "pods/p",
+            "-n",
+            "default",
+            "--kubeconfig",
+            kc.to_str().unwrap(),
+        ],
+        Duration::from_secs(30),
+    );
+    out.assert(0, Duration::from_secs(10));
+    assert!(out.stdout.contains("Converged"), "{}", out.stdout);
+    assert_eq!(
+        tries.load(Ordering::SeqCst),
+        2,
+        "asked once more, after the wait"
+    );
+}
