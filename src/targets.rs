@@ -64,6 +64,29 @@ pub fn parse(args: &[String], selector: Option<&str>) -> Result<Vec<TargetSpec>,
         .collect())
 }
 
+/// The roots that are not converged, most severe first: what `why` with
+/// no target explains, and what `status` reads in depth.
+pub fn failing_roots(snap: &Snapshot, roots: &[Target]) -> Vec<Target> {
+    let mut judged: Vec<(u8, &Object)> = roots
+        .iter()
+        .filter_map(|t| match t {
+            Target::Found(uid) => snap.get(uid),
+            Target::Missing(_) => None,
+        })
+        .map(|o| (judge(o, snap).verdict, o))
+        .filter(|(v, _)| *v != Verdict::Converged)
+        .map(|(v, o)| (v.severity(), o))
+        .collect();
+    judged.sort_by(|(a, x), (b, y)| {
+        b.cmp(a)
+            .then((x.namespace(), x.kind(), x.name()).cmp(&(y.namespace(), y.kind(), y.name())))
+    });
+    judged
+        .into_iter()
+        .map(|(_, o)| Target::Found(o.uid.clone()))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -129,27 +152,4 @@ mod tests {
         );
         assert!(parse(&s(&["deploy/"]), None).is_err());
     }
-}
-
-/// The roots that are not converged, most severe first: what `why` with
-/// no target explains, and what `status` reads in depth.
-pub fn failing_roots(snap: &Snapshot, roots: &[Target]) -> Vec<Target> {
-    let mut judged: Vec<(u8, &Object)> = roots
-        .iter()
-        .filter_map(|t| match t {
-            Target::Found(uid) => snap.get(uid),
-            Target::Missing(_) => None,
-        })
-        .map(|o| (judge(o, snap).verdict, o))
-        .filter(|(v, _)| *v != Verdict::Converged)
-        .map(|(v, o)| (v.severity(), o))
-        .collect();
-    judged.sort_by(|(a, x), (b, y)| {
-        b.cmp(a)
-            .then((x.namespace(), x.kind(), x.name()).cmp(&(y.namespace(), y.kind(), y.name())))
-    });
-    judged
-        .into_iter()
-        .map(|(_, o)| Target::Found(o.uid.clone()))
-        .collect()
 }
