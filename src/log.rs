@@ -75,7 +75,7 @@ pub fn status_text(error: Option<&ApiError>) -> String {
         Some(ApiError::Unauthorized(_)) => "401 Unauthorized".into(),
         Some(ApiError::Gone) => "410 Gone".into(),
         Some(ApiError::Timeout) => "(timed out)".into(),
-        Some(ApiError::Unreachable(why)) => format!("(failed: {why})"),
+        Some(ApiError::Unreachable(why) | ApiError::Tls(why)) => format!("(failed: {why})"),
         Some(ApiError::Other(code, _)) => code.to_string(),
     }
 }

@@ -142,6 +142,11 @@ fn connection_flags_without_a_kubeconfig() {
     ]);
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("UnknownIssuer"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("TLS handshake") && !run.stderr.contains("cannot reach"),
+        "a TLS failure is not an unreachable server: {}",
+        run.stderr
+    );
     let run = bare(&[
         "-s",
         &server,

@@ -185,7 +185,8 @@ fn a_user_who_may_list_but_not_watch_still_sees_a_rollout_converge() {
     ])
     .ok();
     ns.apply(&deployment("web", 2));
-    let waiter = Background::start(&[
+    let started = std::time::Instant::now();
+    let run = reconcile(&[
         "--as",
         "lister",
         "-n",
@@ -195,8 +196,15 @@ fn a_user_who_may_list_but_not_watch_still_sees_a_rollout_converge() {
         "--timeout",
         "60s",
     ]);
-    let (code, out, elapsed) = waiter.finish(Duration::from_secs(90));
-    assert_eq!(code, 0, "{out}");
+    let elapsed = started.elapsed();
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains(
+            "warning: deployments.apps: forbidden (watching; re-listed every 5s instead)"
+        ),
+        "the forbidden watch is said at once: {}",
+        run.stderr
+    );
     assert!(
         elapsed < Duration::from_secs(45),
         "converged by re-listing: {elapsed:?}"

@@ -56,6 +56,9 @@ async fn server_version(settings: &Settings) -> Result<String, String> {
         ApiError::Unreachable(text) => {
             format!("cannot reach {}: {text}", connected.server)
         }
+        ApiError::Tls(text) => {
+            format!("the TLS handshake with {} failed: {text}", connected.server)
+        }
         ApiError::Timeout => format!("{} did not answer in time", connected.server),
         other => format!("{}: {}", connected.server, other.short()),
     })?;

@@ -105,6 +105,7 @@ pub async fn run(
     let mut snapshot = loaded.fetched.snapshot;
     let mut targets = loaded.fetched.targets;
     let mut progress = Progress::new(settings);
+    let mut said: std::collections::HashSet<String> = std::collections::HashSet::new();
     loop {
         let report = StatusReport::build(&snapshot, &targets);
         match evaluate(&report.items, want) {
@@ -158,6 +159,14 @@ pub async fn run(
                             snapshot = cache.snapshot(jiff::Timestamp::now());
                             snapshot.set_rules(settings.rules.clone());
                             targets = retarget.targets(&snapshot);
+                            // A watch this user may not open is said at once.
+                            for gap in snapshot.incomplete.iter().filter(|g| g.error.contains("watching")) {
+                                let line = format!("{}: {}", gap.resource, gap.error);
+                                if said.insert(line.clone()) {
+                                    progress.clear();
+                                    eprintln!("warning: {}", render::escape(&line));
+                                }
+                            }
                         }
                     }
                     // On a terminal, redraw the elapsed time every second.

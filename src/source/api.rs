@@ -17,6 +17,9 @@ pub enum ApiError {
     Gone,
     Timeout,
     Unreachable(String),
+    /// The TLS handshake failed: the server's certificate is not trusted,
+    /// names another host, or the server refused ours.
+    Tls(String),
     Other(u16, String),
 }
 
@@ -30,6 +33,7 @@ impl ApiError {
             ApiError::Gone => "expired".into(),
             ApiError::Timeout => "timeout".into(),
             ApiError::Unreachable(_) => "unreachable".into(),
+            ApiError::Tls(_) => "TLS handshake failed".into(),
             // The server's own words say which part failed (a conversion
             // webhook, an aggregated API); escaped where it is printed.
             ApiError::Other(code, message) if !message.is_empty() => {
@@ -293,13 +297,31 @@ fn classify(err: kube::Error) -> ApiError {
         },
         other => {
             let text = error_chain(&other);
-            if text.contains("timed out") || text.contains("deadline") {
+            if is_tls(&other) {
+                ApiError::Tls(text)
+            } else if text.contains("timed out") || text.contains("deadline") {
                 ApiError::Timeout
             } else {
                 ApiError::Unreachable(text)
             }
         }
     }
+}
+
+/// Whether a TLS error (from rustls, possibly inside an I/O error) is
+/// among the causes: found by its type, not its wording.
+fn is_tls(err: &(dyn std::error::Error + 'static)) -> bool {
+    if err.downcast_ref::<rustls::Error>().is_some() {
+        return true;
+    }
+    // An I/O error's `source` skips the error it wraps: look inside.
+    if let Some(io) = err.downcast_ref::<std::io::Error>()
+        && let Some(inner) = io.get_ref()
+        && is_tls(inner)
+    {
+        return true;
+    }
+    err.source().is_some_and(is_tls)
 }
 
 /// An error and its causes, on one line.

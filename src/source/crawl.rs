@@ -183,7 +183,7 @@ impl<'a, R: Reader> Crawl<'a, R> {
     /// A read that failed: a gap in the answer, or the end of it.
     pub fn fail(&mut self, read: &Read, err: ApiError) {
         match err {
-            ApiError::Unauthorized(_) | ApiError::Unreachable(_) => {
+            ApiError::Unauthorized(_) | ApiError::Unreachable(_) | ApiError::Tls(_) => {
                 self.fatal.get_or_insert(err);
             }
             other => self.gaps.incomplete.push(Incomplete {

@@ -414,6 +414,9 @@ fn explain(err: &ApiError, server: &str, doing: &str) -> FetchError {
         ApiError::Unreachable(cause) => format!(
             "cannot reach the API server at {server} to {doing}: {cause}\nhint: is the cluster running, and is this the right context? (kubectl config current-context)"
         ),
+        ApiError::Tls(cause) => format!(
+            "the TLS handshake with the API server at {server} failed while trying to {doing}: {cause}\nhint: check the server's certificate authority (--certificate-authority, or the kubeconfig's), the name it is checked against (--tls-server-name), and the client certificate"
+        ),
         ApiError::Unauthorized(_) => format!(
             "the API server at {server} rejected the credentials (401 Unauthorized) while trying to {doing}\nhint: log in again, or check --kubeconfig, --context and --user"
         ),

@@ -134,7 +134,10 @@ impl Cache {
 
 fn lost(store: &Mutex<Store>, e: &ApiError) {
     let mut s = store.lock().expect("cache lock");
-    if matches!(e, ApiError::Unreachable(_) | ApiError::Timeout) {
+    if matches!(
+        e,
+        ApiError::Unreachable(_) | ApiError::Tls(_) | ApiError::Timeout
+    ) {
         s.lost_since.get_or_insert_with(Instant::now);
     }
 }
