@@ -5,7 +5,7 @@ use crate::model::{Object, Snapshot};
 use crate::verdict::conditions::{cite, false_, find, reason_or, true_, with_reason};
 use crate::verdict::words::count;
 
-use super::pods::{controlled, explain};
+use super::pods::{controlled, explain, first_cause};
 use super::{create_failure_pending, pod_error};
 use crate::verdict::{Judgement, Verdict};
 
@@ -75,11 +75,18 @@ pub fn judge(obj: &Object, snap: &Snapshot) -> Option<Judgement> {
     }
     if let Some(c) = deadline {
         let secs = obj.int("/spec/progressDeadlineSeconds").unwrap_or(600);
+        // The row names what holds the rollout: the newest pods' failure.
+        let new_pods = newest(&sets)
+            .map(|rs| controlled(snap, &rs.uid, "Pod"))
+            .unwrap_or_default();
+        let cause = first_cause(snap, &new_pods)
+            .map(|c| format!(": {c}"))
+            .unwrap_or_default();
         let j = Judgement::new(
             Verdict::Failed,
             "ProgressDeadlineExceeded",
             format!(
-                "rollout made no progress for {secs}s (progressDeadlineSeconds): {}; {counts}",
+                "rollout made no progress for {secs}s (progressDeadlineSeconds): {}; {counts}{cause}",
                 c.message.trim_end_matches('.')
             ),
         );

@@ -71,6 +71,15 @@ fn ailment<'a>(pod: &'a Object, snap: &Snapshot) -> Option<Ailment<'a>> {
     })
 }
 
+/// The first failing pod among `new_pods`, as a row says it:
+/// `Pod web-x ImagePullBackOff`.
+pub fn first_cause(snap: &Snapshot, new_pods: &[&Object]) -> Option<String> {
+    new_pods
+        .iter()
+        .find_map(|p| ailment(p, snap))
+        .map(|a| format!("Pod {} {}", a.pod.name(), a.judgement.reason))
+}
+
 /// Adds the cause to a workload that is not yet available: the first
 /// failing pod, by name. When every pod in `new_pods` has failed hard for
 /// longer than [`HARD_FAILURE_GRACE`], the workload is Failed with that
