@@ -42,6 +42,11 @@ pub fn response(
     error: Option<&ApiError>,
     took: Duration,
 ) {
+    response_with(method, path, accept, &status_text(error), took);
+}
+
+/// [`response`] with the status already said (`304 Not Modified`).
+pub fn response_with(method: &str, path: &str, accept: Option<&str>, status: &str, took: Duration) {
     if !enabled(REQUESTS) {
         return;
     }
@@ -49,12 +54,7 @@ pub fn response(
         .get()
         .map(|c| (c.0.as_str(), c.1.as_slice()))
         .unwrap_or_default();
-    let mut lines = vec![request_line(
-        method,
-        &format!("{base}{path}"),
-        &status_text(error),
-        took,
-    )];
+    let mut lines = vec![request_line(method, &format!("{base}{path}"), status, took)];
     if enabled(HEADERS) {
         let accept = accept.unwrap_or("application/json");
         lines.extend(

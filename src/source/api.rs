@@ -126,18 +126,15 @@ impl Api {
             let started = std::time::Instant::now();
             let result =
                 tokio::time::timeout(self.timeout, self.send(path_and_query, accept, etag)).await;
-            let error = match &result {
-                Err(_) => Some(ApiError::Timeout),
-                Ok(Err(Failure::Busy(_, e) | Failure::Final(e))) => Some(e.clone()),
-                Ok(Ok(_)) => None,
+            let status = match &result {
+                Err(_) => crate::log::status_text(Some(&ApiError::Timeout)),
+                Ok(Err(Failure::Busy(_, e) | Failure::Final(e))) => {
+                    crate::log::status_text(Some(e))
+                }
+                Ok(Ok(a)) if a.status == 304 => "304 Not Modified".to_string(),
+                Ok(Ok(_)) => crate::log::status_text(None),
             };
-            crate::log::response(
-                "GET",
-                path_and_query,
-                accept,
-                error.as_ref(),
-                started.elapsed(),
-            );
+            crate::log::response_with("GET", path_and_query, accept, &status, started.elapsed());
             match result {
                 Err(_) => return Err(ApiError::Timeout),
                 Ok(Err(Failure::Busy(wait, _))) if tries <= RETRIES => {
