@@ -109,40 +109,24 @@ impl Catalog {
         let mut types: Vec<ResourceType> = Vec::new();
         let mut other_versions: Vec<ResourceType> = Vec::new();
         for doc in documents {
-            for group in doc
-                .get("items")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-            {
-                let group_name = group
-                    .pointer("/metadata/name")
-                    .and_then(Value::as_str)
-                    .unwrap_or("");
-                for version in group
-                    .get("versions")
+            for (group_name, version) in group_versions(doc) {
+                let version_name = version.get("version").and_then(Value::as_str).unwrap_or("");
+                for res in version
+                    .get("resources")
                     .and_then(Value::as_array)
                     .into_iter()
                     .flatten()
                 {
-                    let version_name = version.get("version").and_then(Value::as_str).unwrap_or("");
-                    for res in version
-                        .get("resources")
-                        .and_then(Value::as_array)
-                        .into_iter()
-                        .flatten()
+                    let Some(rt) = parse_resource(group_name, version_name, res) else {
+                        continue;
+                    };
+                    if !types
+                        .iter()
+                        .any(|t| t.group == rt.group && t.plural == rt.plural)
                     {
-                        let Some(rt) = parse_resource(group_name, version_name, res) else {
-                            continue;
-                        };
-                        if !types
-                            .iter()
-                            .any(|t| t.group == rt.group && t.plural == rt.plural)
-                        {
-                            types.push(rt);
-                        } else {
-                            other_versions.push(rt);
-                        }
+                        types.push(rt);
+                    } else {
+                        other_versions.push(rt);
                     }
                 }
             }
@@ -275,6 +259,32 @@ fn parse_resource(group: &str, version: &str, res: &Value) -> Option<ResourceTyp
         verbs: list("verbs"),
         has_status,
     })
+}
+
+/// Every (group name, version entry) of an aggregated discovery document,
+/// in the server's order (preferred version first within a group).
+pub fn group_versions(doc: &Value) -> Vec<(&str, &Value)> {
+    let mut out = Vec::new();
+    for group in doc
+        .get("items")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let name = group
+            .pointer("/metadata/name")
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        out.extend(
+            group
+                .get("versions")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .map(|v| (name, v)),
+        );
+    }
+    out
 }
 
 /// Groups the Kubernetes API server serves itself. A list, not a pattern:

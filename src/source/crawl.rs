@@ -47,6 +47,15 @@ pub struct EventsRead {
     pub uids: HashSet<String>,
 }
 
+/// What a GET found.
+enum Got {
+    /// The object (None: the answer was not an object).
+    Found(Option<Box<Object>>),
+    Missing,
+    /// A gap, already recorded.
+    Failed,
+}
+
 /// One crawl: a reader, the catalog, and what has been found so far.
 pub struct Crawl<'a, R: Reader> {
     reader: &'a R,
@@ -131,9 +140,9 @@ impl<'a, R: Reader> Crawl<'a, R> {
         }
     }
 
-    /// Runs reads concurrently; every object found is added, every failure
-    /// is a gap (or fatal). Returns the objects of each read.
-    async fn run(&mut self, reads: Vec<Read>) -> Vec<(Read, Vec<Object>)> {
+    /// Lists concurrently; a failure is a gap (or fatal) and left out of
+    /// the answer. Returns the items of each list that answered.
+    async fn lists(&mut self, reads: Vec<Read>) -> Vec<(Read, Vec<Value>)> {
         let reader = self.reader;
         let results: Vec<(Read, Result<super::read::Listing, ApiError>)> = stream::iter(reads)
             .map(|read| async move {
@@ -147,18 +156,58 @@ impl<'a, R: Reader> Crawl<'a, R> {
         for (read, result) in results {
             self.tried += 1;
             match result {
-                Ok(listing) => {
-                    let objects = self.convert_all(listing.items, &read);
-                    if !read.is_metadata_only() || super::read::is_data_type(&read.rt) {
-                        self.watch(read.clone());
-                    }
-                    out.push((read, objects));
-                }
+                Ok(listing) => out.push((read, listing.items)),
                 Err(e) => {
                     self.failed += 1;
                     self.fail(&read, e);
                 }
             }
+        }
+        out
+    }
+
+    /// GETs concurrently, in order; a failure is a gap (or fatal). Every
+    /// read that answered, found or not, is watched.
+    async fn gets(&mut self, reads: Vec<Read>) -> Vec<(Read, Got)> {
+        let reader = self.reader;
+        let results: Vec<(Read, Result<Option<Value>, ApiError>)> = stream::iter(reads)
+            .map(|read| async move {
+                let result = reader.get(&read).await;
+                (read, result)
+            })
+            .buffered(CONCURRENCY)
+            .collect()
+            .await;
+        let mut out = Vec::new();
+        for (read, result) in results {
+            self.tried += 1;
+            let got = match result {
+                Ok(Some(value)) => Got::Found(self.convert(value, &read).map(Box::new)),
+                Ok(None) => Got::Missing,
+                Err(e) => {
+                    self.failed += 1;
+                    self.fail(&read, e);
+                    Got::Failed
+                }
+            };
+            if !matches!(got, Got::Failed) {
+                self.watch(read.as_list());
+            }
+            out.push((read, got));
+        }
+        out
+    }
+
+    /// Lists concurrently as [`Crawl::lists`], as objects; the lists of
+    /// full objects (and of Secrets and ConfigMaps) are watched.
+    async fn run(&mut self, reads: Vec<Read>) -> Vec<(Read, Vec<Object>)> {
+        let mut out = Vec::new();
+        for (read, items) in self.lists(reads).await {
+            let objects = self.convert_all(items, &read);
+            if !read.is_metadata_only() || super::read::is_data_type(&read.rt) {
+                self.watch(read.clone());
+            }
+            out.push((read, objects));
         }
         out
     }
@@ -336,29 +385,9 @@ impl<'a, R: Reader> Crawl<'a, R> {
                 .collect();
             self.objects.extend(keep);
         }
-        let reader = self.reader;
-        let fetched: Vec<(Read, Result<Option<Value>, ApiError>)> = stream::iter(gets)
-            .map(|read| async move {
-                let result = reader.get(&read).await;
-                (read, result)
-            })
-            .buffer_unordered(CONCURRENCY)
-            .collect()
-            .await;
-        for (read, result) in fetched {
-            self.tried += 1;
-            match result {
-                Ok(Some(value)) => {
-                    if let Some(obj) = self.convert(value, &read) {
-                        self.objects.push(obj);
-                    }
-                    self.watch(read.as_list());
-                }
-                Ok(None) => {}
-                Err(e) => {
-                    self.failed += 1;
-                    self.fail(&read, e);
-                }
+        for (_, got) in self.gets(gets).await {
+            if let Got::Found(Some(obj)) = got {
+                self.objects.push(*obj);
             }
         }
     }
@@ -405,34 +434,13 @@ impl<'a, R: Reader> Crawl<'a, R> {
             if gets.is_empty() {
                 return;
             }
-            let reader = self.reader;
-            let results: Vec<_> = stream::iter(gets)
-                .map(|(read, id)| async move {
-                    let result = reader.get(&read).await;
-                    (read, id, result)
-                })
-                .buffer_unordered(CONCURRENCY)
-                .collect()
-                .await;
+            let (reads, ids): (Vec<Read>, Vec<ObjectRef>) = gets.into_iter().unzip();
             let mut next = Vec::new();
-            for (read, id, result) in results {
-                self.tried += 1;
-                match result {
-                    Ok(Some(value)) => match self.convert(value, &read) {
-                        Some(o) if Some(&o.uid) == id.uid.as_ref() => {
-                            self.watch(read.as_list());
-                            next.push(o);
-                        }
-                        _ => self.gaps.absent.push(id),
-                    },
-                    Ok(None) => {
-                        self.watch(read.as_list());
-                        self.gaps.absent.push(id);
-                    }
-                    Err(e) => {
-                        self.failed += 1;
-                        self.fail(&read, e);
-                    }
+            for ((_, got), id) in self.gets(reads).await.into_iter().zip(ids) {
+                match got {
+                    Got::Found(Some(o)) if Some(&o.uid) == id.uid.as_ref() => next.push(*o),
+                    Got::Found(_) | Got::Missing => self.gaps.absent.push(id),
+                    Got::Failed => {}
                 }
             }
             self.objects.extend(next.iter().cloned());
@@ -604,24 +612,8 @@ impl<'a, R: Reader> Crawl<'a, R> {
                 }
             }
         }
-        let reader = self.reader;
-        let results: Vec<_> = stream::iter(by_uid)
-            .map(|read| async move {
-                let result = reader.list(&read).await;
-                (read, result)
-            })
-            .buffer_unordered(CONCURRENCY)
-            .collect()
-            .await;
-        for (read, result) in results {
-            self.tried += 1;
-            match result {
-                Ok(listing) => found.extend(listing.items.iter().filter_map(Event::from_value)),
-                Err(e) => {
-                    self.failed += 1;
-                    self.fail(&read, e);
-                }
-            }
+        for (_, items) in self.lists(by_uid).await {
+            found.extend(items.iter().filter_map(Event::from_value));
         }
         self.events.extend(found);
         for read in watch {
@@ -702,36 +694,17 @@ impl<'a, R: Reader> Crawl<'a, R> {
                 }
             }
             new.extend(answered.into_iter().flat_map(|(_, objects)| objects));
-            let reader = self.reader;
-            let fetched: Vec<_> = stream::iter(gets)
-                .map(|read| async move {
-                    let result = reader.get(&read).await;
-                    (read, result)
-                })
-                .buffer_unordered(CONCURRENCY)
-                .collect()
-                .await;
-            for (read, result) in fetched {
-                self.tried += 1;
-                match result {
-                    Ok(Some(value)) => {
-                        self.watch(read.as_list());
-                        new.extend(self.convert(value, &read));
-                    }
-                    Ok(None) => {
-                        self.watch(read.as_list());
-                        self.gaps.absent.push(ObjectRef {
-                            api_version: read.rt.api_version(),
-                            kind: read.rt.kind.clone(),
-                            namespace: read.namespace.clone(),
-                            name: read.name.clone().unwrap_or_default(),
-                            uid: None,
-                        });
-                    }
-                    Err(e) => {
-                        self.failed += 1;
-                        self.fail(&read, e);
-                    }
+            for (read, got) in self.gets(gets).await {
+                match got {
+                    Got::Found(obj) => new.extend(obj.map(|o| *o)),
+                    Got::Missing => self.gaps.absent.push(ObjectRef {
+                        api_version: read.rt.api_version(),
+                        kind: read.rt.kind.clone(),
+                        namespace: read.namespace.clone(),
+                        name: read.name.clone().unwrap_or_default(),
+                        uid: None,
+                    }),
+                    Got::Failed => {}
                 }
             }
             // Related workloads and Services bring their own trees (an

@@ -160,34 +160,18 @@ async fn why_stale(api: &Api, group_version: &str) -> String {
 /// Group versions whose discovery is stale: their aggregated API server
 /// did not answer the API server's own discovery.
 fn stale_versions(doc: &Value) -> Vec<String> {
-    let mut out = Vec::new();
-    for group in doc
-        .get("items")
-        .and_then(Value::as_array)
+    crate::catalog::group_versions(doc)
         .into_iter()
-        .flatten()
-    {
-        let name = group
-            .pointer("/metadata/name")
-            .and_then(Value::as_str)
-            .unwrap_or("");
-        for version in group
-            .get("versions")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
-            if version.get("freshness").and_then(Value::as_str) == Some("Stale") {
-                let v = version.get("version").and_then(Value::as_str).unwrap_or("");
-                out.push(if name.is_empty() {
-                    v.to_string()
-                } else {
-                    format!("{name}/{v}")
-                });
+        .filter(|(_, v)| v.get("freshness").and_then(Value::as_str) == Some("Stale"))
+        .map(|(name, v)| {
+            let version = v.get("version").and_then(Value::as_str).unwrap_or("");
+            if name.is_empty() {
+                version.to_string()
+            } else {
+                format!("{name}/{version}")
             }
-        }
-    }
-    out
+        })
+        .collect()
 }
 
 /// The cached catalog whatever its age: for shell completion, where a stale

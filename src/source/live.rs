@@ -124,9 +124,7 @@ impl Live {
         &self.api
     }
 
-    /// Reads everything `mode` needs about `targets` (every root object in
-    /// the scope when there are none). `events_read`: events an earlier
-    /// read of the same question already has.
+    /// [`Ask::fetch`] over the API client.
     pub async fn fetch(
         &self,
         targets: &[TargetSpec],
