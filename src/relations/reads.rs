@@ -4,7 +4,7 @@
 //! context (nodes, a pod's references, admission objects) are planned only
 //! where something is failing.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 use serde_json::Value;
 
@@ -55,14 +55,26 @@ const MAX_NODES: usize = 8;
 
 /// What to read next, given the objects and events read so far.
 pub fn reads_for(objects: &[Object], events: &[Event]) -> Vec<RelatedRead> {
+    // Indexes, so that thousands of pods cost a pass each, not a pass each
+    // per pod: what is present, and the only events read here.
+    let mut here: HashSet<(&str, &str, Option<&str>, &str)> = HashSet::new();
+    for o in objects {
+        here.insert((o.group(), o.kind(), o.namespace(), o.name()));
+    }
     let present = |n: &Named| {
-        objects.iter().any(|o| {
-            o.group() == n.group()
-                && o.kind() == n.kind
-                && o.name() == n.name
-                && (o.namespace() == n.namespace.as_deref() || o.namespace().is_none())
-        })
+        here.contains(&(
+            n.group(),
+            n.kind.as_str(),
+            n.namespace.as_deref(),
+            n.name.as_str(),
+        )) || here.contains(&(n.group(), n.kind.as_str(), None, n.name.as_str()))
     };
+    let failed_creates: Vec<Event> = events
+        .iter()
+        .filter(|e| e.reason == "FailedCreate")
+        .cloned()
+        .collect();
+    let events = failed_creates.as_slice();
     let mut named_reads: BTreeMap<TypeIn, (Vec<String>, bool)> = BTreeMap::new();
     let mut out: Vec<RelatedRead> = Vec::new();
     let mut nodes = 0;
