@@ -69,6 +69,17 @@ pub struct Crawl<'a, R: Reader> {
     tried: usize,
     failed: usize,
     events_read: EventsRead,
+    /// Whose events are read: every object's (`why`'s timeline), or only
+    /// those of objects that are not visibly healthy (`tree`, `status`).
+    events_of: EventsOf,
+}
+
+/// Whose events an answer needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EventsOf {
+    Every,
+    /// Only objects [`plan::wants_events`] picks: what verdicts cite.
+    Unhealthy,
 }
 
 impl<'a, R: Reader> Crawl<'a, R> {
@@ -85,7 +96,13 @@ impl<'a, R: Reader> Crawl<'a, R> {
             tried: 0,
             failed: 0,
             events_read: EventsRead::default(),
+            events_of: EventsOf::Every,
         }
+    }
+
+    /// Whose events are read (every object's by default).
+    pub fn events_of(&mut self, which: EventsOf) {
+        self.events_of = which;
     }
 
     /// Events already read by an earlier crawl of the same question.
@@ -518,7 +535,7 @@ impl<'a, R: Reader> Crawl<'a, R> {
         let Some(rt) = self.catalog.by_kind("", "Event").cloned() else {
             return;
         };
-        if all_namespaces {
+        if all_namespaces && self.events_of == EventsOf::Every {
             let read = Read::list(&rt, None);
             match self.reader.list(&read).await {
                 Ok(listing) => {
@@ -538,7 +555,9 @@ impl<'a, R: Reader> Crawl<'a, R> {
         let mut by_ns: BTreeMap<String, Vec<Read>> = BTreeMap::new();
         let mut cluster: Vec<Read> = Vec::new();
         for obj in &self.objects {
-            if self.events_read.uids.contains(&obj.uid) {
+            if self.events_read.uids.contains(&obj.uid)
+                || (self.events_of == EventsOf::Unhealthy && !plan::wants_events(obj))
+            {
                 continue;
             }
             let read = plan::events_of(&rt, obj);
@@ -558,6 +577,13 @@ impl<'a, R: Reader> Crawl<'a, R> {
             let read = Read::list(&rt, Some(&ns));
             let page = match first.remove(&ns) {
                 Some(page) => page,
+                // A few objects' own events cost less than a namespace's.
+                None if self.events_of == EventsOf::Unhealthy
+                    && objects.len() <= plan::SMALL_TREE =>
+                {
+                    by_uid.extend(objects);
+                    continue;
+                }
                 None => self.reader.page(&read, PAGE, None).await,
             };
             self.tried += 1;

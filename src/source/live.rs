@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use super::api::{Api, ApiError};
 use super::builder::{Gaps, Keep};
 use super::client::{Connection, connect};
-use super::crawl::{Crawl, EventsRead, first_event_pages};
+use super::crawl::{Crawl, EventsOf, EventsRead, first_event_pages};
 use super::discovery;
 use super::read::{Read, Reader};
 use crate::catalog::{Catalog, ResourceType, UnknownType};
@@ -227,6 +227,12 @@ impl<R: Reader> Ask<'_, R> {
             Keep::NoManagedFields
         };
         let mut crawl = Crawl::new(self.reader, self.catalog, keep);
+        // `why` shows a timeline of every event; elsewhere events only
+        // explain what is not healthy, and are read after the objects.
+        let every = mode == Mode::Why;
+        if !every {
+            crawl.events_of(EventsOf::Unhealthy);
+        }
         let already = events_read.unwrap_or_default();
         // The namespaces known before anything is read: their events are
         // asked for at once, beside the first reads.
@@ -244,7 +250,7 @@ impl<R: Reader> Ask<'_, R> {
         }
         let early: Vec<String> = early
             .into_iter()
-            .filter(|ns| !already.namespaces.contains(ns))
+            .filter(|ns| every && !already.namespaces.contains(ns))
             .collect();
         crawl.events_already(already);
         let first_pages = first_event_pages(self.reader, self.catalog, &early);

@@ -216,6 +216,31 @@ pub const SMALL_TREE: usize = 20;
 /// Objects without a namespace whose events are looked up by uid, at most.
 pub const CLUSTER_EVENTS_AT_MOST: usize = 16;
 
+/// Whether an object's events can explain its verdict in `tree` and
+/// `status`: a pod that is not ready, a claim that is not bound, a workload
+/// short of ready replicas or refused pods. A healthy object's events say
+/// nothing a verdict cites, so they are not read (`why` reads them all).
+pub fn wants_events(obj: &Object) -> bool {
+    let int = |p: &str| obj.int(p).unwrap_or(0);
+    match (obj.group(), obj.kind()) {
+        ("", "Pod") => {
+            obj.str("/status/phase") != Some("Succeeded")
+                && !obj.condition("Ready").is_some_and(|c| c.is_true())
+        }
+        ("", "PersistentVolumeClaim") => obj.str("/status/phase") != Some("Bound"),
+        ("apps", "Deployment" | "ReplicaSet" | "StatefulSet") | ("", "ReplicationController") => {
+            int("/status/readyReplicas") < obj.int("/spec/replicas").unwrap_or(1)
+                || obj.condition("ReplicaFailure").is_some_and(|c| c.is_true())
+        }
+        ("apps", "DaemonSet") => int("/status/numberReady") < int("/status/desiredNumberScheduled"),
+        ("batch", "Job") => {
+            obj.int("/status/failed").is_some_and(|f| f > 0)
+                || (obj.at("/status/completionTime").is_none() && int("/status/active") == 0)
+        }
+        _ => false,
+    }
+}
+
 /// The read of the events of one object.
 pub fn events_of(events: &ResourceType, obj: &Object) -> Read {
     Read::list(events, obj.namespace()).fields(format!("involvedObject.uid={}", obj.uid))

@@ -125,7 +125,7 @@ fn paths(requests: &[Request]) -> Vec<String> {
 }
 
 #[test]
-fn a_deployment_tree_is_four_reads() {
+fn a_healthy_deployment_tree_is_three_reads() {
     let cat = catalog();
     let memory = Memory::new(web());
     let fetched = run(ask(
@@ -136,20 +136,69 @@ fn a_deployment_tree_is_four_reads() {
         None,
     ))
     .unwrap();
+    // No events: nothing in the tree needs one to explain its verdict.
     assert_eq!(
         paths(&memory.requests()),
         [
-            "/api/v1/namespaces/shop/events?limit=500",
             "/api/v1/namespaces/shop/pods?labelSelector=app%3Dweb&limit=500",
             "/apis/apps/v1/namespaces/shop/deployments/web",
             "/apis/apps/v1/namespaces/shop/replicasets?labelSelector=app%3Dweb&limit=500",
         ]
     );
     assert_eq!(fetched.snapshot.objects().len(), 5);
-    assert_eq!(fetched.snapshot.events.len(), 1);
     assert!(matches!(fetched.targets[..], [Target::Found(ref uid)] if uid == "web-d"));
-    // Watched: the get as a list by name, the two lists, the events.
-    assert_eq!(fetched.watches.len(), 4);
+    // Watched: the get as a list by name, and the two lists.
+    assert_eq!(fetched.watches.len(), 3);
+}
+
+#[test]
+fn a_pod_that_is_not_ready_has_its_own_events_read() {
+    let cat = catalog();
+    let mut objects = web();
+    objects[5]["status"]["conditions"] = json!([{"type": "Ready", "status": "False"}]);
+    objects.push(event("web-7d9-1", "web-pod-1", 1));
+    let memory = Memory::new(objects);
+    let fetched = run(ask(
+        &memory,
+        &cat,
+        &[name("deploy", "web")],
+        Mode::Tree { owners: false },
+        None,
+    ))
+    .unwrap();
+    let events: Vec<String> = memory
+        .requests()
+        .into_iter()
+        .map(|r| r.path)
+        .filter(|p| p.contains("/events"))
+        .collect();
+    assert_eq!(
+        events,
+        ["/api/v1/namespaces/shop/events?fieldSelector=involvedObject.uid%3Dweb-pod-1&limit=500"]
+    );
+    assert_eq!(fetched.snapshot.events.len(), 1);
+}
+
+#[test]
+fn why_reads_the_namespace_events_beside_the_first_reads() {
+    let cat = catalog();
+    let memory = Memory::new(web());
+    let fetched = run(ask(
+        &memory,
+        &cat,
+        &[name("deploy", "web")],
+        Mode::Why,
+        None,
+    ))
+    .unwrap();
+    let events: Vec<String> = memory
+        .requests()
+        .into_iter()
+        .map(|r| r.path)
+        .filter(|p| p.contains("/events"))
+        .collect();
+    assert_eq!(events, ["/api/v1/namespaces/shop/events?limit=500"]);
+    assert_eq!(fetched.snapshot.events.len(), 1);
 }
 
 #[test]
@@ -193,7 +242,7 @@ fn a_busy_namespace_gives_a_small_tree_its_events_by_uid() {
         &memory,
         &cat,
         &[name("deploy", "web")],
-        Mode::Tree { owners: false },
+        Mode::Why,
         None,
     ))
     .unwrap();
@@ -230,7 +279,7 @@ fn a_busy_namespace_with_a_large_tree_is_read_page_by_page() {
         &memory,
         &cat,
         &[name("deploy", "big")],
-        Mode::Tree { owners: false },
+        Mode::Why,
         None,
     ))
     .unwrap();
@@ -508,7 +557,14 @@ fn absent_owners_are_kept_as_gaps() {
 fn a_second_read_of_the_same_question_does_not_read_events_again() {
     let cat = catalog();
     let memory = Memory::new(web());
-    let first = run(ask(&memory, &cat, &[], Mode::Status, None)).unwrap();
+    let first = run(ask(
+        &memory,
+        &cat,
+        &[name("deploy", "web")],
+        Mode::Why,
+        None,
+    ))
+    .unwrap();
     let before = memory.requests().len();
     run(ask(
         &memory,
