@@ -117,13 +117,7 @@ pub async fn load_why_keep(settings: &Settings, specs: &[TargetSpec]) -> anyhow:
         return Ok(loaded);
     }
     let roots = load_keep(settings, specs, Mode::Status, None).await?;
-    let failing: Vec<TargetSpec> = failing_roots(&roots.fetched.snapshot, &roots.fetched.targets)
-        .iter()
-        .filter_map(|t| match t {
-            Target::Found(uid) => roots.fetched.snapshot.get(uid).map(|o| identity(&o.id)),
-            Target::Missing(_) => None,
-        })
-        .collect();
+    let failing = failing_specs(&roots.fetched, |_| true);
     if failing.is_empty() {
         return Ok(Loaded {
             fetched: Fetched {
@@ -133,15 +127,7 @@ pub async fn load_why_keep(settings: &Settings, specs: &[TargetSpec]) -> anyhow:
             live: roots.live,
         });
     }
-    let events_read = roots.fetched.events_read.clone();
-    let deep = load_more(settings, &failing, Mode::Why, roots.live, Some(events_read)).await?;
-    let targets = deep.fetched.targets.clone();
-    let mut fetched = merge(roots.fetched, deep.fetched, targets);
-    fetched.snapshot.set_rules(settings.rules.clone());
-    Ok(Loaded {
-        fetched,
-        live: deep.live,
-    })
+    deeper(settings, roots, &failing, Mode::Why, Answer::Deeper).await
 }
 
 /// What `status` needs: the targets (or the roots of the namespace) and
@@ -153,22 +139,54 @@ pub async fn load_status_keep(settings: &Settings, specs: &[TargetSpec]) -> anyh
     if settings.snapshot.is_some() {
         return Ok(first);
     }
-    let failing: Vec<TargetSpec> = failing_roots(&first.fetched.snapshot, &first.fetched.targets)
-        .iter()
-        .filter_map(|t| match t {
-            Target::Found(uid) => first.fetched.snapshot.get(uid),
-            Target::Missing(_) => None,
-        })
-        .filter(|o| has_known_children(o))
-        .map(|o| identity(&o.id))
-        .collect();
+    let failing = failing_specs(&first.fetched, has_known_children);
     if failing.is_empty() {
         return Ok(first);
     }
-    let events_read = first.fetched.events_read.clone();
     let mode = Mode::Tree { owners: false };
-    let deep = load_more(settings, &failing, mode, first.live, Some(events_read)).await?;
-    let targets = first.fetched.targets.clone();
+    deeper(settings, first, &failing, mode, Answer::First).await
+}
+
+/// Whose targets a deeper read answers about.
+enum Answer {
+    /// The first read's (`status`: every target, some read deeper).
+    First,
+    /// The deeper read's (`why` with no target: only the failing roots).
+    Deeper,
+}
+
+/// The targets of a read that are not converged and pass `keep`, as
+/// specs that name exactly them, most severe first.
+fn failing_specs(
+    fetched: &Fetched,
+    keep: impl Fn(&crate::model::Object) -> bool,
+) -> Vec<TargetSpec> {
+    failing_roots(&fetched.snapshot, &fetched.targets)
+        .iter()
+        .filter_map(|t| match t {
+            Target::Found(uid) => fetched.snapshot.get(uid),
+            Target::Missing(_) => None,
+        })
+        .filter(|o| keep(o))
+        .map(|o| identity(&o.id))
+        .collect()
+}
+
+/// Reads `specs` again in `mode`, on the same connection and without the
+/// events already read, and joins the two reads.
+async fn deeper(
+    settings: &Settings,
+    first: Loaded,
+    specs: &[TargetSpec],
+    mode: Mode,
+    answer: Answer,
+) -> anyhow::Result<Loaded> {
+    let events_read = first.fetched.events_read.clone();
+    let deep = load_more(settings, specs, mode, first.live, Some(events_read)).await?;
+    let targets = match answer {
+        Answer::First => first.fetched.targets.clone(),
+        Answer::Deeper => deep.fetched.targets.clone(),
+    };
     let mut fetched = merge(first.fetched, deep.fetched, targets);
     fetched.snapshot.set_rules(settings.rules.clone());
     Ok(Loaded {
