@@ -81,9 +81,11 @@ fn endpoints(obj: &Object, snap: &Snapshot, selector: &[(String, String)]) -> Ju
         .iter()
         .any(|o| is_pod(o) && o.namespace() == namespace);
     if slices.is_empty() && !pods_known {
+        // Nothing says whether a pod serves it: not enough evidence to
+        // call it converged (a false green when the slices are unreadable).
         return Judgement::new(
-            Verdict::Converged,
-            "Current",
+            Verdict::Unknown,
+            "EndpointsNotRead",
             format!(
                 "endpoints not checked: no EndpointSlices or Pods of namespace {} were read",
                 namespace.unwrap_or_default()
