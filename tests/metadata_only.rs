@@ -16,6 +16,7 @@ use serde_json::{Value, json};
 struct Seen {
     path: String,
     accept: String,
+    encoding: String,
 }
 
 fn fixture(name: &str) -> String {
@@ -95,6 +96,7 @@ fn serve(stream: TcpStream, seen: Arc<Mutex<Vec<Seen>>>) {
             .unwrap_or("")
             .to_string();
         let mut accept = String::new();
+        let mut encoding = String::new();
         loop {
             let mut line = String::new();
             if reader.read_line(&mut line).unwrap_or(0) == 0 {
@@ -104,15 +106,18 @@ fn serve(stream: TcpStream, seen: Arc<Mutex<Vec<Seen>>>) {
             if line.is_empty() {
                 break;
             }
-            if let Some((k, v)) = line.split_once(':')
-                && k.eq_ignore_ascii_case("accept")
-            {
-                accept = v.trim().to_string();
+            if let Some((k, v)) = line.split_once(':') {
+                if k.eq_ignore_ascii_case("accept") {
+                    accept = v.trim().to_string();
+                } else if k.eq_ignore_ascii_case("accept-encoding") {
+                    encoding = v.trim().to_string();
+                }
             }
         }
         seen.lock().unwrap().push(Seen {
             path: path.clone(),
             accept: accept.clone(),
+            encoding,
         });
         let (code, body, stream_it) = answer(&path, &accept);
         let reason = if code == 200 { "OK" } else { "Not Found" };
@@ -221,6 +226,11 @@ fn secrets_and_configmaps_are_asked_for_as_metadata_in_every_mode() {
         "the watch of the Secret was opened: {seen:#?}"
     );
     assert!(data.len() >= 8, "{seen:#?}");
+    // Every read but a watch asks for a compressed answer (watches opt out:
+    // kube's decoder reads one gzip member only).
+    for s in seen.iter().filter(|s| !s.path.contains("watch=1")) {
+        assert!(s.encoding.contains("gzip"), "{} without gzip", s.path);
+    }
     for s in &data {
         assert!(
             s.accept.contains("as=PartialObjectMetadata"),
