@@ -70,7 +70,7 @@ pub fn response_with(method: &str, path: &str, accept: Option<&str>, status: &st
 pub fn status_text(error: Option<&ApiError>) -> String {
     match error {
         None => "200 OK".into(),
-        Some(ApiError::NotFound) => "404 Not Found".into(),
+        Some(ApiError::NotFound | ApiError::Missing) => "404 Not Found".into(),
         Some(ApiError::Forbidden(_)) => "403 Forbidden".into(),
         Some(ApiError::Unauthorized(_)) => "401 Unauthorized".into(),
         Some(ApiError::Gone) => "410 Gone".into(),

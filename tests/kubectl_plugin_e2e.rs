@@ -164,24 +164,6 @@ spec:
     assert_eq!((secrets, directive.as_str()), (vec![], ":4"));
 }
 
-/// The discovery cache key: the server's host and port, as the plugin keys it.
-fn server_authority(kubeconfig: &Path) -> String {
-    let server = support::kubectl_as(
-        kubeconfig,
-        &[
-            "config",
-            "view",
-            "--minify",
-            "-o",
-            "jsonpath={.clusters[0].cluster.server}",
-        ],
-        None,
-    )
-    .ok()
-    .stdout;
-    server.trim().trim_start_matches("https://").to_string()
-}
-
 #[test]
 fn types_come_from_the_discovery_cache() {
     let cache = scratch("complete-cache");
@@ -190,8 +172,10 @@ fn types_come_from_the_discovery_cache() {
         &complete_as(kubeconfig, &cache, &["tree", "ingr"]).0,
         &["ingresses"],
     );
-    let file =
-        kubectl_reconcile::source::discovery::cache_path(&cache, &server_authority(kubeconfig));
+    let file = kubectl_reconcile::source::discovery::cache_path(
+        &cache,
+        &support::server_authority(kubeconfig),
+    );
     assert!(
         file.is_file(),
         "the first completion wrote {}",

@@ -67,12 +67,13 @@ async fn load_more(
                 watches: vec![],
                 gaps: Default::default(),
                 events_read: Default::default(),
+                leaned_on_types: false,
             },
             live: None,
         });
     }
     let work = async {
-        let live = match live {
+        let mut live = match live {
             Some(live) => live,
             None => Live::connect(&settings.connection, settings.cache_dir.clone()).await?,
         };
@@ -230,6 +231,7 @@ fn merge(first: Fetched, second: Fetched, targets: Vec<Target>) -> Fetched {
         watches,
         gaps,
         events_read: second.events_read,
+        leaned_on_types: first.leaned_on_types || second.leaned_on_types,
     }
 }
 

@@ -10,7 +10,11 @@ use super::read::{Page, Read, Reader};
 /// Why a request did not succeed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ApiError {
+    /// 404 for a whole type: the server does not serve it (any more).
     NotFound,
+    /// 404 for one object by name: the type is served, the object is not
+    /// there.
+    Missing,
     Forbidden(String),
     Unauthorized(String),
     /// 410: a watch or continue token expired.
@@ -28,6 +32,7 @@ impl ApiError {
     pub fn short(&self) -> String {
         match self {
             ApiError::NotFound => "not found (the server does not serve it)".into(),
+            ApiError::Missing => "not found".into(),
             ApiError::Forbidden(_) => "forbidden".into(),
             ApiError::Unauthorized(_) => "unauthorized".into(),
             ApiError::Gone => "expired".into(),
@@ -50,6 +55,9 @@ impl ApiError {
 pub struct Api {
     client: kube::Client,
     timeout: Duration,
+    /// Whether objects keep `metadata.managedFields` (only `why` reads
+    /// them); otherwise they are skipped while parsing.
+    managed_fields: bool,
 }
 
 /// Accept header for aggregated discovery.
@@ -71,7 +79,19 @@ pub struct Answer {
 
 impl Api {
     pub fn new(client: kube::Client, timeout: Duration) -> Api {
-        Api { client, timeout }
+        Api {
+            client,
+            timeout,
+            managed_fields: false,
+        }
+    }
+
+    /// The same client, with objects that keep `metadata.managedFields`.
+    pub fn with_managed_fields(&self) -> Api {
+        Api {
+            managed_fields: true,
+            ..self.clone()
+        }
     }
 
     /// Opens a watch: `path_and_query` must carry `watch=1`. The stream ends
@@ -215,38 +235,23 @@ impl Reader for Api {
     ) -> Result<Page, ApiError> {
         let path = read.page_path(limit, continue_token);
         let answer = self.fetch(&path, Some(read.accept()), None).await?;
-        let list: ListBody = parse(&answer.body)?;
+        let list = super::trim::list(&answer.body, self.managed_fields).map_err(not_json)?;
         Ok(Page {
-            items: list.items.unwrap_or_default(),
-            resource_version: list.metadata.resource_version,
-            continue_token: list.metadata.continue_token.filter(|t| !t.is_empty()),
+            items: list.items,
+            resource_version: list.resource_version,
+            continue_token: list.continue_token.filter(|t| !t.is_empty()),
         })
     }
 
     async fn get(&self, read: &Read) -> Result<Option<Value>, ApiError> {
         match self.fetch(&read.path(), Some(read.accept()), None).await {
-            Ok(answer) => parse(&answer.body).map(Some),
-            Err(ApiError::NotFound) => Ok(None),
+            Ok(answer) => super::trim::object(&answer.body, self.managed_fields)
+                .map(Some)
+                .map_err(not_json),
+            Err(ApiError::Missing) => Ok(None),
             Err(e) => Err(e),
         }
     }
-}
-
-/// The parts of a list answer the tool reads.
-#[derive(serde::Deserialize)]
-struct ListBody {
-    #[serde(default)]
-    metadata: ListMeta,
-    #[serde(default)]
-    items: Option<Vec<Value>>,
-}
-
-#[derive(serde::Deserialize, Default)]
-struct ListMeta {
-    #[serde(default, rename = "resourceVersion")]
-    resource_version: String,
-    #[serde(default, rename = "continue")]
-    continue_token: Option<String>,
 }
 
 /// A failed request: worth another try after a wait, or not.
@@ -257,23 +262,38 @@ enum Failure {
 
 /// Parses a JSON body.
 pub fn parse<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
-    serde_json::from_slice(body)
-        .map_err(|e| ApiError::Other(0, format!("the server's answer is not valid JSON: {e}")))
+    serde_json::from_slice(body).map_err(not_json)
 }
 
-/// An error status and the server's `Status` message, if it sent one.
+fn not_json(e: serde_json::Error) -> ApiError {
+    ApiError::Other(0, format!("the server's answer is not valid JSON: {e}"))
+}
+
+/// An error status and the server's `Status` message, if it sent one. A
+/// 404 names the object when the object is missing; a 404 for a type the
+/// server does not serve names nothing ("the server could not find the
+/// requested resource").
 fn status_error(code: u16, body: &[u8]) -> ApiError {
-    let message = serde_json::from_slice::<kube::core::Status>(body)
-        .map(|s| s.message)
-        .unwrap_or_else(|_| {
-            String::from_utf8_lossy(body)
-                .trim()
-                .chars()
-                .take(300)
-                .collect()
-        });
+    let status = serde_json::from_slice::<kube::core::Status>(body).ok();
+    if code == 404 {
+        let names_object = status
+            .as_ref()
+            .and_then(|s| s.details.as_ref())
+            .is_some_and(|d| !d.name.is_empty());
+        return if names_object {
+            ApiError::Missing
+        } else {
+            ApiError::NotFound
+        };
+    }
+    let message = status.map(|s| s.message).unwrap_or_else(|| {
+        String::from_utf8_lossy(body)
+            .trim()
+            .chars()
+            .take(300)
+            .collect()
+    });
     match code {
-        404 => ApiError::NotFound,
         403 => ApiError::Forbidden(message),
         401 => ApiError::Unauthorized(message),
         410 => ApiError::Gone,

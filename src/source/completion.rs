@@ -42,7 +42,7 @@ async fn catalog(
     cache_dir: &Path,
 ) -> Option<(Catalog, Api)> {
     let api = Api::new(connected.client.clone(), conn.request_timeout);
-    let catalog = match discovery::catalog(&api, cache_dir, &connected.server).await {
+    let catalog = match discovery::catalog(&api, cache_dir, &connected.server, false).await {
         Ok(found) => found.catalog,
         Err(_) => discovery::cached(cache_dir, &connected.server)?,
     };

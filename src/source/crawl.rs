@@ -38,6 +38,12 @@ pub struct Crawled {
     /// Namespaces whose events were all read, and objects whose events
     /// were read one by one.
     pub events_read: EventsRead,
+    /// Whether the answer leaned on which types the server serves: it went
+    /// through every type, met a kind the catalog does not know, or read a
+    /// type the server no longer serves. A catalog that was not revalidated
+    /// this run is then revalidated, and the question asked again if it
+    /// changed.
+    pub leaned_on_types: bool,
 }
 
 /// Whose events are already in hand.
@@ -72,6 +78,8 @@ pub struct Crawl<'a, R: Reader> {
     /// Whose events are read: every object's (`why`'s timeline), or only
     /// those of objects that are not visibly healthy (`tree`, `status`).
     events_of: EventsOf,
+    /// See [`Crawled::leaned_on_types`].
+    leaned_on_types: bool,
 }
 
 /// Whose events an answer needs.
@@ -97,7 +105,15 @@ impl<'a, R: Reader> Crawl<'a, R> {
             failed: 0,
             events_read: EventsRead::default(),
             events_of: EventsOf::Every,
+            leaned_on_types: false,
         }
+    }
+
+    /// The type of a kind, noting a kind the catalog does not know.
+    fn type_of(&mut self, group: &str, kind: &str) -> Option<&'a ResourceType> {
+        let found = self.catalog.by_kind(group, kind);
+        self.leaned_on_types |= found.is_none();
+        found
     }
 
     /// Whose events are read (every object's by default).
@@ -136,6 +152,7 @@ impl<'a, R: Reader> Crawl<'a, R> {
             }
             Err(e) => {
                 self.failed += 1;
+                self.leaned_on_types |= e == ApiError::NotFound;
                 Err(e)
             }
         }
@@ -152,6 +169,7 @@ impl<'a, R: Reader> Crawl<'a, R> {
             }
             Err(e) => {
                 self.failed += 1;
+                self.leaned_on_types |= e == ApiError::NotFound;
                 Err(e)
             }
         }
@@ -248,6 +266,7 @@ impl<'a, R: Reader> Crawl<'a, R> {
 
     /// A read that failed: a gap in the answer, or the end of it.
     pub fn fail(&mut self, read: &Read, err: ApiError) {
+        self.leaned_on_types |= err == ApiError::NotFound;
         match err {
             ApiError::Unauthorized(_) | ApiError::Unreachable(_) | ApiError::Tls(_) => {
                 self.fatal.get_or_insert(err);
@@ -327,6 +346,7 @@ impl<'a, R: Reader> Crawl<'a, R> {
         let namespaces: BTreeSet<&str> = roots.iter().filter_map(|o| o.namespace()).collect();
         let namespaces: Vec<&str> = namespaces.into_iter().collect();
         let reads = plan::fallback(self.catalog, &namespaces, cluster_wide);
+        self.leaned_on_types = true;
         let meta: Vec<Object> = self
             .run(reads)
             .await
@@ -382,7 +402,7 @@ impl<'a, R: Reader> Crawl<'a, R> {
         let mut lists = Vec::new();
         let mut gets = Vec::new();
         for ((group, kind, ns), objs) in groups {
-            let Some(rt) = self.catalog.by_kind(&group, &kind) else {
+            let Some(rt) = self.type_of(&group, &kind) else {
                 continue;
             };
             if objs.len() > plan::GETS_AT_MOST {
@@ -430,7 +450,7 @@ impl<'a, R: Reader> Crawl<'a, R> {
                         name: owner.name.clone(),
                         uid: Some(owner.uid.clone()),
                     };
-                    let Some(rt) = self.catalog.by_kind(id.group(), &owner.kind) else {
+                    let Some(rt) = self.type_of(id.group(), &owner.kind) else {
                         self.gap(Incomplete {
                             resource: format!("{} ({})", owner.kind, owner.api_version),
                             namespace: None,
@@ -488,6 +508,7 @@ impl<'a, R: Reader> Crawl<'a, R> {
     /// metadata-only lists of the others and then only their roots in full.
     pub async fn sweep(&mut self, namespace: Option<&str>) -> Vec<Object> {
         let plan = plan::sweep(self.catalog, namespace);
+        self.leaned_on_types = true;
         let mut full = Vec::new();
         let mut meta = Vec::new();
         let mut context = Vec::new();
@@ -669,16 +690,17 @@ impl<'a, R: Reader> Crawl<'a, R> {
             for related in plan {
                 let types: Vec<&ResourceType> = match &related.resource {
                     Resource::Kind { api_version, kind } => self
-                        .catalog
-                        .by_kind(crate::model::group_of(api_version), kind)
+                        .type_of(crate::model::group_of(api_version), kind)
                         .into_iter()
                         .collect(),
-                    Resource::EveryNamespacedType => self
-                        .catalog
-                        .types
-                        .iter()
-                        .filter(|t| t.namespaced && plan::is_searchable(t))
-                        .collect(),
+                    Resource::EveryNamespacedType => {
+                        self.leaned_on_types = true;
+                        self.catalog
+                            .types
+                            .iter()
+                            .filter(|t| t.namespaced && plan::is_searchable(t))
+                            .collect()
+                    }
                 };
                 for rt in types {
                     let ns = related.namespace.as_deref();
@@ -770,6 +792,7 @@ impl<'a, R: Reader> Crawl<'a, R> {
             failed: self.failed,
             gaps: self.gaps,
             events_read: self.events_read,
+            leaned_on_types: self.leaned_on_types,
         }
     }
 }

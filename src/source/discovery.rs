@@ -1,8 +1,9 @@
-//! Aggregated discovery (two requests: `/api` and `/apis`), revalidated on
-//! every run with the ETags of the cached answers, as kubectl does: an
-//! unchanged cluster answers 304 and costs two tiny requests, and a CRD
-//! created or deleted a second ago is seen. The cache lives per server
-//! under the user's kube cache directory.
+//! Aggregated discovery (two requests: `/api` and `/apis`), revalidated
+//! with the ETags of the cached answers whenever an answer depends on the
+//! list of types (sweeps, categories, trees searched in every type) or a
+//! read finds a type gone: an unchanged cluster answers 304 and costs two
+//! tiny requests, and a CRD created or deleted a second ago is seen. The
+//! cache lives per server under the user's kube cache directory.
 
 use std::path::{Path, PathBuf};
 
@@ -62,10 +63,17 @@ pub fn cache_path(cache_dir: &Path, server: &str) -> PathBuf {
 }
 
 /// The catalog, revalidated against the server: the two documents are
-/// asked for with `If-None-Match`, and a 304 reuses the cached one.
-pub async fn catalog(api: &Api, cache_dir: &Path, server: &str) -> Result<Discovered, ApiError> {
+/// asked for with `If-None-Match`, and a 304 reuses the cached one. With
+/// `whole`, they are asked for without it (a read found the cached catalog
+/// wrong).
+pub async fn catalog(
+    api: &Api,
+    cache_dir: &Path,
+    server: &str,
+    whole: bool,
+) -> Result<Discovered, ApiError> {
     let path = cache_path(cache_dir, server);
-    let cached = read_cache_file(&path, server);
+    let cached = read_cache_file(&path, server).filter(|_| !whole);
     let (old_core, old_groups) = match &cached {
         Some(c) => (Some(&c.core), Some(&c.groups)),
         None => (None, None),
@@ -172,6 +180,15 @@ fn stale_versions(doc: &Value) -> Vec<String> {
             }
         })
         .collect()
+}
+
+/// The cached catalog, when the last run found every API group fresh: an
+/// answer that names its types reads with it and revalidates only if a
+/// read finds a type gone (see [`super::live`]).
+pub fn cached_clean(cache_dir: &Path, server: &str) -> Option<Catalog> {
+    let file = read_cache_file(&cache_path(cache_dir, server), server)?;
+    (file.core.stale.is_empty() && file.groups.stale.is_empty())
+        .then(|| joined(&file.core.catalog, &file.groups.catalog))
 }
 
 /// The cached catalog whatever its age: for shell completion, where a stale

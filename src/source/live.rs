@@ -1,7 +1,14 @@
-//! The live source: connects, revalidates discovery, resolves the targets
-//! as the user spelled them, and crawls what the command needs through the
-//! API client (see [`super::crawl`]). The events of the targets' namespace
-//! are asked for while the rest is read.
+//! The live source: connects, resolves the targets as the user spelled
+//! them, and crawls what the command needs through the API client (see
+//! [`super::crawl`]). The events of the targets' namespace are asked for
+//! while the rest is read.
+//!
+//! Discovery is revalidated (two requests, 304 when unchanged) before an
+//! answer that goes through every type ([`plan::needs_every_type`]). An
+//! answer that names its types reads with the catalog cached by an earlier
+//! run, as kubectl does, and is asked again with a revalidated catalog
+//! when it leaned on the list of types after all: a type gone (404), a
+//! kind the catalog does not know, a spelling it does not resolve.
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -11,6 +18,7 @@ use super::builder::{Gaps, Keep};
 use super::client::{Connection, connect};
 use super::crawl::{Crawl, EventsOf, EventsRead, first_event_pages};
 use super::discovery;
+use super::plan;
 use super::read::{Read, Reader};
 use crate::catalog::{Catalog, ResourceType, UnknownType};
 use crate::model::{Incomplete, Object, ObjectRef, Snapshot, Target};
@@ -54,6 +62,9 @@ pub struct Fetched {
     /// Whose events were read, so that a second read of the same question
     /// does not read them again.
     pub events_read: EventsRead,
+    /// Whether the answer leaned on which types the server serves (see
+    /// [`super::crawl::Crawled::leaned_on_types`]).
+    pub leaned_on_types: bool,
 }
 
 /// Fails the whole command: the tool could not answer.
@@ -63,6 +74,9 @@ pub enum FetchError {
     UnknownType(String),
     #[error("{0}")]
     Api(String),
+    /// A type the catalog named is not served (any more).
+    #[error("{0}")]
+    NotServed(String),
 }
 
 pub struct Live {
@@ -72,6 +86,9 @@ pub struct Live {
     stale: Vec<Incomplete>,
     server: String,
     pub default_namespace: String,
+    cache_dir: PathBuf,
+    /// Whether the catalog was revalidated with the server in this run.
+    fresh: bool,
 }
 
 /// One question to a cluster through any [`Reader`]: the live API, or an
@@ -103,16 +120,35 @@ impl Live {
             .await
             .map_err(|e| FetchError::Api(super::api::anyhow_chain(&e)))?;
         let api = Api::new(connected.client, conn.request_timeout);
-        let found = discovery::catalog(&api, &cache_dir, &connected.server)
-            .await
-            .map_err(|e| explain(&e, &connected.server, "read the API types (discovery)"))?;
-        Ok(Live {
+        let mut live = Live {
             api,
-            catalog: found.catalog,
-            stale: found.stale,
+            catalog: Catalog::default(),
+            stale: Vec::new(),
             server: connected.server,
             default_namespace: connected.default_namespace,
-        })
+            cache_dir,
+            fresh: false,
+        };
+        match discovery::cached_clean(&live.cache_dir, &live.server) {
+            Some(catalog) => live.catalog = catalog,
+            None => {
+                live.revalidate(false).await?;
+            }
+        }
+        Ok(live)
+    }
+
+    /// Revalidates discovery (`whole`: reads it again whatever the ETags
+    /// say); true when the catalog changed.
+    async fn revalidate(&mut self, whole: bool) -> Result<bool, FetchError> {
+        let found = discovery::catalog(&self.api, &self.cache_dir, &self.server, whole)
+            .await
+            .map_err(|e| explain(&e, &self.server, "read the API types (discovery)"))?;
+        let changed = found.catalog != self.catalog;
+        self.catalog = found.catalog;
+        self.stale = found.stale;
+        self.fresh = true;
+        Ok(changed)
     }
 
     pub fn catalog(&self) -> &Catalog {
@@ -124,22 +160,64 @@ impl Live {
         &self.api
     }
 
-    /// [`Ask::fetch`] over the API client.
+    /// [`Ask::fetch`] over the API client, with a catalog revalidated
+    /// before the answer when it goes through every type, and after it
+    /// when it leaned on the list of types after all (the question is then
+    /// asked again if the catalog changed).
     pub async fn fetch(
-        &self,
+        &mut self,
         targets: &[TargetSpec],
         scope: &Scope,
         mode: Mode,
         events_read: Option<EventsRead>,
     ) -> Result<Fetched, FetchError> {
-        let ask = Ask {
-            reader: &self.api,
+        let trees = matches!(mode, Mode::Tree { .. } | Mode::Why);
+        if !self.fresh && plan::needs_every_type(&self.catalog, targets, trees) {
+            self.revalidate(false).await?;
+        }
+        let reader = self.reader(mode);
+        let answer = self
+            .ask(&reader)
+            .fetch(targets, scope, mode, events_read.clone())
+            .await;
+        if self.fresh {
+            return answer;
+        }
+        let leaned = match &answer {
+            Ok(fetched) => fetched.leaned_on_types,
+            Err(FetchError::UnknownType(_) | FetchError::NotServed(_)) => true,
+            Err(FetchError::Api(_)) => false,
+        };
+        // A target's type the cache names is gone: the catalog is read
+        // whole, not trusted to an ETag.
+        let whole = matches!(answer, Err(FetchError::NotServed(_)));
+        if leaned && self.revalidate(whole).await? {
+            return self
+                .ask(&reader)
+                .fetch(targets, scope, mode, events_read)
+                .await;
+        }
+        answer
+    }
+
+    /// The API client for `mode`: objects keep who wrote what
+    /// (managedFields) only for `why`.
+    fn reader(&self, mode: Mode) -> Api {
+        if mode == Mode::Why {
+            self.api.with_managed_fields()
+        } else {
+            self.api.clone()
+        }
+    }
+
+    fn ask<'a>(&'a self, reader: &'a Api) -> Ask<'a, Api> {
+        Ask {
+            reader,
             catalog: &self.catalog,
             stale: &self.stale,
             server: &self.server,
             default_namespace: &self.default_namespace,
-        };
-        ask.fetch(targets, scope, mode, events_read).await
+        }
     }
 }
 
@@ -286,6 +364,7 @@ impl<R: Reader> Ask<'_, R> {
             watches: crawled.watched,
             gaps: crawled.gaps,
             events_read: crawled.events_read,
+            leaned_on_types: crawled.leaned_on_types,
         })
     }
 
@@ -414,6 +493,11 @@ fn nothing_read(gaps: &[Incomplete], scope: &Scope) -> FetchError {
 
 /// An API error in plain words, with what to do next.
 fn explain(err: &ApiError, server: &str, doing: &str) -> FetchError {
+    if *err == ApiError::NotFound {
+        return FetchError::NotServed(format!(
+            "the server does not serve what was needed to {doing}\nhint: kubectl api-resources lists the types this cluster serves"
+        ));
+    }
     FetchError::Api(match err {
         ApiError::Unreachable(cause) => format!(
             "cannot reach the API server at {server} to {doing}: {cause}\nhint: is the cluster running, and is this the right context? (kubectl config current-context)"
@@ -430,7 +514,7 @@ fn explain(err: &ApiError, server: &str, doing: &str) -> FetchError {
         ApiError::Timeout => format!(
             "the API server at {server} did not answer in time while trying to {doing}\nhint: raise --request-timeout, or check the cluster's health"
         ),
-        ApiError::NotFound => format!("the server does not serve what was needed to {doing}"),
+        ApiError::NotFound | ApiError::Missing => format!("{doing}: not found"),
         ApiError::Gone => {
             format!("the server's answer expired while trying to {doing}; run the command again")
         }

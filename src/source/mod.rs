@@ -19,6 +19,7 @@ pub mod offline;
 pub mod plan;
 pub mod read;
 mod transport;
+mod trim;
 pub mod watch;
 
 #[cfg(test)]

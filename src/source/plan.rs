@@ -5,6 +5,7 @@
 use crate::catalog::{Catalog, ResourceType, is_builtin_group};
 use crate::model::Object;
 use crate::selector;
+use crate::targets::TargetSpec;
 
 use super::read::Read;
 
@@ -20,6 +21,49 @@ const LEAVES: &[(&str, &str)] = &[
     ("apps", "ControllerRevision"),
     ("coordination.k8s.io", "Lease"),
 ];
+
+/// Kinds whose children [`edges`] finds by server-side selectors.
+const KNOWN_PARENTS: &[(&str, &str)] = &[
+    ("apps", "Deployment"),
+    ("apps", "ReplicaSet"),
+    ("apps", "StatefulSet"),
+    ("apps", "DaemonSet"),
+    ("batch", "Job"),
+    ("batch", "CronJob"),
+    ("", "Service"),
+];
+
+/// Whether the tree under a kind is found without going through every
+/// type: a leaf, or a parent with known edges.
+pub fn has_known_edges(group: &str, kind: &str) -> bool {
+    LEAVES.contains(&(group, kind)) || KNOWN_PARENTS.contains(&(group, kind))
+}
+
+/// Whether an answer goes through the whole list of types the server
+/// serves, so that a catalog cached by an earlier run must be revalidated
+/// before reading: a sweep (no target), a spelling the catalog does not
+/// resolve, a category such as `all` (its members may be custom types), or
+/// with `trees` a target kind without known edges (its children are
+/// searched in every type). Other answers name their types and read them
+/// with the cached catalog; a read that finds a type gone, or a kind the
+/// catalog does not know, has the catalog revalidated and the question
+/// asked again (see [`super::live`]).
+pub fn needs_every_type(catalog: &Catalog, targets: &[TargetSpec], trees: bool) -> bool {
+    let leans = |rt: &ResourceType| trees && !has_known_edges(&rt.group, &rt.kind);
+    targets.is_empty()
+        || targets.iter().any(|spec| match spec {
+            TargetSpec::Name { type_, .. } => catalog.resolve(type_).map_or(true, leans),
+            TargetSpec::Type { type_, .. } => type_
+                .split(',')
+                .filter(|part| !part.is_empty())
+                .any(|part| catalog.resolve(part).map_or(true, leans)),
+            TargetSpec::Manifest {
+                api_version, kind, ..
+            } => catalog
+                .by_kind(crate::model::group_of(api_version), kind)
+                .is_none_or(leans),
+        })
+}
 
 /// What one object's known edges need.
 #[derive(Debug, PartialEq)]
@@ -67,7 +111,10 @@ pub fn edges(catalog: &Catalog, obj: &Object) -> Edges {
             .into_iter()
             .map(Some)
             .collect(),
-        _ => return Edges::Unknown,
+        _ => {
+            debug_assert!(!KNOWN_PARENTS.contains(&key), "{key:?} has known edges");
+            return Edges::Unknown;
+        }
     };
     Edges::Reads {
         reads: reads.into_iter().flatten().collect(),

@@ -610,3 +610,66 @@ fn long_owner_chains_are_read_level_by_level_and_cut_with_a_gap() {
     );
     assert_eq!(fetched.snapshot.get("u256").map(|o| o.name()), Some("w256"));
 }
+
+#[test]
+fn only_answers_that_go_through_every_type_revalidate_discovery_first() {
+    use super::plan::needs_every_type;
+    let cat = catalog();
+    let list = |type_: &str| TargetSpec::Type {
+        type_: type_.into(),
+        selector: None,
+    };
+    // Named built-in types with known edges: the cached catalog serves.
+    assert!(!needs_every_type(&cat, &[name("deploy", "web")], true));
+    assert!(!needs_every_type(
+        &cat,
+        &[list("deploy,rs"), name("cj", "nightly")],
+        true
+    ));
+    assert!(!needs_every_type(&cat, &[name("pod", "web-0")], true));
+    // `status` reads only the target and its context, whatever its kind.
+    assert!(!needs_every_type(&cat, &[name("widget", "w")], false));
+    assert!(!needs_every_type(&cat, &[name("ingress", "shop")], false));
+    // A sweep, a category, a spelling the catalog does not know, and a
+    // tree searched in every type need the whole list fresh.
+    assert!(needs_every_type(&cat, &[], false));
+    assert!(needs_every_type(&cat, &[list("all")], false));
+    assert!(needs_every_type(&cat, &[name("gizmo", "g")], false));
+    assert!(needs_every_type(&cat, &[name("widget", "w")], true));
+    assert!(needs_every_type(&cat, &[name("ingress", "shop")], true));
+    assert!(needs_every_type(
+        &cat,
+        &[TargetSpec::Manifest {
+            api_version: "example.com/v2".into(),
+            kind: "Gadget".into(),
+            namespace: None,
+            name: "g".into(),
+        }],
+        false
+    ));
+}
+
+#[test]
+fn a_read_that_leans_on_the_list_of_types_says_so() {
+    let cat = catalog();
+    let tree = Mode::Tree { owners: false };
+    let leaned = |objects: Vec<Value>, target: TargetSpec, mode: Mode| {
+        let memory = Memory::new(objects);
+        run(ask(&memory, &cat, &[target], mode, None))
+            .unwrap()
+            .leaned_on_types
+    };
+    assert!(!leaned(web(), name("deploy", "web"), tree));
+    assert!(!leaned(web(), name("rs", "web-7d9"), Mode::Why));
+    // The fallback lists every type.
+    let widget = json!({"apiVersion": "example.com/v1", "kind": "Widget",
+        "metadata": {"name": "w", "namespace": "shop", "uid": "w1"}, "spec": {}, "status": {}});
+    let mut objects = web();
+    objects.push(widget);
+    assert!(leaned(objects, name("widget", "w"), tree));
+    // An owner of a kind the catalog does not know.
+    let mut objects = web();
+    objects[1]["metadata"]["ownerReferences"] = json!([{"apiVersion": "gizmo.example/v1",
+        "kind": "Gizmo", "name": "g", "uid": "g1", "controller": true}]);
+    assert!(leaned(objects, name("deploy", "web"), Mode::Why));
+}

@@ -473,3 +473,21 @@ spec:
         kubectl(&["get", &format!("{plural}.{group}"), "-A"]).code == 0
     });
 }
+
+/// The discovery cache key: the server's host and port, as the plugin keys it.
+pub fn server_authority(kubeconfig: &Path) -> String {
+    let server = kubectl_as(
+        kubeconfig,
+        &[
+            "config",
+            "view",
+            "--minify",
+            "-o",
+            "jsonpath={.clusters[0].cluster.server}",
+        ],
+        None,
+    )
+    .ok()
+    .stdout;
+    server.trim().trim_start_matches("https://").to_string()
+}
