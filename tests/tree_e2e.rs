@@ -735,3 +735,76 @@ fn a_cached_catalog_serves_until_a_read_proves_it_wrong() {
     assert!(sweep.stdout.contains("Gizmo/a"), "{}", sweep.stdout);
     let _ = kubectl(&["delete", "crd", &format!("gizmos.{group}"), "--wait=false"]);
 }
+
+/// A TCP relay in front of the API server that counts the connections it
+/// accepts; returns a kubeconfig that goes through it.
+fn counting_relay(
+    dir: &std::path::Path,
+) -> (
+    std::path::PathBuf,
+    std::sync::Arc<std::sync::atomic::AtomicUsize>,
+) {
+    use std::io::copy;
+    use std::net::{TcpListener, TcpStream};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let upstream = support::server_authority(&cluster().kubeconfig);
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let accepted = std::sync::Arc::new(AtomicUsize::new(0));
+    let count = accepted.clone();
+    std::thread::spawn(move || {
+        for client in listener.incoming().flatten() {
+            count.fetch_add(1, Ordering::SeqCst);
+            let Ok(server) = TcpStream::connect(&upstream) else {
+                continue;
+            };
+            let (mut c1, mut s1) = (client.try_clone().unwrap(), server.try_clone().unwrap());
+            let (mut c2, mut s2) = (client, server);
+            std::thread::spawn(move || {
+                let _ = copy(&mut c1, &mut s1);
+                let _ = s1.shutdown(std::net::Shutdown::Write);
+            });
+            std::thread::spawn(move || {
+                let _ = copy(&mut s2, &mut c2);
+                let _ = c2.shutdown(std::net::Shutdown::Write);
+            });
+        }
+    });
+    let text = std::fs::read_to_string(&cluster().kubeconfig).unwrap();
+    let relayed: String = text
+        .lines()
+        .map(|l| {
+            if l.trim_start().starts_with("server:") {
+                format!("    server: https://127.0.0.1:{port}\n")
+            } else {
+                format!("{l}\n")
+            }
+        })
+        .collect();
+    std::fs::create_dir_all(dir).unwrap();
+    let path = dir.join("relay.kubeconfig");
+    std::fs::write(&path, relayed).unwrap();
+    (path, accepted)
+}
+
+#[test]
+fn one_http2_connection_carries_a_whole_sweep() {
+    let ns = Namespace::new("tree-conn");
+    ns.apply(&web("web", 2, ""));
+    wait_available(&ns, "web", 2);
+    let dir = std::env::temp_dir().join(format!("reconcile-relay-{}", ns.name));
+    let (kubeconfig, accepted) = counting_relay(&dir);
+    let run = reconcile_as(&kubeconfig, &["-n", &ns.name, "status", "-v", "6"]);
+    assert!(run.code <= 1, "{}\n{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("Deployment/web"), "{}", run.stdout);
+    let requests = run.stderr.lines().filter(|l| l.starts_with("GET ")).count();
+    assert!(requests >= 20, "a sweep reads every type: {}", run.stderr);
+    // Sixteen reads run at once; over HTTP/1.1 each would need a
+    // connection of its own. The two discovery documents, asked for at
+    // once before the first handshake has chosen HTTP/2, may take two.
+    let connections = accepted.load(std::sync::atomic::Ordering::SeqCst);
+    assert!(
+        (1..=2).contains(&connections),
+        "{requests} requests over {connections} connections"
+    );
+}
