@@ -124,6 +124,43 @@ fn status_watch_records_verdicts_during_a_scale_up() {
 }
 
 #[test]
+fn status_watch_of_a_namespace_shows_a_bare_pod_created_later() {
+    let ns = Namespace::new("watch-sweep");
+    ns.apply(&deployment("web", 2, "", ""));
+    wait_until("two replicas", Duration::from_secs(60), || {
+        available(&ns, "web", 2)
+    });
+    let mut watcher = Background::start(&["-n", &ns.name, "status", "--watch", "-o", "json"]);
+    let rows = |line: &str| -> Vec<String> {
+        let doc: Value = serde_json::from_str(line)
+            .unwrap_or_else(|e| panic!("one JSON document per line ({e}): {line}"));
+        doc["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| {
+                format!(
+                    "{}/{}",
+                    i["object"]["kind"].as_str().unwrap(),
+                    i["object"]["name"].as_str().unwrap()
+                )
+            })
+            .collect()
+    };
+    watcher.line("the Deployment", Duration::from_secs(30), |l| {
+        rows(l).contains(&"Deployment/web".to_string())
+    });
+    ns.apply("apiVersion: v1\nkind: Pod\nmetadata: {name: lonely}\nspec:\n  containers: [{name: app, image: app}]\n");
+    let last = watcher.line("the bare pod", Duration::from_secs(60), |l| {
+        rows(l).contains(&"Pod/lonely".to_string())
+    });
+    // The Deployment's pods are not roots: the watch keeps only bare ones.
+    let mut seen = rows(&last);
+    seen.sort();
+    assert_eq!(seen, ["Deployment/web", "Pod/lonely"], "{last}");
+}
+
+#[test]
 fn tree_watch_shows_the_replacement_of_a_deleted_pod() {
     let ns = Namespace::new("watch-tree");
     ns.apply(&deployment("web", 2, "", ""));

@@ -347,12 +347,15 @@ impl<'a, R: Reader> Crawl<'a, R> {
         let namespaces: Vec<&str> = namespaces.into_iter().collect();
         let reads = plan::fallback(self.catalog, &namespaces, cluster_wide);
         self.leaned_on_types = true;
-        let meta: Vec<Object> = self
-            .run(reads)
-            .await
-            .into_iter()
-            .flat_map(|(_, objects)| objects)
-            .collect();
+        // Not watched: only what the tree holds is kept current (below).
+        let mut meta: Vec<Object> = Vec::new();
+        let mut data_reads: Vec<Read> = Vec::new();
+        for (read, items) in self.lists(reads).await {
+            meta.extend(self.convert_all(items, &read));
+            if super::read::is_data_type(&read.rt) {
+                data_reads.push(read);
+            }
+        }
         // Owner index over the metadata, then the subtree of every root.
         let mut children: HashMap<&str, Vec<usize>> = HashMap::new();
         for (i, obj) in meta.iter().enumerate() {
@@ -378,6 +381,18 @@ impl<'a, R: Reader> Crawl<'a, R> {
             .filter(|(i, _)| keep.contains(i))
             .map(|(_, o)| o)
             .collect();
+        // Secrets and ConfigMaps in the tree are only ever metadata: their
+        // metadata lists are what --watch keeps current, where they hold
+        // one of the nodes.
+        for read in data_reads {
+            if nodes.iter().any(|n| {
+                n.kind() == read.rt.kind
+                    && n.group() == read.rt.group
+                    && n.namespace() == read.namespace.as_deref()
+            }) {
+                self.watch(read);
+            }
+        }
         self.full_objects(&nodes).await;
         self.objects.extend(nodes);
     }
@@ -526,8 +541,9 @@ impl<'a, R: Reader> Crawl<'a, R> {
             if context.contains(&read) {
                 self.objects.extend(objects);
             } else if read.is_metadata_only() {
-                // The full list is watched in --watch: a new bare pod shows.
-                self.watch(Read::list(&read.rt, read.namespace.as_deref()));
+                // The full list is watched in --watch, so that a new bare
+                // pod shows; the watch keeps only the roots.
+                self.watch(Read::list(&read.rt, read.namespace.as_deref()).roots_only());
                 meta_roots.extend(objects.into_iter().filter(|o| o.controller().is_none()));
             } else {
                 roots.extend(objects.into_iter().filter(|o| o.controller().is_none()));

@@ -21,6 +21,9 @@ pub struct Read {
     pub labels: Option<String>,
     pub fields: Option<String>,
     metadata_only: bool,
+    /// Keep only objects without a controller (a sweep's roots): the
+    /// others are dropped page by page, so that memory follows the roots.
+    roots_only: bool,
 }
 
 impl Read {
@@ -33,6 +36,7 @@ impl Read {
             labels: None,
             fields: None,
             metadata_only: false,
+            roots_only: false,
         }
     }
 
@@ -60,6 +64,25 @@ impl Read {
     pub fn metadata_only(mut self) -> Read {
         self.metadata_only = true;
         self
+    }
+
+    /// Only the objects without a controller are kept.
+    pub fn roots_only(mut self) -> Read {
+        self.roots_only = true;
+        self
+    }
+
+    /// Whether an object of the answer is kept: always, or for a
+    /// [`Read::roots_only`] read when no controller owns it.
+    pub fn keeps(&self, object: &Value) -> bool {
+        !self.roots_only
+            || !object
+                .pointer("/metadata/ownerReferences")
+                .and_then(Value::as_array)
+                .is_some_and(|refs| {
+                    refs.iter()
+                        .any(|r| r.get("controller").and_then(Value::as_bool) == Some(true))
+                })
     }
 
     /// Whether the answer carries metadata only. Secrets and ConfigMaps
@@ -194,7 +217,8 @@ pub trait Reader: Sync {
                     }
                     Err(e) => return Err(e),
                 };
-                out.items.extend(page.items);
+                out.items
+                    .extend(page.items.into_iter().filter(|v| read.keeps(v)));
                 out.resource_version = page.resource_version;
                 match page.continue_token {
                     Some(next) if !next.is_empty() => token = Some(next),

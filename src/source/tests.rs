@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use super::crawl::EventsRead;
 use super::live::{Ask, FetchError, Fetched, Mode, Scope};
 use super::memory::{Memory, Request, by_path};
-use super::read::{METADATA, METADATA_LIST};
+use super::read::{METADATA, METADATA_LIST, Reader};
 use crate::catalog::Catalog;
 use crate::model::Target;
 use crate::targets::TargetSpec;
@@ -412,6 +412,14 @@ fn a_custom_resource_root_searches_every_type_as_metadata_then_reads_its_childre
         .get("child-d")
         .expect("the child is in the tree");
     assert!(!child.metadata_only);
+    // The metadata lists of every type are not watched; the Secret list
+    // is not either, since the tree holds no Secret.
+    assert!(
+        fetched.watches.iter().all(|r| r.rt.kind != "Secret"),
+        "{:#?}",
+        fetched.watches
+    );
+    assert!(fetched.watches.iter().all(|r| !r.is_metadata_only()));
 }
 
 #[test]
@@ -465,6 +473,21 @@ fn a_sweep_reads_pods_as_metadata_and_only_bare_ones_in_full() {
         Some(&2),
         "two pages of metadata"
     );
+    // --watch keeps the pods current with a list that holds only roots:
+    // memory follows the bare pods, not the 600 in the namespace.
+    let pods = fetched
+        .watches
+        .iter()
+        .find(|r| r.rt.kind == "Pod" && r.labels.is_none() && r.fields.is_none())
+        .expect("the pods are watched");
+    assert!(!pods.is_metadata_only());
+    let listed = run(memory.list(pods)).unwrap();
+    let names: Vec<&str> = listed
+        .items
+        .iter()
+        .filter_map(|v| v.pointer("/metadata/name").and_then(Value::as_str))
+        .collect();
+    assert_eq!(names, ["bare-7d9-0"]);
 }
 
 #[test]

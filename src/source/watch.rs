@@ -309,7 +309,8 @@ fn apply(store: &Arc<Mutex<Store>>, id: usize, read: &Read, v: Value, deleted: b
         }
     } else if let Some(obj) = convert(v, read) {
         let objects = s.objects.entry(id).or_default();
-        if deleted {
+        // An object a controller adopted leaves a roots-only read.
+        if deleted || !read.keeps(&obj.raw) {
             objects.remove(&obj.uid);
         } else {
             objects.insert(obj.uid.clone(), obj);
@@ -335,6 +336,24 @@ mod tests {
             verbs: vec![],
             has_status: true,
         }
+    }
+
+    #[test]
+    fn a_roots_only_watch_drops_an_object_a_controller_adopts() {
+        let read = Read::list(&rt("", "Pod", "pods"), Some("shop")).roots_only();
+        let store = Arc::new(Mutex::new(Store::default()));
+        let bare = serde_json::json!({"metadata": {"name": "p", "namespace": "shop", "uid": "u1"}});
+        apply(&store, 0, &read, bare.clone(), false);
+        assert_eq!(store.lock().unwrap().objects[&0].len(), 1);
+        let mut adopted = bare;
+        adopted["metadata"]["ownerReferences"] = serde_json::json!([{"apiVersion": "apps/v1",
+            "kind": "ReplicaSet", "name": "rs", "uid": "r1", "controller": true}]);
+        apply(&store, 0, &read, adopted.clone(), false);
+        assert!(store.lock().unwrap().objects[&0].is_empty());
+        // A full read keeps it.
+        let all = Read::list(&rt("", "Pod", "pods"), Some("shop"));
+        apply(&store, 1, &all, adopted, false);
+        assert_eq!(store.lock().unwrap().objects[&1].len(), 1);
     }
 
     #[test]
