@@ -134,18 +134,7 @@ fn status_watch_of_a_namespace_shows_a_bare_pod_created_later() {
     let rows = |line: &str| -> Vec<String> {
         let doc: Value = serde_json::from_str(line)
             .unwrap_or_else(|e| panic!("one JSON document per line ({e}): {line}"));
-        doc["items"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|i| {
-                format!(
-                    "{}/{}",
-                    i["object"]["kind"].as_str().unwrap(),
-                    i["object"]["name"].as_str().unwrap()
-                )
-            })
-            .collect()
+        support::item_names(&doc)
     };
     watcher.line("the Deployment", Duration::from_secs(30), |l| {
         rows(l).contains(&"Deployment/web".to_string())

@@ -301,18 +301,7 @@ fn a_bare_pod_and_why_without_a_target() {
     let run = ns.reconcile(&["why", "-o", "json"]);
     assert_eq!(run.code, 1);
     let doc = run.json();
-    let mut names: Vec<String> = doc["items"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|i| {
-            format!(
-                "{}/{}",
-                i["object"]["kind"].as_str().unwrap(),
-                i["object"]["name"].as_str().unwrap()
-            )
-        })
-        .collect();
+    let mut names: Vec<String> = support::item_names(&doc);
     names.sort();
     assert_eq!(
         names,

@@ -491,3 +491,19 @@ pub fn server_authority(kubeconfig: &Path) -> String {
     .stdout;
     server.trim().trim_start_matches("https://").to_string()
 }
+
+/// `Kind/name` of every item of a report, in order.
+pub fn item_names(doc: &serde_json::Value) -> Vec<String> {
+    doc["items"]
+        .as_array()
+        .expect("a report has items")
+        .iter()
+        .map(|i| {
+            format!(
+                "{}/{}",
+                i["object"]["kind"].as_str().unwrap_or(""),
+                i["object"]["name"].as_str().unwrap_or("")
+            )
+        })
+        .collect()
+}
