@@ -282,3 +282,43 @@ spec:
         "{row}"
     );
 }
+
+#[test]
+fn a_statefulset_that_reached_its_partition_is_converged_and_ends_wait() {
+    let ns = Namespace::new("verdicts-partition");
+    let sts = |image: &str| {
+        format!(
+            "apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {{name: db}}\nspec:\n  replicas: 3\n  serviceName: db\n  podManagementPolicy: Parallel\n  updateStrategy:\n    type: RollingUpdate\n    rollingUpdate: {{partition: 2}}\n  selector: {{matchLabels: {{app: db}}}}\n  template:\n    metadata: {{labels: {{app: db}}}}\n    spec:\n      containers: [{{name: db, image: {image}}}]\n"
+        )
+    };
+    ns.apply(&sts("db:1"));
+    wait_until("three ready replicas", Duration::from_secs(60), || {
+        ns.jsonpath("sts/db", "{.status.readyReplicas}") == "3"
+    });
+    // A canary: only the ordinals from the partition up take the new image.
+    ns.apply(&sts("db:2"));
+    let run = ns.reconcile(&["wait", "sts/db", "--timeout", "60s"]);
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    let doc = ns
+        .reconcile(&["status", "sts/db", "-o", "json"])
+        .ok()
+        .json();
+    let db = item(&doc, "StatefulSet", "db").unwrap_or_else(|| panic!("{doc}"));
+    assert_eq!(db["verdict"], "Converged", "{db}");
+    assert_eq!(db["reason"], "PartitionedRollout", "{db}");
+    assert!(
+        db["message"]
+            .as_str()
+            .unwrap()
+            .contains("1 of 3 replicas updated"),
+        "{db}"
+    );
+    // As kubectl's own rollout status says.
+    let kubectl = ns.kubectl(&["rollout", "status", "sts/db", "--timeout=5s"]);
+    assert_eq!(kubectl.code, 0, "{}", kubectl.stderr);
+    assert!(
+        kubectl.stdout.contains("partitioned roll out complete"),
+        "{}",
+        kubectl.stdout
+    );
+}

@@ -136,10 +136,6 @@ pub fn next_steps(
             "FailedCreate" | "ReplicaFailure" => steps.push(failed_create(snap, &who)),
             "ProgressDeadlineExceeded" => steps.push(rollback(snap, t)),
             "Paused" => steps.push(step("The Deployment is paused on purpose; resume it to roll out pending changes.", vec![format!("{} rollout resume {}", kubectl(t), arg(t))])),
-            "PartitionedRollout" => steps.push(step(
-                "The rollout is held by spec.updateStrategy.rollingUpdate.partition: lower the partition to update more pods.",
-                vec![format!("{} patch {} -p '{{\"spec\":{{\"updateStrategy\":{{\"rollingUpdate\":{{\"partition\":0}}}}}}}}'", kubectl(t), arg(t))],
-            )),
             "WaitingForPodDeletion" => steps.push(step("The update strategy is OnDelete: pods update only when deleted.", vec![format!("{} delete pod POD", kubectl(t))])),
             "BackoffLimitExceeded" | "DeadlineExceeded" => steps.push(job_gave_up(snap, &who, t)),
             "Suspended" => steps.push(step("It is suspended on purpose by spec.suspend.", vec![format!("{} patch {} -p '{{\"spec\":{{\"suspend\":false}}}}'", kubectl(t), arg(t))])),

@@ -76,12 +76,6 @@ const CASES: &[(&str, &str, &str, &str)] = &[
         "paused",
     ),
     (
-        "statefulset-partition.yaml",
-        "PartitionedRollout",
-        "partition",
-        "partition",
-    ),
-    (
         "statefulset-not-ready.yaml",
         "WaitingForReady",
         "watch it converge",

@@ -100,7 +100,7 @@ const CASES: &[Case] = &[
     case("replicationcontroller-not-ready.yaml", Progressing, "WaitingForReady", "1/2 replicas ready (2 created)"),
     case("statefulset-ready.yaml", Converged, "Ready", "3/3 replicas ready"),
     case("statefulset-not-ready.yaml", Progressing, "WaitingForReady", "2/3 replicas ready"),
-    case("statefulset-partition.yaml", Suspended, "PartitionedRollout", "partition 2: 1 of 3 replicas updated to canary-5bdc7fb547, 2 pods stay on the old revision"),
+    case("statefulset-partition.yaml", Converged, "PartitionedRollout", "partition 2: 1 of 3 replicas updated to canary-5bdc7fb547, 2 pods stay on the old revision"),
     case("statefulset-ondelete.yaml", Progressing, "WaitingForPodDeletion", "2 pods stay on the old revision; pods update only when deleted"),
     case("daemonset-ready.yaml", Converged, "Ready", "2/2 pods ready"),
     case("daemonset-rollout.yaml", Progressing, "RolloutInProgress", "1 of 2 pods updated; 1/2 pods ready"),

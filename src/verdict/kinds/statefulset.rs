@@ -1,5 +1,6 @@
-//! StatefulSets (apps/v1): pods not ready, rolling updates (including the
-//! deliberate stop of a partitioned rollout and the OnDelete strategy), scaling.
+//! StatefulSets (apps/v1): pods not ready, rolling updates (including a
+//! partitioned rollout, converged once it reaches its partition, and the
+//! OnDelete strategy), scaling.
 
 use crate::model::{Object, Snapshot};
 use crate::verdict::words::{count, noun};
@@ -40,9 +41,13 @@ pub fn judge(obj: &Object, snap: &Snapshot) -> Option<Judgement> {
             ),
         )
     } else if revisions_differ && partition > 0 && updated >= (desired - partition).max(0) {
+        // The controller has done what the spec asks: every ordinal from
+        // the partition up runs the new revision. `kubectl rollout status`
+        // calls this "partitioned roll out complete" (exit 0); so does
+        // `wait` here, and the message says what stays behind.
         let old = (desired - updated).max(0);
         Judgement::new(
-            Verdict::Suspended,
+            Verdict::Converged,
             "PartitionedRollout",
             format!(
                 "partition {partition}: {updated} of {desired} replicas updated to {}, {} on the old revision until the partition is lowered",
