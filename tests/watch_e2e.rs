@@ -267,3 +267,52 @@ fn wait_for_deleted() {
     let (code, out, _) = waiter.finish(Duration::from_secs(30));
     assert_eq!(code, 0, "{out}");
 }
+
+#[test]
+fn tree_watch_follows_the_namespace_events_from_now_without_listing_them() {
+    let ns = Namespace::new("watch-events");
+    ns.apply(&deployment("web", 1, "", ""));
+    wait_until("one replica", Duration::from_secs(60), || {
+        available(&ns, "web", 1)
+    });
+    // A healthy tree reads no events; its --watch still follows the
+    // namespace's events from now on (a pod may turn unhealthy later),
+    // asking only for the list's version, not its items.
+    let log = std::env::temp_dir().join(format!("{}-stderr.log", ns.name));
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_kubectl-reconcile"))
+        .env("KUBECONFIG", &support::cluster().kubeconfig)
+        .env("KUBECACHEDIR", support::cache_dir())
+        .env("NO_COLOR", "1")
+        .args(["-n", &ns.name, "tree", "deploy/web", "--watch", "-v", "6"])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::fs::File::create(&log).unwrap())
+        .spawn()
+        .unwrap();
+    let events = format!("/api/v1/namespaces/{}/events?", ns.name);
+    let requests = || -> Vec<String> {
+        std::fs::read_to_string(&log)
+            .unwrap_or_default()
+            .lines()
+            .filter(|l| l.contains(&events))
+            .map(str::to_string)
+            .collect()
+    };
+    wait_until("the events watch", Duration::from_secs(30), || {
+        requests().iter().any(|l| l.contains("watch=1"))
+    });
+    let _ = child.kill();
+    let _ = child.wait();
+    let seen = requests();
+    let lists: Vec<&String> = seen.iter().filter(|l| !l.contains("watch=1")).collect();
+    assert!(
+        matches!(lists[..], [l] if l.contains("limit=1 ") || l.contains("limit=1&") || l.ends_with("limit=1")),
+        "one list of one item, for its version: {seen:#?}"
+    );
+    assert!(
+        seen.iter().any(|l| l.contains("watch=1")
+            && l.contains("resourceVersion=")
+            && l.contains(" 200 ")),
+        "{seen:#?}"
+    );
+}

@@ -679,8 +679,23 @@ impl<'a, R: Reader> Crawl<'a, R> {
             found.extend(items.iter().filter_map(Event::from_value));
         }
         self.events.extend(found);
+        // --watch and wait see the events of every namespace in the answer
+        // from now on, also of objects that turn unhealthy later: the
+        // namespace's list where it was read, else a watch that starts now.
+        let mut namespaces: BTreeSet<String> = self
+            .objects
+            .iter()
+            .filter_map(|o| o.namespace().map(str::to_string))
+            .collect();
         for read in watch {
+            namespaces.remove(read.namespace.as_deref().unwrap_or_default());
             self.watch(read);
+        }
+        for ns in namespaces {
+            let whole = Read::list(&rt, Some(&ns));
+            if !self.watched.contains(&whole) {
+                self.watch(whole.from_now());
+            }
         }
     }
 

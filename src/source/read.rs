@@ -24,6 +24,9 @@ pub struct Read {
     /// Keep only objects without a controller (a sweep's roots): the
     /// others are dropped page by page, so that memory follows the roots.
     roots_only: bool,
+    /// For a watch: only what happens from now on, not what is there
+    /// (the events of a namespace whose past events were read otherwise).
+    from_now: bool,
 }
 
 impl Read {
@@ -37,6 +40,7 @@ impl Read {
             fields: None,
             metadata_only: false,
             roots_only: false,
+            from_now: false,
         }
     }
 
@@ -64,6 +68,17 @@ impl Read {
     pub fn metadata_only(mut self) -> Read {
         self.metadata_only = true;
         self
+    }
+
+    /// A watch of this read starts now: what is already there is not
+    /// listed (only the list's resourceVersion is asked for).
+    pub fn from_now(mut self) -> Read {
+        self.from_now = true;
+        self
+    }
+
+    pub fn is_from_now(&self) -> bool {
+        self.from_now
     }
 
     /// Only the objects without a controller are kept.

@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use super::crawl::EventsRead;
 use super::live::{Ask, FetchError, Fetched, Mode, Scope};
 use super::memory::{Memory, Request, by_path};
-use super::read::{METADATA, METADATA_LIST, Reader};
+use super::read::{METADATA, METADATA_LIST, Read, Reader};
 use crate::catalog::Catalog;
 use crate::model::Target;
 use crate::targets::TargetSpec;
@@ -147,8 +147,15 @@ fn a_healthy_deployment_tree_is_three_reads() {
     );
     assert_eq!(fetched.snapshot.objects().len(), 5);
     assert!(matches!(fetched.targets[..], [Target::Found(ref uid)] if uid == "web-d"));
-    // Watched: the get as a list by name, and the two lists.
-    assert_eq!(fetched.watches.len(), 3);
+    // Watched: the get as a list by name, the two lists, and the events
+    // of the namespace from now on (none was read), so that --watch
+    // explains a pod that turns unhealthy later.
+    assert_eq!(fetched.watches.len(), 4);
+    let events: Vec<&Read> = fetched.watches.iter().filter(|r| r.is_events()).collect();
+    assert!(
+        matches!(events[..], [r] if r.is_from_now() && r.namespace.as_deref() == Some("shop")),
+        "{events:#?}"
+    );
 }
 
 #[test]

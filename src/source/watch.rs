@@ -155,8 +155,19 @@ async fn run(
 ) {
     let mut backoff = BACKOFF.0;
     loop {
-        // List: the whole current state and the version to watch from.
-        let listing = match api.list(&read).await {
+        // List: the whole current state and the version to watch from
+        // (only the version, for a watch that starts now).
+        let listed = if read.is_from_now() {
+            api.page(&read, 1, None)
+                .await
+                .map(|page| super::read::Listing {
+                    items: Vec::new(),
+                    resource_version: page.resource_version,
+                })
+        } else {
+            api.list(&read).await
+        };
+        let listing = match listed {
             Ok(listing) => listing,
             Err(e) => {
                 let permanent = matches!(e, ApiError::Forbidden(_) | ApiError::NotFound);
