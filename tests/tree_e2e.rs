@@ -804,3 +804,28 @@ fn one_http2_connection_carries_a_whole_sweep() {
         "{requests} requests over {connections} connections"
     );
 }
+
+#[test]
+fn a_manifest_directory_is_read_recursively_only_with_r() {
+    let ns = Namespace::new("status-recursive");
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("base")).unwrap();
+    std::fs::write(
+        dir.path().join("base/sa.yaml"),
+        "apiVersion: v1\nkind: ServiceAccount\nmetadata: {name: builder}\n",
+    )
+    .unwrap();
+    let path = dir.path().to_str().unwrap();
+    ns.kubectl(&["apply", "-R", "-f", path]).ok();
+    // As kubectl: without -R only the directory's own files are read.
+    let flat = ns.reconcile(&["status", "-f", path]);
+    assert_eq!(flat.code, 2, "{}\n{}", flat.stdout, flat.stderr);
+    assert!(flat.stderr.contains("-R (--recursive)"), "{}", flat.stderr);
+    let deep = ns
+        .reconcile(&["status", "-R", "-f", path, "-o", "json"])
+        .ok();
+    assert_eq!(
+        support::item_names(&deep.json()),
+        ["ServiceAccount/builder"]
+    );
+}

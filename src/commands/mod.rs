@@ -100,7 +100,8 @@ fn target_specs(args: &TargetArgs, settings: &Settings) -> Result<Vec<TargetSpec
     }
     for path in &args.files {
         specs.extend(
-            crate::source::manifests::identities(path).map_err(|e| UsageError(format!("{e:#}")))?,
+            crate::source::manifests::identities(path, args.recursive)
+                .map_err(|e| UsageError(format!("{e:#}")))?,
         );
     }
     Ok(specs)

@@ -89,6 +89,11 @@ pub enum SnapshotError {
     )]
     NoFiles { dir: String },
 
+    #[error(
+        "no .json, .yaml or .yml files in directory {dir} itself, only in its subdirectories\nhint: -R (--recursive) reads the subdirectories too, as in kubectl"
+    )]
+    OnlyDeeper { dir: String },
+
     #[error("no Kubernetes objects in {what}{}\nhint: {SNAPSHOT_HINT}", only_events(.events))]
     Empty { what: String, events: usize },
 }
@@ -122,15 +127,16 @@ impl fmt::Display for Place {
 /// Reads the snapshot at `path` (a file, a directory or `-` for stdin). With
 /// `now` unset, "now" is the newest timestamp in the snapshot.
 pub fn load_snapshot(path: &str, now: Option<Timestamp>) -> anyhow::Result<Snapshot> {
-    let sources = read_sources(path)?;
+    let sources = read_sources(path, true)?;
     Ok(build_snapshot(&sources, now)?)
 }
 
 /// The only I/O of this module: the text of every input file behind `path`.
-/// A directory yields its `.json`, `.yaml` and `.yml` files, recursively, in
-/// sorted order; symlinked files are followed, symlinked directories are not
-/// (no cycles).
-pub fn read_sources(path: &str) -> Result<Vec<SourceText>, SnapshotError> {
+/// A directory yields its `.json`, `.yaml` and `.yml` files in sorted
+/// order, with `recursive` those of its subdirectories too (a snapshot
+/// always; manifests with `-R`, as kubectl); symlinked files are followed,
+/// symlinked directories are not (no cycles).
+pub fn read_sources(path: &str, recursive: bool) -> Result<Vec<SourceText>, SnapshotError> {
     if path == "-" {
         let mut bytes = Vec::new();
         io::stdin()
@@ -147,9 +153,13 @@ pub fn read_sources(path: &str) -> Result<Vec<SourceText>, SnapshotError> {
     })?;
     let files = if meta.is_dir() {
         let mut files = Vec::new();
-        collect_files(Path::new(path), &mut files)?;
+        let deeper = collect_files(Path::new(path), recursive, &mut files)?;
         if files.is_empty() {
-            return Err(SnapshotError::NoFiles { dir: shown });
+            return Err(if deeper {
+                SnapshotError::OnlyDeeper { dir: shown }
+            } else {
+                SnapshotError::NoFiles { dir: shown }
+            });
         }
         files
     } else {
@@ -166,7 +176,13 @@ pub fn read_sources(path: &str) -> Result<Vec<SourceText>, SnapshotError> {
         .collect()
 }
 
-fn collect_files(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), SnapshotError> {
+/// Collects the manifest files of `dir` (and with `recursive` of its
+/// subdirectories); returns whether it left subdirectories unread.
+fn collect_files(
+    dir: &Path,
+    recursive: bool,
+    out: &mut Vec<PathBuf>,
+) -> Result<bool, SnapshotError> {
     let listing_error = |e: io::Error| read_error(&show_path(dir), &e);
     let mut entries = std::fs::read_dir(dir)
         .map_err(listing_error)?
@@ -174,16 +190,21 @@ fn collect_files(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), SnapshotError
         .collect::<Result<Vec<_>, _>>()
         .map_err(listing_error)?;
     entries.sort();
+    let mut skipped = false;
     for entry in entries {
         let meta =
             std::fs::symlink_metadata(&entry).map_err(|e| read_error(&show_path(&entry), &e))?;
         if meta.is_dir() {
-            collect_files(&entry, out)?;
+            if recursive {
+                collect_files(&entry, true, out)?;
+            } else {
+                skipped = true;
+            }
         } else if is_manifest_name(&entry) && (meta.is_file() || entry.is_file()) {
             out.push(entry);
         }
     }
-    Ok(())
+    Ok(skipped)
 }
 
 fn is_manifest_name(path: &Path) -> bool {
@@ -1278,17 +1299,30 @@ binaryData:
             write(d, "kustomize/.keep", "");
             write(d, "events.yaml", KUBECTL_GET_LIST);
 
-            let sources = read_sources(d.to_str().unwrap()).unwrap();
-            let names: Vec<_> = sources
-                .iter()
-                .map(|s| {
-                    s.origin
-                        .strip_prefix(d.to_str().unwrap())
-                        .unwrap()
-                        .to_string()
-                })
-                .collect();
-            assert_eq!(names, ["/a/c.JSON", "/a/z.yml", "/b.yaml", "/events.yaml"]);
+            let names = |recursive: bool| -> Vec<String> {
+                read_sources(d.to_str().unwrap(), recursive)
+                    .unwrap()
+                    .iter()
+                    .map(|s| {
+                        s.origin
+                            .strip_prefix(d.to_str().unwrap())
+                            .unwrap()
+                            .to_string()
+                    })
+                    .collect()
+            };
+            assert_eq!(
+                names(true),
+                ["/a/c.JSON", "/a/z.yml", "/b.yaml", "/events.yaml"]
+            );
+            // Without -R, as kubectl: the directory's own files only.
+            assert_eq!(names(false), ["/b.yaml", "/events.yaml"]);
+            let other = tempfile::tempdir().unwrap();
+            write(other.path(), "deeper/z.yml", &ns("z"));
+            let only_deeper = other.path().to_str().unwrap();
+            let err = read_sources(only_deeper, false).unwrap_err();
+            assert!(err.to_string().contains("-R (--recursive)"), "{err}");
+            assert_eq!(read_sources(only_deeper, true).unwrap().len(), 1);
 
             let snap = load_snapshot(d.to_str().unwrap(), None).unwrap();
             assert_eq!(
@@ -1357,7 +1391,7 @@ binaryData:
                 dir.path().join("link.yaml"),
             )
             .unwrap();
-            let sources = read_sources(dir.path().to_str().unwrap()).unwrap();
+            let sources = read_sources(dir.path().to_str().unwrap(), true).unwrap();
             assert_eq!(sources.len(), 2, "{sources:?}");
             // The same object read twice is one object.
             let snap = load_snapshot(dir.path().to_str().unwrap(), None).unwrap();

@@ -8,10 +8,12 @@ use serde_json::Value;
 use super::file::{parse_documents, read_sources};
 use crate::targets::TargetSpec;
 
-pub fn identities(path: &str) -> anyhow::Result<Vec<TargetSpec>> {
+/// `recursive`: with `-R`, the manifests in a directory's subdirectories
+/// too, as kubectl reads them.
+pub fn identities(path: &str, recursive: bool) -> anyhow::Result<Vec<TargetSpec>> {
     let mut out = Vec::new();
-    for source in
-        read_sources(path).with_context(|| format!("cannot read the manifests in {path}"))?
+    for source in read_sources(path, recursive)
+        .with_context(|| format!("cannot read the manifests in {path}"))?
     {
         for (index, doc) in parse_documents(&source.text, &source.origin)?
             .into_iter()
