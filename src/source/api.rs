@@ -148,7 +148,7 @@ impl Api {
                 tokio::time::timeout(self.timeout, self.send(path_and_query, accept, etag)).await;
             let status = match &result {
                 Err(_) => crate::log::status_text(Some(&ApiError::Timeout)),
-                Ok(Err(Failure::Busy(_, e) | Failure::Final(e))) => {
+                Ok(Err(Failure::Busy(_, e) | Failure::Unprocessed(e) | Failure::Final(e))) => {
                     crate::log::status_text(Some(e))
                 }
                 Ok(Ok(a)) if a.status == 304 => "304 Not Modified".to_string(),
@@ -160,7 +160,12 @@ impl Api {
                 Ok(Err(Failure::Busy(wait, _))) if tries <= RETRIES => {
                     tokio::time::sleep(wait.min(MAX_RETRY_WAIT)).await
                 }
-                Ok(Err(Failure::Busy(_, e) | Failure::Final(e))) => return Err(e),
+                // Every request here is a GET, and this one was not
+                // processed: sent again at once, on a new connection.
+                Ok(Err(Failure::Unprocessed(_))) if tries <= RETRIES => {}
+                Ok(Err(Failure::Busy(_, e) | Failure::Unprocessed(e) | Failure::Final(e))) => {
+                    return Err(e);
+                }
                 Ok(Ok(answer)) => return Ok(answer),
             }
         }
@@ -183,11 +188,13 @@ impl Api {
         let request = request
             .body(kube::client::Body::empty())
             .map_err(|e| Failure::Final(ApiError::Other(0, e.to_string())))?;
-        let response = self
-            .client
-            .send(request)
-            .await
-            .map_err(|e| Failure::Final(classify(e)))?;
+        let response = self.client.send(request).await.map_err(|e| {
+            if unprocessed(&e) {
+                Failure::Unprocessed(classify(e))
+            } else {
+                Failure::Final(classify(e))
+            }
+        })?;
         let status = response.status();
         let (etag, retry_after) = {
             let header = |name: http::header::HeaderName| {
@@ -254,10 +261,30 @@ impl Reader for Api {
     }
 }
 
-/// A failed request: worth another try after a wait, or not.
+/// A failed request: worth another try after a wait, at once, or not.
 enum Failure {
     Busy(Duration, ApiError),
+    /// The server did not process it: it closed the connection first (an
+    /// HTTP/2 GOAWAY, as kube-apiserver sends to a client whose credentials
+    /// it refused, or a kept-alive connection closed as it was reused).
+    Unprocessed(ApiError),
     Final(ApiError),
+}
+
+/// Whether an error says the request never reached the server's handler,
+/// found by the types of its causes, not their wording.
+fn unprocessed(err: &(dyn std::error::Error + 'static)) -> bool {
+    if let Some(h2) = err.downcast_ref::<h2::Error>()
+        && (h2.is_go_away() || h2.reason() == Some(h2::Reason::REFUSED_STREAM))
+    {
+        return true;
+    }
+    if let Some(hyper) = err.downcast_ref::<hyper::Error>()
+        && (hyper.is_canceled() || hyper.is_incomplete_message())
+    {
+        return true;
+    }
+    err.source().is_some_and(unprocessed)
 }
 
 /// Parses a JSON body.

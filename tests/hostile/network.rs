@@ -300,3 +300,51 @@ fn a_busy_server_is_asked_again_after_its_retry_after() {
         "asked once more, after the wait"
     );
 }
+
+/// A connection the server closes before answering (the request was never
+/// processed, as after an HTTP/2 GOAWAY or a kept-alive connection closed
+/// as it was reused) is not a dead cluster: the GET is sent again on a new
+/// connection, once or a few times, and the answer is whole.
+#[test]
+fn a_request_the_server_closed_unanswered_is_sent_again() {
+    use std::sync::atomic::AtomicUsize;
+    let tries = Arc::new(AtomicUsize::new(0));
+    let counted = tries.clone();
+    let server = fake::serve(move |req, stream| {
+        if let Some(body) = fake::discovery(&req.path) {
+            return fake::reply(stream, 200, &body);
+        }
+        let path = req.path.split('?').next().unwrap_or("");
+        if path == "/api/v1/namespaces/default/pods/p" {
+            if counted.fetch_add(1, Ordering::SeqCst) == 0 {
+                // Closed without a byte of answer.
+                let _ = stream.shutdown(std::net::Shutdown::Both);
+                return false;
+            }
+            let pod = serde_json::json!({"apiVersion": "v1", "kind": "Pod",
+                "metadata": {"name": "p", "namespace": "default", "uid": "u1", "creationTimestamp": "2026-01-10T10:00:00Z"},
+                "spec": {"containers": [{"name": "c", "image": "nginx"}]},
+                "status": {"phase": "Running", "conditions": [{"type": "Ready", "status": "True"}],
+                           "containerStatuses": [{"name": "c", "ready": true, "restartCount": 0, "state": {"running": {}}}]}});
+            return fake::reply(stream, 200, &pod.to_string());
+        }
+        fake::reply(stream, 404, &fake::status(404, "NotFound", "not here"))
+    });
+    let dir = scratch();
+    let kc = token_kubeconfig(dir.path(), &server.url());
+    let out = run(
+        dir.path(),
+        &[
+            "status",
+            "pods/p",
+            "-n",
+            "default",
+            "--kubeconfig",
+            kc.to_str().unwrap(),
+        ],
+        Duration::from_secs(30),
+    );
+    out.assert(0, Duration::from_secs(10));
+    assert!(out.stdout.contains("Converged"), "{}", out.stdout);
+    assert_eq!(tries.load(Ordering::SeqCst), 2, "sent once more");
+}
