@@ -10,7 +10,7 @@ use http::{HeaderName, HeaderValue};
 use kube::config::{KubeConfigOptions, Kubeconfig};
 use secrecy::SecretString;
 
-use super::credential::Credential;
+use super::credential::{Credential, ExecToken};
 
 /// kubectl's connection flags, as given.
 #[derive(Debug, Clone, Default)]
@@ -70,10 +70,11 @@ pub async fn connect(conn: &Connection) -> anyhow::Result<Connected> {
     apply_flags(&mut config, conn)?;
     // An exec credential plugin runs here, under the request deadline;
     // left in the config, kube would run it (twice) while building the
-    // client, where nothing stops one that hangs. Its credential goes in
-    // as a plain token or certificate, so kube runs nothing; the client is
-    // valid until the credential expires.
+    // client, where nothing stops one that hangs. A token is sent by our
+    // own layer, which runs the plugin again before the token expires; a
+    // certificate goes in as is, and the client is valid until it expires.
     let mut valid_until = None;
+    let mut exec_token = None;
     let auth = &config.auth_info;
     // kube's precedence: a password, token or token file wins over exec.
     let other_auth = (auth.username.is_some() && auth.password.is_some())
@@ -82,12 +83,17 @@ pub async fn connect(conn: &Connection) -> anyhow::Result<Connected> {
     if let Some(exec) = config.auth_info.exec.take().filter(|_| !other_auth) {
         use base64::Engine as _;
         let credential = super::credential::run(&exec, conn.request_timeout).await?;
-        valid_until = credential.expires();
         match credential {
-            Credential::Token { token, .. } => {
-                config.auth_info.token = Some(SecretString::from(token));
+            Credential::Token { token, expires } => {
+                exec_token = Some(std::sync::Arc::new(ExecToken::new(
+                    exec,
+                    conn.request_timeout,
+                    token,
+                    expires,
+                )));
             }
-            Credential::Certificate { cert, key, .. } => {
+            Credential::Certificate { cert, key, expires } => {
+                valid_until = expires;
                 let b64 = base64::engine::general_purpose::STANDARD;
                 config.auth_info.client_certificate_data = Some(b64.encode(cert));
                 config.auth_info.client_key_data = Some(SecretString::from(b64.encode(key)));
@@ -119,7 +125,7 @@ pub async fn connect(conn: &Connection) -> anyhow::Result<Connected> {
         .unwrap_or_else(|| config.cluster_url.to_string());
     let default_namespace = config.default_namespace.clone();
     crate::log::set_connection(&config.cluster_url.to_string(), logged_headers(&config));
-    let client = super::transport::client(config, conn.request_timeout)
+    let client = super::transport::client(config, conn.request_timeout, exec_token)
         .context("cannot set up a client for this cluster")?
         .with_valid_until(valid_until);
     Ok(Connected {

@@ -39,6 +39,63 @@ impl Credential {
     }
 }
 
+/// A token from an exec plugin that is run again before the token expires,
+/// at four fifths of its lifetime, so that a long `--watch` or `wait` keeps
+/// working past a short-lived token (15 minutes on some clouds). A token
+/// without an expiry is kept.
+pub struct ExecToken {
+    exec: ExecConfig,
+    deadline: Duration,
+    held: tokio::sync::Mutex<Held>,
+}
+
+struct Held {
+    token: String,
+    refresh_at: Option<Timestamp>,
+}
+
+impl Held {
+    fn new(token: String, expires: Option<Timestamp>, now: Timestamp) -> Held {
+        let refresh_at = expires.map(|end| {
+            let life = end.duration_since(now);
+            now.checked_add(life.mul_f64(0.8)).unwrap_or(end)
+        });
+        Held { token, refresh_at }
+    }
+}
+
+impl ExecToken {
+    /// The token a first run of `exec` gave.
+    pub fn new(
+        exec: ExecConfig,
+        deadline: Duration,
+        token: String,
+        expires: Option<Timestamp>,
+    ) -> ExecToken {
+        ExecToken {
+            exec,
+            deadline,
+            held: tokio::sync::Mutex::new(Held::new(token, expires, Timestamp::now())),
+        }
+    }
+
+    /// The token to send now, from a new run of the plugin when the held
+    /// one is near its end.
+    pub async fn token(&self) -> anyhow::Result<String> {
+        let mut held = self.held.lock().await;
+        let now = Timestamp::now();
+        if held.refresh_at.is_some_and(|at| now >= at) {
+            match run(&self.exec, self.deadline).await? {
+                Credential::Token { token, expires } => *held = Held::new(token, expires, now),
+                Credential::Certificate { .. } => bail!(
+                    "the credential plugin gave a client certificate where it gave a token before; run the command again"
+                ),
+            }
+        }
+        Ok(held.token.clone())
+    }
+}
+
 /// Runs the plugin and reads its credential, or says in one line why not;
 /// a plugin still running after `deadline` is killed.
 pub async fn run(exec: &ExecConfig, deadline: Duration) -> anyhow::Result<Credential> {
@@ -189,6 +246,52 @@ fn kill_group(group: Option<u32>, interactive: bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A plugin that answers `t1`, `t2`, ... each run, valid for `life`.
+    fn counting_plugin(dir: &std::path::Path, life: &str) -> ExecConfig {
+        use std::os::unix::fs::PermissionsExt;
+        let path = dir.join("plugin");
+        std::fs::write(
+            &path,
+            format!(
+                "#!/bin/sh\nn=$(($(cat {count} 2>/dev/null || echo 0) + 1)); echo $n > {count}\nend=$(date -u -d '{life}' +%Y-%m-%dT%H:%M:%SZ)\necho '{{\"apiVersion\":\"client.authentication.k8s.io/v1\",\"kind\":\"ExecCredential\",\"status\":{{\"token\":\"t'$n'\",\"expirationTimestamp\":\"'$end'\"}}}}'\n",
+                count = dir.join("count").display()
+            ),
+        )
+        .unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        serde_json::from_value(json!({
+            "apiVersion": "client.authentication.k8s.io/v1",
+            "command": path.display().to_string(),
+            "interactiveMode": "Never",
+        }))
+        .unwrap()
+    }
+
+    async fn first(exec: &ExecConfig) -> ExecToken {
+        let Credential::Token { token, expires } =
+            run(exec, Duration::from_secs(10)).await.unwrap()
+        else {
+            panic!("a token")
+        };
+        ExecToken::new(exec.clone(), Duration::from_secs(10), token, expires)
+    }
+
+    #[tokio::test]
+    async fn a_token_near_its_end_is_asked_for_again_and_a_fresh_one_is_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        // Expired at once (its second is already past): run again.
+        let short = counting_plugin(dir.path(), "now");
+        let token = first(&short).await;
+        tokio::time::sleep(Duration::from_millis(1100)).await;
+        assert_eq!(token.token().await.unwrap(), "t2");
+
+        let dir = tempfile::tempdir().unwrap();
+        let long = counting_plugin(dir.path(), "+1 hour");
+        let token = first(&long).await;
+        assert_eq!(token.token().await.unwrap(), "t1");
+        assert_eq!(token.token().await.unwrap(), "t1");
+    }
 
     #[test]
     fn reads_tokens_and_certificates_in_json_or_yaml() {

@@ -6,16 +6,26 @@
 //! are compressed with gzip. Authentication, the base URL and extra headers
 //! are kube's own layers; kube's retry layer is left out on purpose.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::rt::TokioExecutor;
 use kube::client::ConfigExt;
+use tower::filter::{AsyncFilterLayer, AsyncPredicate};
 use tower::{BoxError, ServiceBuilder};
 use tower_http::decompression::DecompressionLayer;
 
-/// A kube client over a connector with TCP_NODELAY and gzip.
-pub fn client(config: kube::Config, connect_timeout: Duration) -> kube::Result<kube::Client> {
+use super::credential::ExecToken;
+
+/// A kube client over a connector with TCP_NODELAY and gzip. `token`: a
+/// token from an exec plugin, sent as the bearer token of every request and
+/// renewed before it expires (see [`ExecToken`]).
+pub fn client(
+    config: kube::Config,
+    connect_timeout: Duration,
+    token: Option<Arc<ExecToken>>,
+) -> kube::Result<kube::Client> {
     let mut http = HttpConnector::new();
     http.enforce_http(false);
     http.set_nodelay(true);
@@ -43,8 +53,34 @@ pub fn client(config: kube::Config, connect_timeout: Duration) -> kube::Result<k
                 .gzip(!config.disable_compression),
         )
         .option_layer(config.auth_layer()?)
+        .option_layer(token.map(|token| AsyncFilterLayer::new(Bearer(token))))
         .layer(config.extra_headers_layer()?)
         .map_err(BoxError::from)
         .service(hyper);
     Ok(kube::Client::new(service, config.default_namespace))
+}
+
+/// Sets `Authorization: Bearer` from an exec plugin's token, renewed when
+/// it nears its end.
+#[derive(Clone)]
+struct Bearer(Arc<ExecToken>);
+
+impl AsyncPredicate<http::Request<kube::client::Body>> for Bearer {
+    type Future = std::pin::Pin<
+        Box<dyn std::future::Future<Output = Result<Self::Request, BoxError>> + Send>,
+    >;
+    type Request = http::Request<kube::client::Body>;
+
+    fn check(&mut self, mut request: Self::Request) -> Self::Future {
+        let token = self.0.clone();
+        Box::pin(async move {
+            let token = token.token().await.map_err(BoxError::from)?;
+            let mut value = http::HeaderValue::from_str(&format!("Bearer {token}"))?;
+            value.set_sensitive(true);
+            request
+                .headers_mut()
+                .insert(http::header::AUTHORIZATION, value);
+            Ok(request)
+        })
+    }
 }

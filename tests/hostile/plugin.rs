@@ -205,3 +205,59 @@ echo '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","s
         );
     }
 }
+
+/// A plugin token that runs out while the command runs (a slow server and
+/// a short-lived token) is asked for again before it ends: later requests
+/// carry the new one, and the answer is whole.
+#[test]
+fn a_plugin_token_near_its_end_is_renewed() {
+    let dir = crate::scratch();
+    let count = dir.path().join("count");
+    let plugin = script(
+        dir.path(),
+        "short-lived",
+        &format!(
+            r#"n=$(($(cat {count} 2>/dev/null || echo 0) + 1)); echo $n > {count}
+end=$(date -u -d '+2 seconds' +%Y-%m-%dT%H:%M:%SZ)
+echo '{{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{{"token":"t'$n'","expirationTimestamp":"'$end'"}}}}'"#,
+            count = count.display()
+        ),
+    );
+    let server = fake::serve(|req, stream| {
+        if let Some(body) = fake::discovery(&req.path) {
+            // Slow enough for the first token to near its end.
+            std::thread::sleep(Duration::from_secs(3));
+            return fake::reply(stream, 200, &body);
+        }
+        fake::reply(
+            stream,
+            404,
+            &fake::status(404, "NotFound", "pods \"p\" not found"),
+        )
+    });
+    let kc = kubeconfig(dir.path(), &server.url(), &exec_user(&plugin));
+    let out = run(
+        dir.path(),
+        &["status", "pods/p", "--kubeconfig", kc.to_str().unwrap()],
+        Duration::from_secs(30),
+    );
+    let seen = server.seen.lock().unwrap();
+    let bearer = |wanted: &dyn Fn(&str) -> bool| -> Vec<String> {
+        seen.iter()
+            .filter(|r| wanted(r.path.split('?').next().unwrap_or("")))
+            .filter_map(|r| {
+                r.headers.lines().find_map(|l| {
+                    let (name, value) = l.split_once(": ")?;
+                    (name.eq_ignore_ascii_case("authorization"))
+                        .then(|| value.trim_start_matches("Bearer ").to_string())
+                })
+            })
+            .collect()
+    };
+    let discovery = bearer(&|p| p == "/api" || p == "/apis");
+    assert_eq!(discovery, ["t1", "t1"], "{}", out.stderr);
+    let later = bearer(&|p| p.starts_with("/api/v1/namespaces/"));
+    assert!(!later.is_empty(), "{}", out.stderr);
+    assert!(later.iter().all(|t| t == "t2"), "{later:?}\n{}", out.stderr);
+    assert_eq!(std::fs::read_to_string(&count).unwrap().trim(), "2");
+}
