@@ -242,14 +242,14 @@ fn wait_timeout_is_a_hard_deadline_when_the_server_hangs() {
     );
 }
 
-/// A server that turns a request away for load (429, as the API server does
-/// while a new CRD's storage initializes) is asked again after its
-/// `Retry-After`, inside the deadline, and the answer is whole.
-#[test]
-fn a_busy_server_is_asked_again_after_its_retry_after() {
-    use std::io::Write;
-    use std::sync::atomic::AtomicUsize;
-    let tries = Arc::new(AtomicUsize::new(0));
+/// A fake API server for `status pods/p`: discovery, the events list, and
+/// a ready pod `p` in `default`, whose first GET `first_try` answers (it
+/// returns whether the connection may carry another request). Also the
+/// number of GETs of the pod.
+fn pod_after_a_first_try(
+    first_try: impl Fn(&mut std::net::TcpStream) -> bool + Send + Sync + 'static,
+) -> (Fake, Arc<std::sync::atomic::AtomicUsize>) {
+    let tries = Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let counted = tries.clone();
     let server = fake::serve(move |req, stream| {
         if let Some(body) = fake::discovery(&req.path) {
@@ -258,12 +258,7 @@ fn a_busy_server_is_asked_again_after_its_retry_after() {
         let path = req.path.split('?').next().unwrap_or("");
         if path == "/api/v1/namespaces/default/pods/p" {
             if counted.fetch_add(1, Ordering::SeqCst) == 0 {
-                let body = fake::status(429, "TooManyRequests", "storage is (re)initializing");
-                let busy = format!(
-                    "HTTP/1.1 429 Too Many Requests\r\nContent-Type: application/json\r\nRetry-After: 1\r\nContent-Length: {}\r\n\r\n{body}",
-                    body.len()
-                );
-                return stream.write_all(busy.as_bytes()).is_ok();
+                return first_try(stream);
             }
             let pod = serde_json::json!({"apiVersion": "v1", "kind": "Pod",
                 "metadata": {"name": "p", "namespace": "default", "uid": "u1", "creationTimestamp": "2026-01-10T10:00:00Z"},
@@ -278,6 +273,11 @@ fn a_busy_server_is_asked_again_after_its_retry_after() {
         }
         fake::reply(stream, 404, &fake::status(404, "NotFound", "not here"))
     });
+    (server, tries)
+}
+
+/// `status pods/p` against `server` answers Converged, exit 0.
+fn pod_is_converged_at(server: &Fake) {
     let dir = scratch();
     let kc = token_kubeconfig(dir.path(), &server.url());
     let out = run(
@@ -294,6 +294,23 @@ fn a_busy_server_is_asked_again_after_its_retry_after() {
     );
     out.assert(0, Duration::from_secs(10));
     assert!(out.stdout.contains("Converged"), "{}", out.stdout);
+}
+
+/// A server that turns a request away for load (429, as the API server does
+/// while a new CRD's storage initializes) is asked again after its
+/// `Retry-After`, inside the deadline, and the answer is whole.
+#[test]
+fn a_busy_server_is_asked_again_after_its_retry_after() {
+    use std::io::Write;
+    let (server, tries) = pod_after_a_first_try(|stream| {
+        let body = fake::status(429, "TooManyRequests", "storage is (re)initializing");
+        let busy = format!(
+            "HTTP/1.1 429 Too Many Requests\r\nContent-Type: application/json\r\nRetry-After: 1\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        );
+        stream.write_all(busy.as_bytes()).is_ok()
+    });
+    pod_is_converged_at(&server);
     assert_eq!(
         tries.load(Ordering::SeqCst),
         2,
@@ -304,47 +321,13 @@ fn a_busy_server_is_asked_again_after_its_retry_after() {
 /// A connection the server closes before answering (the request was never
 /// processed, as after an HTTP/2 GOAWAY or a kept-alive connection closed
 /// as it was reused) is not a dead cluster: the GET is sent again on a new
-/// connection, once or a few times, and the answer is whole.
+/// connection, and the answer is whole.
 #[test]
 fn a_request_the_server_closed_unanswered_is_sent_again() {
-    use std::sync::atomic::AtomicUsize;
-    let tries = Arc::new(AtomicUsize::new(0));
-    let counted = tries.clone();
-    let server = fake::serve(move |req, stream| {
-        if let Some(body) = fake::discovery(&req.path) {
-            return fake::reply(stream, 200, &body);
-        }
-        let path = req.path.split('?').next().unwrap_or("");
-        if path == "/api/v1/namespaces/default/pods/p" {
-            if counted.fetch_add(1, Ordering::SeqCst) == 0 {
-                // Closed without a byte of answer.
-                let _ = stream.shutdown(std::net::Shutdown::Both);
-                return false;
-            }
-            let pod = serde_json::json!({"apiVersion": "v1", "kind": "Pod",
-                "metadata": {"name": "p", "namespace": "default", "uid": "u1", "creationTimestamp": "2026-01-10T10:00:00Z"},
-                "spec": {"containers": [{"name": "c", "image": "nginx"}]},
-                "status": {"phase": "Running", "conditions": [{"type": "Ready", "status": "True"}],
-                           "containerStatuses": [{"name": "c", "ready": true, "restartCount": 0, "state": {"running": {}}}]}});
-            return fake::reply(stream, 200, &pod.to_string());
-        }
-        fake::reply(stream, 404, &fake::status(404, "NotFound", "not here"))
+    let (server, tries) = pod_after_a_first_try(|stream| {
+        let _ = stream.shutdown(std::net::Shutdown::Both);
+        false
     });
-    let dir = scratch();
-    let kc = token_kubeconfig(dir.path(), &server.url());
-    let out = run(
-        dir.path(),
-        &[
-            "status",
-            "pods/p",
-            "-n",
-            "default",
-            "--kubeconfig",
-            kc.to_str().unwrap(),
-        ],
-        Duration::from_secs(30),
-    );
-    out.assert(0, Duration::from_secs(10));
-    assert!(out.stdout.contains("Converged"), "{}", out.stdout);
+    pod_is_converged_at(&server);
     assert_eq!(tries.load(Ordering::SeqCst), 2, "sent once more");
 }
