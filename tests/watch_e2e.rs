@@ -316,3 +316,29 @@ fn tree_watch_follows_the_namespace_events_from_now_without_listing_them() {
         "{seen:#?}"
     );
 }
+
+#[test]
+fn a_watch_of_more_targets_than_one_connection_carries_sees_every_change() {
+    // kube-apiserver lets one HTTP/2 connection carry 100 streams at once;
+    // each watched target holds one. The 120th target must still be live.
+    let ns = Namespace::new("watch-many");
+    let items: Vec<String> = (0..120)
+        .map(|i| format!("{{apiVersion: v1, kind: ConfigMap, metadata: {{name: c{i}}}}}"))
+        .collect();
+    ns.apply(&format!(
+        "apiVersion: v1\nkind: List\nitems: [{}]\n",
+        items.join(", ")
+    ));
+    let targets: Vec<String> = (0..120).map(|i| format!("cm/c{i}")).collect();
+    let mut args = vec!["-n", ns.name.as_str(), "status", "--watch"];
+    args.extend(targets.iter().map(String::as_str));
+    let mut watcher = Background::start(&args);
+    watcher.line("the last target", Duration::from_secs(60), |l| {
+        l.contains("ConfigMap/c119 ")
+    });
+    ns.kubectl(&["delete", "configmap", "c119", "--wait=false"])
+        .ok();
+    watcher.line("the last target deleted", Duration::from_secs(30), |l| {
+        l.contains("ConfigMap/c119 ") && l.contains("NotFound")
+    });
+}

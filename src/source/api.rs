@@ -54,6 +54,8 @@ impl ApiError {
 #[derive(Clone)]
 pub struct Api {
     client: kube::Client,
+    /// Another client on a connection of its own (none in tests).
+    another: Option<super::client::NewClient>,
     timeout: Duration,
     /// Whether objects keep `metadata.managedFields` (only `why` reads
     /// them); otherwise they are skipped while parsing.
@@ -81,8 +83,30 @@ impl Api {
     pub fn new(client: kube::Client, timeout: Duration) -> Api {
         Api {
             client,
+            another: None,
             timeout,
             managed_fields: false,
+        }
+    }
+
+    /// With a way to open more connections (see [`Api::on_another_connection`]).
+    pub fn with_more_connections(mut self, another: super::client::NewClient) -> Api {
+        self.another = Some(another);
+        self
+    }
+
+    /// The same client on a connection of its own: an HTTP/2 connection
+    /// carries at most 100 streams at once with kube-apiserver's defaults,
+    /// and each watch holds one for minutes. Falls back to this one.
+    pub fn on_another_connection(&self) -> Api {
+        let client = self
+            .another
+            .as_ref()
+            .and_then(|make| make().ok())
+            .unwrap_or_else(|| self.client.clone());
+        Api {
+            client,
+            ..self.clone()
         }
     }
 

@@ -44,9 +44,15 @@ pub fn user_agent() -> String {
 /// address (which keys the discovery cache).
 pub struct Connected {
     pub client: kube::Client,
+    /// Makes another client like `client`, on a connection of its own.
+    pub another: NewClient,
     pub default_namespace: String,
     pub server: String,
 }
+
+/// Builds a client with the same settings and credentials, and a pool of
+/// connections of its own.
+pub type NewClient = std::sync::Arc<dyn Fn() -> kube::Result<kube::Client> + Send + Sync>;
 
 pub async fn connect(conn: &Connection) -> anyhow::Result<Connected> {
     let mut config = match (read_kubeconfig(conn), &conn.server) {
@@ -125,11 +131,17 @@ pub async fn connect(conn: &Connection) -> anyhow::Result<Connected> {
         .unwrap_or_else(|| config.cluster_url.to_string());
     let default_namespace = config.default_namespace.clone();
     crate::log::set_connection(&config.cluster_url.to_string(), logged_headers(&config));
-    let client = super::transport::client(config, conn.request_timeout, exec_token)
-        .context("cannot set up a client for this cluster")?
-        .with_valid_until(valid_until);
+    let timeout = conn.request_timeout;
+    let another: NewClient = std::sync::Arc::new(move || {
+        Ok(
+            super::transport::client(config.clone(), timeout, exec_token.clone())?
+                .with_valid_until(valid_until),
+        )
+    });
+    let client = another().context("cannot set up a client for this cluster")?;
     Ok(Connected {
         client,
+        another,
         default_namespace,
         server,
     })

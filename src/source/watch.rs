@@ -29,6 +29,12 @@ const BACKOFF: (Duration, Duration) = (Duration::from_millis(500), Duration::fro
 const MAX_EVENTS: usize = 5000;
 /// Where a watch is forbidden but a list is not, how often it is re-listed.
 pub const RELIST_EVERY: Duration = Duration::from_secs(5);
+/// Watches that share one HTTP/2 connection. kube-apiserver lets a
+/// connection carry 100 streams at once by default; a watch holds one for
+/// minutes, so more watches than that on one connection would wait, and
+/// with them every other request on it. A sweep of hundreds of types opens
+/// a connection per this many watches.
+pub const WATCHES_PER_CONNECTION: usize = 48;
 
 /// The watch request of a read, from a resourceVersion.
 pub fn watch_path(read: &Read, resource_version: &str) -> String {
@@ -82,12 +88,16 @@ impl Cache {
         let store = Arc::new(Mutex::new(Store::default()));
         let (tx, changes) = mpsc::unbounded_channel();
         let count = reads.len();
+        let mut client = api.clone();
         let tasks = reads
             .into_iter()
             .enumerate()
             .map(|(id, read)| {
+                if id > 0 && id % WATCHES_PER_CONNECTION == 0 {
+                    client = api.on_another_connection();
+                }
                 tokio::spawn(run(
-                    api.clone(),
+                    client.clone(),
                     id,
                     read.as_list(),
                     store.clone(),
