@@ -57,9 +57,6 @@ pub struct Api {
     /// Another client on a connection of its own (none in tests).
     another: Option<super::client::NewClient>,
     timeout: Duration,
-    /// Whether objects keep `metadata.managedFields` (only `why` reads
-    /// them); otherwise they are skipped while parsing.
-    managed_fields: bool,
 }
 
 /// Accept header for aggregated discovery.
@@ -85,7 +82,6 @@ impl Api {
             client,
             another: None,
             timeout,
-            managed_fields: false,
         }
     }
 
@@ -106,14 +102,6 @@ impl Api {
             .unwrap_or_else(|| self.client.clone());
         Api {
             client,
-            ..self.clone()
-        }
-    }
-
-    /// The same client, with objects that keep `metadata.managedFields`.
-    pub fn with_managed_fields(&self) -> Api {
-        Api {
-            managed_fields: true,
             ..self.clone()
         }
     }
@@ -266,7 +254,8 @@ impl Reader for Api {
     ) -> Result<Page, ApiError> {
         let path = read.page_path(limit, continue_token);
         let answer = self.fetch(&path, Some(read.accept()), None).await?;
-        let list = super::trim::list(&answer.body, self.managed_fields).map_err(not_json)?;
+        let list =
+            super::trim::list(&answer.body, read.wants_managed_fields()).map_err(not_json)?;
         Ok(Page {
             items: list.items,
             resource_version: list.resource_version,
@@ -276,7 +265,7 @@ impl Reader for Api {
 
     async fn get(&self, read: &Read) -> Result<Option<Value>, ApiError> {
         match self.fetch(&read.path(), Some(read.accept()), None).await {
-            Ok(answer) => super::trim::object(&answer.body, self.managed_fields)
+            Ok(answer) => super::trim::object(&answer.body, read.wants_managed_fields())
                 .map(Some)
                 .map_err(not_json),
             Err(ApiError::Missing) => Ok(None),

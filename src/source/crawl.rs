@@ -66,7 +66,6 @@ enum Got {
 pub struct Crawl<'a, R: Reader> {
     reader: &'a R,
     catalog: &'a Catalog,
-    keep: Keep,
     objects: Vec<Object>,
     events: Vec<Event>,
     gaps: Gaps,
@@ -91,11 +90,10 @@ pub enum EventsOf {
 }
 
 impl<'a, R: Reader> Crawl<'a, R> {
-    pub fn new(reader: &'a R, catalog: &'a Catalog, keep: Keep) -> Crawl<'a, R> {
+    pub fn new(reader: &'a R, catalog: &'a Catalog) -> Crawl<'a, R> {
         Crawl {
             reader,
             catalog,
-            keep,
             objects: Vec::new(),
             events: Vec::new(),
             gaps: Gaps::default(),
@@ -135,15 +133,9 @@ impl<'a, R: Reader> Crawl<'a, R> {
         self.objects.extend(objects);
     }
 
-    /// One object by name. A missing object is watched too, so that
-    /// `wait` sees it appear.
-    pub async fn get(
-        &mut self,
-        rt: &ResourceType,
-        namespace: Option<&str>,
-        name: &str,
-    ) -> Result<Option<Object>, ApiError> {
-        let read = Read::get(rt, namespace, name);
+    /// One object by name (`read` is a get). A missing object is watched
+    /// too, so that `wait` sees it appear.
+    pub async fn get(&mut self, read: Read) -> Result<Option<Object>, ApiError> {
         self.tried += 1;
         match self.reader.get(&read).await {
             Ok(value) => {
@@ -248,7 +240,12 @@ impl<'a, R: Reader> Crawl<'a, R> {
     }
 
     fn convert(&self, value: Value, read: &Read) -> Option<Object> {
-        to_object(value, &read.rt, read.is_metadata_only(), self.keep)
+        let keep = if read.wants_managed_fields() {
+            Keep::All
+        } else {
+            Keep::NoManagedFields
+        };
+        to_object(value, &read.rt, read.is_metadata_only(), keep)
     }
 
     fn convert_all(&self, items: Vec<Value>, read: &Read) -> Vec<Object> {

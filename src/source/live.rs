@@ -14,7 +14,7 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use super::api::{Api, ApiError};
-use super::builder::{Gaps, Keep};
+use super::builder::Gaps;
 use super::client::{Connection, connect};
 use super::crawl::{Crawl, EventsOf, EventsRead, first_event_pages};
 use super::discovery;
@@ -176,9 +176,8 @@ impl Live {
         if !self.fresh && plan::needs_every_type(&self.catalog, targets, trees) {
             self.revalidate(false).await?;
         }
-        let reader = self.reader(mode);
         let answer = self
-            .ask(&reader)
+            .ask()
             .fetch(targets, scope, mode, events_read.clone())
             .await;
         if self.fresh {
@@ -193,27 +192,14 @@ impl Live {
         // whole, not trusted to an ETag.
         let whole = matches!(answer, Err(FetchError::NotServed(_)));
         if leaned && self.revalidate(whole).await? {
-            return self
-                .ask(&reader)
-                .fetch(targets, scope, mode, events_read)
-                .await;
+            return self.ask().fetch(targets, scope, mode, events_read).await;
         }
         answer
     }
 
-    /// The API client for `mode`: objects keep who wrote what
-    /// (managedFields) only for `why`.
-    fn reader(&self, mode: Mode) -> Api {
-        if mode == Mode::Why {
-            self.api.with_managed_fields()
-        } else {
-            self.api.clone()
-        }
-    }
-
-    fn ask<'a>(&'a self, reader: &'a Api) -> Ask<'a, Api> {
+    fn ask(&self) -> Ask<'_, Api> {
         Ask {
-            reader,
+            reader: &self.api,
             catalog: &self.catalog,
             stale: &self.stale,
             server: &self.server,
@@ -300,12 +286,7 @@ impl<R: Reader> Ask<'_, R> {
         events_read: Option<EventsRead>,
     ) -> Result<Fetched, FetchError> {
         let wanted = self.wanted(targets, scope)?;
-        let keep = if mode == Mode::Why {
-            Keep::All
-        } else {
-            Keep::NoManagedFields
-        };
-        let mut crawl = Crawl::new(self.reader, self.catalog, keep);
+        let mut crawl = Crawl::new(self.reader, self.catalog);
         // `why` shows a timeline of every event; elsewhere events only
         // explain what is not healthy, and are read after the objects.
         let every = mode == Mode::Why;
@@ -384,15 +365,16 @@ impl<R: Reader> Ask<'_, R> {
             match w {
                 Wanted::One(read) => {
                     let name = read.name.clone().unwrap_or_default();
-                    match crawl.get(&read.rt, read.namespace.as_deref(), &name).await {
+                    let (rt, namespace) = (read.rt.clone(), read.namespace.clone());
+                    match crawl.get(who_wrote_what(read, mode)).await {
                         Ok(Some(obj)) => {
                             resolved.push(Target::Found(obj.uid.clone()));
                             objects.push(obj);
                         }
                         Ok(None) => resolved.push(Target::Missing(ObjectRef {
-                            api_version: read.rt.api_version(),
-                            kind: read.rt.kind.clone(),
-                            namespace: read.namespace.clone(),
+                            api_version: rt.api_version(),
+                            kind: rt.kind.clone(),
+                            namespace,
                             name,
                             uid: None,
                         })),
@@ -400,29 +382,31 @@ impl<R: Reader> Ask<'_, R> {
                             return Err(explain(
                                 &e,
                                 self.server,
-                                &format!("get {} {name}", read.rt.full_name()),
+                                &format!("get {} {name}", rt.full_name()),
                             ));
                         }
                     }
                 }
-                Wanted::Many { read, one_type } => match crawl.list(read.clone()).await {
-                    Ok(found) => {
-                        for obj in found {
-                            resolved.push(Target::Found(obj.uid.clone()));
-                            objects.push(obj);
+                Wanted::Many { read, one_type } => {
+                    match crawl.list(who_wrote_what(read.clone(), mode)).await {
+                        Ok(found) => {
+                            for obj in found {
+                                resolved.push(Target::Found(obj.uid.clone()));
+                                objects.push(obj);
+                            }
+                        }
+                        Err(e @ (ApiError::Forbidden(_) | ApiError::NotFound)) if !one_type => {
+                            crawl.fail(&read, e)
+                        }
+                        Err(e) => {
+                            return Err(explain(
+                                &e,
+                                self.server,
+                                &format!("list {}", read.rt.full_name()),
+                            ));
                         }
                     }
-                    Err(e @ (ApiError::Forbidden(_) | ApiError::NotFound)) if !one_type => {
-                        crawl.fail(&read, e)
-                    }
-                    Err(e) => {
-                        return Err(explain(
-                            &e,
-                            self.server,
-                            &format!("list {}", read.rt.full_name()),
-                        ));
-                    }
-                },
+                }
             }
         }
         if sweep {
@@ -474,6 +458,16 @@ impl<R: Reader> Ask<'_, R> {
             }
         }
         Ok(())
+    }
+}
+
+/// A target's read: for `why`, its objects keep who wrote what
+/// (managedFields, for the generation check); nothing else needs it.
+fn who_wrote_what(read: Read, mode: Mode) -> Read {
+    if mode == Mode::Why {
+        read.with_managed_fields()
+    } else {
+        read
     }
 }
 

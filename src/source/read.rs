@@ -27,6 +27,9 @@ pub struct Read {
     /// For a watch: only what happens from now on, not what is there
     /// (the events of a namespace whose past events were read otherwise).
     from_now: bool,
+    /// Keep `metadata.managedFields` (who wrote what): only `why`'s targets
+    /// need it. Otherwise it is skipped while parsing.
+    managed_fields: bool,
 }
 
 impl Read {
@@ -41,6 +44,7 @@ impl Read {
             metadata_only: false,
             roots_only: false,
             from_now: false,
+            managed_fields: false,
         }
     }
 
@@ -68,6 +72,16 @@ impl Read {
     pub fn metadata_only(mut self) -> Read {
         self.metadata_only = true;
         self
+    }
+
+    /// The objects keep `metadata.managedFields`.
+    pub fn with_managed_fields(mut self) -> Read {
+        self.managed_fields = true;
+        self
+    }
+
+    pub fn wants_managed_fields(&self) -> bool {
+        self.managed_fields
     }
 
     /// A watch of this read starts now: what is already there is not

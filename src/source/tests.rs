@@ -209,9 +209,13 @@ fn why_reads_the_namespace_events_beside_the_first_reads() {
 }
 
 #[test]
-fn managed_fields_are_kept_only_for_why() {
+fn managed_fields_are_kept_only_for_why_and_only_on_its_targets() {
     let cat = catalog();
-    let memory = Memory::new(web());
+    let mut objects = web();
+    for o in objects.iter_mut().filter(|o| o["kind"] == "Pod") {
+        o["metadata"]["managedFields"] = json!([{"manager": "kubelet", "operation": "Update"}]);
+    }
+    let memory = Memory::new(objects);
     let tree = run(ask(
         &memory,
         &cat,
@@ -237,6 +241,12 @@ fn managed_fields_are_kept_only_for_why() {
     };
     assert!(!fields(&tree));
     assert!(fields(&why));
+    // The generation check reads the target's; the pods below drop theirs.
+    let pod = why
+        .snapshot
+        .get("web-pod-0")
+        .expect("the pods are in the tree");
+    assert!(pod.at("/metadata/managedFields").is_none());
 }
 
 #[test]

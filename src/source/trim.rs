@@ -1,8 +1,8 @@
 //! Parses API answers without `metadata.managedFields`: the field is
 //! skipped while parsing, never built and then dropped. It is the largest
 //! part of most objects (a pod's is larger than the rest of the pod), and
-//! only `why` reads it. Skipping it keeps a paged list of thousands of
-//! objects from passing through memory twice.
+//! only `why` reads it, on its targets. Skipping it keeps a paged list of
+//! thousands of objects from passing through memory twice.
 
 use std::fmt;
 
