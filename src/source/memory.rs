@@ -48,6 +48,16 @@ impl Memory {
         self.requests.lock().expect("requests lock").clone()
     }
 
+    /// The paths (with their queries) of the requests whose path holds
+    /// `needle`, in the order they were made.
+    pub fn paths_containing(&self, needle: &str) -> Vec<String> {
+        self.requests()
+            .into_iter()
+            .map(|r| r.path)
+            .filter(|p| p.contains(needle))
+            .collect()
+    }
+
     fn record(&self, path: String, accept: &'static str) {
         self.requests
             .lock()

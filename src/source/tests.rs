@@ -110,6 +110,11 @@ fn name(type_: &str, name: &str) -> TargetSpec {
     }
 }
 
+/// One question with no events read before, answered.
+fn answer(memory: &Memory, catalog: &Catalog, target: TargetSpec, mode: Mode) -> Fetched {
+    run(ask(memory, catalog, &[target], mode, None)).unwrap()
+}
+
 fn run<T>(f: impl std::future::Future<Output = T>) -> T {
     tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -128,14 +133,12 @@ fn paths(requests: &[Request]) -> Vec<String> {
 fn a_healthy_deployment_tree_is_three_reads() {
     let cat = catalog();
     let memory = Memory::new(web());
-    let fetched = run(ask(
+    let fetched = answer(
         &memory,
         &cat,
-        &[name("deploy", "web")],
+        name("deploy", "web"),
         Mode::Tree { owners: false },
-        None,
-    ))
-    .unwrap();
+    );
     // No events: nothing in the tree needs one to explain its verdict.
     assert_eq!(
         paths(&memory.requests()),
@@ -165,20 +168,13 @@ fn a_pod_that_is_not_ready_has_its_own_events_read() {
     objects[5]["status"]["conditions"] = json!([{"type": "Ready", "status": "False"}]);
     objects.push(event("web-7d9-1", "web-pod-1", 1));
     let memory = Memory::new(objects);
-    let fetched = run(ask(
+    let fetched = answer(
         &memory,
         &cat,
-        &[name("deploy", "web")],
+        name("deploy", "web"),
         Mode::Tree { owners: false },
-        None,
-    ))
-    .unwrap();
-    let events: Vec<String> = memory
-        .requests()
-        .into_iter()
-        .map(|r| r.path)
-        .filter(|p| p.contains("/events"))
-        .collect();
+    );
+    let events: Vec<String> = memory.paths_containing("/events");
     assert_eq!(
         events,
         ["/api/v1/namespaces/shop/events?fieldSelector=involvedObject.uid%3Dweb-pod-1&limit=500"]
@@ -190,20 +186,8 @@ fn a_pod_that_is_not_ready_has_its_own_events_read() {
 fn why_reads_the_namespace_events_beside_the_first_reads() {
     let cat = catalog();
     let memory = Memory::new(web());
-    let fetched = run(ask(
-        &memory,
-        &cat,
-        &[name("deploy", "web")],
-        Mode::Why,
-        None,
-    ))
-    .unwrap();
-    let events: Vec<String> = memory
-        .requests()
-        .into_iter()
-        .map(|r| r.path)
-        .filter(|p| p.contains("/events"))
-        .collect();
+    let fetched = answer(&memory, &cat, name("deploy", "web"), Mode::Why);
+    let events: Vec<String> = memory.paths_containing("/events");
     assert_eq!(events, ["/api/v1/namespaces/shop/events?limit=500"]);
     assert_eq!(fetched.snapshot.events.len(), 1);
 }
@@ -216,22 +200,13 @@ fn managed_fields_are_kept_only_for_why_and_only_on_its_targets() {
         o["metadata"]["managedFields"] = json!([{"manager": "kubelet", "operation": "Update"}]);
     }
     let memory = Memory::new(objects);
-    let tree = run(ask(
+    let tree = answer(
         &memory,
         &cat,
-        &[name("deploy", "web")],
+        name("deploy", "web"),
         Mode::Tree { owners: false },
-        None,
-    ))
-    .unwrap();
-    let why = run(ask(
-        &memory,
-        &cat,
-        &[name("deploy", "web")],
-        Mode::Why,
-        None,
-    ))
-    .unwrap();
+    );
+    let why = answer(&memory, &cat, name("deploy", "web"), Mode::Why);
     let fields = |f: &Fetched| {
         f.snapshot
             .get("web-d")
@@ -255,14 +230,7 @@ fn a_busy_namespace_gives_a_small_tree_its_events_by_uid() {
     let mut objects = web();
     objects.extend((0..1200).map(|i| event("other", "other-uid", i)));
     let memory = Memory::new(objects);
-    let fetched = run(ask(
-        &memory,
-        &cat,
-        &[name("deploy", "web")],
-        Mode::Why,
-        None,
-    ))
-    .unwrap();
+    let fetched = answer(&memory, &cat, name("deploy", "web"), Mode::Why);
     let requests = memory.requests();
     let event_reads: Vec<&str> = requests
         .iter()
@@ -292,19 +260,8 @@ fn a_busy_namespace_with_a_large_tree_is_read_page_by_page() {
     objects.extend((0..30).map(|i| pod("big", i, true)));
     objects.extend((0..1200).map(|i| event("big-7d9-0", "big-pod-0", i)));
     let memory = Memory::new(objects);
-    let fetched = run(ask(
-        &memory,
-        &cat,
-        &[name("deploy", "big")],
-        Mode::Why,
-        None,
-    ))
-    .unwrap();
-    let pages = memory
-        .requests()
-        .iter()
-        .filter(|r| r.path.contains("/events"))
-        .count();
+    let fetched = answer(&memory, &cat, name("deploy", "big"), Mode::Why);
+    let pages = memory.paths_containing("/events").len();
     assert_eq!(pages, 3, "1,200 events in pages of 500");
     assert_eq!(fetched.snapshot.events.len(), 1200);
 }
@@ -315,20 +272,13 @@ fn lists_are_paged() {
     let mut objects = vec![deployment("big", 1200), replicaset("big")];
     objects.extend((0..1200).map(|i| pod("big", i, true)));
     let memory = Memory::new(objects);
-    let fetched = run(ask(
+    let fetched = answer(
         &memory,
         &cat,
-        &[name("deploy", "big")],
+        name("deploy", "big"),
         Mode::Tree { owners: false },
-        None,
-    ))
-    .unwrap();
-    let pod_pages: Vec<String> = memory
-        .requests()
-        .iter()
-        .map(|r| r.path.clone())
-        .filter(|p| p.contains("/pods?"))
-        .collect();
+    );
+    let pod_pages: Vec<String> = memory.paths_containing("/pods?");
     assert_eq!(
         pod_pages,
         [
@@ -391,14 +341,12 @@ fn a_custom_resource_root_searches_every_type_as_metadata_then_reads_its_childre
     owned["metadata"]["ownerReferences"] = json!([{"apiVersion": "example.com/v1", "kind": "Widget", "name": "w", "uid": "w1", "controller": true}]);
     objects.push(owned);
     let memory = Memory::new(objects);
-    let fetched = run(ask(
+    let fetched = answer(
         &memory,
         &cat,
-        &[name("widget", "w")],
+        name("widget", "w"),
         Mode::Tree { owners: false },
-        None,
-    ))
-    .unwrap();
+    );
     let requests = memory.requests();
     let metadata_lists = requests
         .iter()
@@ -555,14 +503,7 @@ fn a_missing_target_in_a_missing_namespace_is_an_error_and_a_missing_target_is_w
         "{err}"
     );
     let memory = Memory::new(web());
-    let fetched = run(ask(
-        &memory,
-        &cat,
-        &[name("deploy", "nope")],
-        Mode::Status,
-        None,
-    ))
-    .unwrap();
+    let fetched = answer(&memory, &cat, name("deploy", "nope"), Mode::Status);
     assert!(matches!(fetched.targets[..], [Target::Missing(_)]));
     assert!(
         fetched
@@ -580,14 +521,7 @@ fn absent_owners_are_kept_as_gaps() {
     let mut objects = web();
     objects.retain(|o| o["kind"] != "Deployment");
     let memory = Memory::new(objects);
-    let fetched = run(ask(
-        &memory,
-        &cat,
-        &[name("rs", "web-7d9")],
-        Mode::Why,
-        None,
-    ))
-    .unwrap();
+    let fetched = answer(&memory, &cat, name("rs", "web-7d9"), Mode::Why);
     assert_eq!(fetched.gaps.absent.len(), 1);
     assert_eq!(fetched.gaps.absent[0].name, "web");
     assert_eq!(fetched.snapshot.absent, fetched.gaps.absent);
@@ -597,14 +531,7 @@ fn absent_owners_are_kept_as_gaps() {
 fn a_second_read_of_the_same_question_does_not_read_events_again() {
     let cat = catalog();
     let memory = Memory::new(web());
-    let first = run(ask(
-        &memory,
-        &cat,
-        &[name("deploy", "web")],
-        Mode::Why,
-        None,
-    ))
-    .unwrap();
+    let first = answer(&memory, &cat, name("deploy", "web"), Mode::Why);
     let before = memory.requests().len();
     run(ask(
         &memory,
