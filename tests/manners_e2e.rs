@@ -104,21 +104,27 @@ fn connection_flags_without_a_kubeconfig() {
     let (server, pki) = server_and_pki();
     let path = |f: &str| pki.join(f).to_str().unwrap().to_string();
     let (cert, key) = (path("viewer.crt"), path("viewer.key"));
-    let run = bare(&[
-        "-s",
-        &server,
-        "--certificate-authority",
-        &path("ca.crt"),
-        "--client-certificate",
-        &cert,
-        "--client-key",
-        &key,
-        "-n",
-        &ns.name,
-        "status",
-        "-o",
-        "json",
-    ]);
+    // `status` as the viewer, with these TLS flags before and these flags
+    // after it.
+    let status_as_viewer = |tls: &[&str], more: &[&str]| {
+        let mut args = vec!["-s", server.as_str()];
+        args.extend_from_slice(tls);
+        args.extend([
+            "--client-certificate",
+            &cert,
+            "--client-key",
+            &key,
+            "-n",
+            &ns.name,
+            "status",
+        ]);
+        args.extend_from_slice(more);
+        bare(&args)
+    };
+    let run = status_as_viewer(
+        &["--certificate-authority", &path("ca.crt")],
+        &["-o", "json"],
+    );
     // The viewer may not list every type (custom resources outside the
     // `view` role): a partial sweep exits 1 and names what it could not read.
     let partial = run.code == 1
@@ -129,17 +135,7 @@ fn connection_flags_without_a_kubeconfig() {
     assert_eq!(run.json()["kind"], "StatusReport");
     // Without the CA the server's certificate is not trusted, unless told
     // not to check.
-    let run = bare(&[
-        "-s",
-        &server,
-        "--client-certificate",
-        &cert,
-        "--client-key",
-        &key,
-        "-n",
-        &ns.name,
-        "status",
-    ]);
+    let run = status_as_viewer(&[], &[]);
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("UnknownIssuer"), "{}", run.stderr);
     assert!(
@@ -147,51 +143,28 @@ fn connection_flags_without_a_kubeconfig() {
         "a TLS failure is not an unreachable server: {}",
         run.stderr
     );
-    let run = bare(&[
-        "-s",
-        &server,
-        "--insecure-skip-tls-verify",
-        "--client-certificate",
-        &cert,
-        "--client-key",
-        &key,
-        "-n",
-        &ns.name,
-        "status",
-    ]);
+    let run = status_as_viewer(&["--insecure-skip-tls-verify"], &[]);
     assert_ne!(run.code, 2, "connected and answered: {}", run.stderr);
     // The name the certificate is checked against.
-    let run = bare(&[
-        "-s",
-        &server,
-        "--certificate-authority",
-        &path("ca.crt"),
-        "--tls-server-name",
-        "kubernetes.default.svc",
-        "--client-certificate",
-        &cert,
-        "--client-key",
-        &key,
-        "-n",
-        &ns.name,
-        "status",
-    ]);
+    let run = status_as_viewer(
+        &[
+            "--certificate-authority",
+            &path("ca.crt"),
+            "--tls-server-name",
+            "kubernetes.default.svc",
+        ],
+        &[],
+    );
     assert_ne!(run.code, 2, "connected and answered: {}", run.stderr);
-    let run = bare(&[
-        "-s",
-        &server,
-        "--certificate-authority",
-        &path("ca.crt"),
-        "--tls-server-name",
-        "elsewhere.example",
-        "--client-certificate",
-        &cert,
-        "--client-key",
-        &key,
-        "-n",
-        &ns.name,
-        "status",
-    ]);
+    let run = status_as_viewer(
+        &[
+            "--certificate-authority",
+            &path("ca.crt"),
+            "--tls-server-name",
+            "elsewhere.example",
+        ],
+        &[],
+    );
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("elsewhere.example"), "{}", run.stderr);
 }
