@@ -729,6 +729,40 @@ fn a_cached_catalog_serves_until_a_read_proves_it_wrong() {
         sweep.stderr
     );
     assert!(sweep.stdout.contains("Gizmo/a"), "{}", sweep.stdout);
+
+    // An owner of a kind created after the cache was written: the tree
+    // names only a built-in type, so it reads with the cached catalog,
+    // meets a kind that catalog does not know, revalidates and asks again.
+    support::install_crd("sprockets", "Sprocket", &group, "", "");
+    ns.apply(
+        "apiVersion: GROUP/v1\nkind: Sprocket\nmetadata: {name: s}\n"
+            .replace("GROUP", &group)
+            .as_str(),
+    );
+    let uid = ns.jsonpath(&format!("sprockets.{group}/s"), "{.metadata.uid}");
+    ns.apply(&format!(
+        "apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: owned\n  ownerReferences: [{{apiVersion: {group}/v1, kind: Sprocket, name: s, uid: {uid}}}]\n"
+    ));
+    let owned = run(&["tree", "sa/owned", "--owners", "-o", "json"]);
+    assert!(owned.code <= 1, "{}\n{}", owned.stdout, owned.stderr);
+    assert_eq!(
+        discovery_requests(&owned.stderr),
+        ["/api 304", "/apis 200"],
+        "revalidated after the read: {}",
+        owned.stderr
+    );
+    let doc = owned.json();
+    assert_eq!(doc["incomplete"], serde_json::json!([]), "{doc}");
+    let owner = &doc["items"][0]["owners"][0];
+    assert_eq!(owner["object"]["kind"], "Sprocket", "{doc}");
+    assert_eq!(owner["object"]["name"], "s", "{doc}");
+    assert_eq!(owner["state"], "present", "{doc}");
+    let _ = kubectl(&[
+        "delete",
+        "crd",
+        &format!("sprockets.{group}"),
+        "--wait=false",
+    ]);
     let _ = kubectl(&["delete", "crd", &format!("gizmos.{group}"), "--wait=false"]);
 }
 
