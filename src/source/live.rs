@@ -191,7 +191,8 @@ impl Live {
         // A target's type the cache names is gone: the catalog is read
         // whole, not trusted to an ETag.
         let whole = matches!(answer, Err(FetchError::NotServed(_)));
-        if leaned && self.revalidate(whole).await? {
+        // A revalidation that fails leaves the first answer, gaps and all.
+        if leaned && self.revalidate(whole).await.unwrap_or(false) {
             return self.ask().fetch(targets, scope, mode, events_read).await;
         }
         answer
