@@ -124,10 +124,6 @@ impl<'a, R: Reader> Crawl<'a, R> {
         self.events_read = read;
     }
 
-    pub fn catalog(&self) -> &Catalog {
-        self.catalog
-    }
-
     /// Adds objects found elsewhere (the targets) to the answer.
     pub fn add(&mut self, objects: impl IntoIterator<Item = Object>) {
         self.objects.extend(objects);

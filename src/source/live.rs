@@ -152,10 +152,6 @@ impl Live {
         Ok(changed)
     }
 
-    pub fn catalog(&self) -> &Catalog {
-        &self.catalog
-    }
-
     /// The API client, for the watches.
     pub fn api(&self) -> &Api {
         &self.api
