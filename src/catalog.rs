@@ -5,21 +5,46 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-/// Kinds listed for "every root object in the namespace", besides custom
-/// resources: (group, kind).
-pub const ROOT_KINDS: &[(&str, &str)] = &[
-    ("apps", "Deployment"),
-    ("apps", "StatefulSet"),
+/// Built-in namespaced kinds that the API server serves with a status
+/// subresource (v1.36; a test holds this to the recorded discovery
+/// documents). A snapshot file carries no discovery, so this is how it
+/// knows what the live catalog says.
+const BUILTIN_WITH_STATUS: &[(&str, &str)] = &[
+    ("", "PersistentVolumeClaim"),
+    ("", "Pod"),
+    ("", "ReplicationController"),
+    ("", "ResourceQuota"),
+    ("", "Service"),
     ("apps", "DaemonSet"),
+    ("apps", "Deployment"),
+    ("apps", "ReplicaSet"),
+    ("apps", "StatefulSet"),
+    ("autoscaling", "HorizontalPodAutoscaler"),
     ("batch", "CronJob"),
     ("batch", "Job"),
-    ("", "Pod"),
-    ("", "Service"),
-    ("", "PersistentVolumeClaim"),
-    ("autoscaling", "HorizontalPodAutoscaler"),
-    ("policy", "PodDisruptionBudget"),
     ("networking.k8s.io", "Ingress"),
+    ("policy", "PodDisruptionBudget"),
+    ("resource.k8s.io", "ResourceClaim"),
 ];
+
+/// Whether a built-in kind is served with a status subresource.
+pub fn builtin_has_status(group: &str, kind: &str) -> bool {
+    BUILTIN_WITH_STATUS.contains(&(group, kind))
+}
+
+/// Whether a sweep ("every root object in the namespace") judges objects
+/// of this type: every namespaced, listable type with a status (a status
+/// subresource, or any custom resource, which may keep status without
+/// one). Events and EndpointSlices are read for others, never judged
+/// alone. The one definition, live and offline.
+pub fn is_swept(group: &str, kind: &str, namespaced: bool, has_status: bool) -> bool {
+    namespaced
+        && (has_status || !is_builtin_group(group))
+        && !matches!(
+            (group, kind),
+            ("", "Event") | ("events.k8s.io", "Event") | ("discovery.k8s.io", "EndpointSlice")
+        )
+}
 
 /// One resource type at its preferred version.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -57,6 +57,9 @@ Examples:
   # Wait for a rollout, at most 3 minutes
   kubectl set image deploy/web web=web:1.5 && kubectl reconcile wait deploy/web --timeout 3m
 
+  # In CI: fail within seconds when the new pods cannot pull their image or crash
+  kubectl apply -f k8s/ && kubectl reconcile wait -f k8s/ --fail-fast --timeout 5m
+
   # Wait until objects are gone
   kubectl delete -f k8s/ --wait=false && kubectl reconcile wait -f k8s/ --for deleted";
 
@@ -204,6 +207,12 @@ pub struct WaitArgs {
     /// Give up after this long, as Go spells durations (90s, 1m30s, 1h); 0: check once and do not wait
     #[arg(long, default_value = "5m", value_name = "DURATION")]
     pub timeout: String,
+    /// Fail as soon as a workload's new pods fail hard (image pull, crash loop, unschedulable, missing config), without the 3m grace; for CI
+    #[arg(long, conflicts_with = "failure_grace")]
+    pub fail_fast: bool,
+    /// How long a workload's new pods may fail hard before the wait fails (default 3m)
+    #[arg(long, value_name = "DURATION")]
+    pub failure_grace: Option<String>,
 }
 
 #[derive(Debug, Args)]

@@ -78,11 +78,26 @@ pub async fn run(cli: Cli) -> anyhow::Result<Outcome> {
             // the wait ends at once (exit 1 with the diagnosis if pending).
             let timeout = crate::settings::parse_duration(&args.timeout)
                 .map_err(|e| UsageError(format!("--timeout {e}")))?;
+            let grace = match (&args.failure_grace, args.fail_fast) {
+                (_, true) => Some(std::time::Duration::ZERO),
+                (Some(g), false) => Some(
+                    crate::settings::parse_duration(g)
+                        .map_err(|e| UsageError(format!("--failure-grace {e}")))?,
+                ),
+                (None, false) => None,
+            };
+            let grace = grace
+                .map(jiff::SignedDuration::try_from)
+                .transpose()
+                .map_err(|_| UsageError("--failure-grace is too long".into()))?;
             wait::run(
                 &settings,
                 &target_specs(&args.targets, &settings)?,
-                args.for_,
-                timeout,
+                wait::Wait {
+                    want: args.for_,
+                    timeout,
+                    failure_grace: grace,
+                },
             )
             .await
         }

@@ -58,12 +58,22 @@ fn evaluate(items: &[Item], want: WaitFor) -> State<'_> {
     }
 }
 
-pub async fn run(
-    settings: &Settings,
-    specs: &[TargetSpec],
-    want: WaitFor,
-    timeout: Duration,
-) -> anyhow::Result<Outcome> {
+/// What `wait` waits for, and how long.
+pub struct Wait {
+    pub want: WaitFor,
+    /// `--timeout`: the wait never ends before it unless a target fails.
+    pub timeout: Duration,
+    /// `--failure-grace` (zero with `--fail-fast`): how long new pods may
+    /// fail hard before their workload is Failed; the default otherwise.
+    pub failure_grace: Option<jiff::SignedDuration>,
+}
+
+pub async fn run(settings: &Settings, specs: &[TargetSpec], wait: Wait) -> anyhow::Result<Outcome> {
+    let Wait {
+        want,
+        timeout,
+        failure_grace,
+    } = wait;
     if specs.is_empty() {
         return Err(UsageError(
             "wait needs a target, e.g. `wait deploy/web` or `wait -f k8s/`".into(),
@@ -76,15 +86,16 @@ pub async fn run(
         );
     }
     let started = tokio::time::Instant::now();
-    // --timeout bounds the whole command: the first reads, the wait and the
-    // diagnosis at the end, for which the last part is kept. `--timeout 0`
-    // checks once: the reads keep the command's own deadline, and the wait
-    // ends as soon as the first state is judged.
+    // The wait never gives up before --timeout has passed (a script that
+    // says 5s gets at least 5s); the diagnosis after it has a short budget
+    // of its own (`diagnosis_reserve`), and falls back to what the watches
+    // last saw. `--timeout 0` checks once: the reads keep the command's own
+    // deadline, and the wait ends as soon as the first state is judged.
     let (deadline, wait_until) = if timeout.is_zero() {
         (started + settings.deadline, started)
     } else {
-        let deadline = started + timeout;
-        (deadline, deadline - diagnosis_reserve(timeout))
+        let wait_until = started + timeout;
+        (wait_until + diagnosis_reserve(timeout), wait_until)
     };
     // The trees too: a workload's pods are watched, so a hard failure of
     // its new pods ends the wait as soon as it is judged final.
@@ -103,6 +114,7 @@ pub async fn run(
         loaded.fetched.gaps.clone(),
     );
     let mut snapshot = loaded.fetched.snapshot;
+    snapshot.set_failure_grace(failure_grace);
     let mut targets = loaded.fetched.targets;
     let mut progress = Progress::new(settings);
     let mut said: std::collections::HashSet<String> = std::collections::HashSet::new();
@@ -135,7 +147,7 @@ pub async fn run(
                     "error: {} failed; it will not converge without a change",
                     names(&items)
                 );
-                return diagnose(settings, &items, deadline, &snapshot).await;
+                return diagnose(settings, &items, deadline, &snapshot, failure_grace).await;
             }
             State::Pending(items) => {
                 progress.show(&items, started.elapsed());
@@ -147,7 +159,7 @@ pub async fn run(
                         progress.clear();
                         let refs: Vec<&Item> = pending.iter().collect();
                         eprintln!("error: timed out after {timeout:?} waiting for {}", names(&refs));
-                        return diagnose(settings, &refs, deadline, &snapshot).await;
+                        return diagnose(settings, &refs, deadline, &snapshot, failure_grace).await;
                     }
                     got = cache.changes.recv() => {
                         if got.is_none() {
@@ -158,6 +170,7 @@ pub async fn run(
                         if cache.synced() {
                             snapshot = cache.snapshot(jiff::Timestamp::now());
                             snapshot.set_rules(settings.rules.clone());
+                            snapshot.set_failure_grace(failure_grace);
                             targets = retarget.targets(&snapshot);
                             // A watch this user may not open is said at once.
                             for gap in snapshot.incomplete.iter().filter(|g| g.error.contains("watching")) {
@@ -205,11 +218,13 @@ async fn diagnose(
     items: &[&Item],
     deadline: tokio::time::Instant,
     last: &Snapshot,
+    failure_grace: Option<jiff::SignedDuration>,
 ) -> anyhow::Result<Outcome> {
     let specs: Vec<TargetSpec> = items.iter().map(|i| identity(&i.object)).collect();
     let (report, now) = match tokio::time::timeout_at(deadline, load_why(settings, &specs)).await {
         Ok(fetched) => {
-            let fetched = fetched?;
+            let mut fetched = fetched?;
+            fetched.snapshot.set_failure_grace(failure_grace);
             (
                 WhyReport::build(&fetched.snapshot, &fetched.targets),
                 fetched.snapshot.now,

@@ -101,32 +101,14 @@ fn hardness(reason: &str) -> u8 {
     }
 }
 
-/// Conditions whose `True` is the bad news.
-const NEGATIVE: &[&str] = &[
-    "Stalled",
-    "Failed",
-    "FailureTarget",
-    "ReplicaFailure",
-    "Degraded",
-    "MemoryPressure",
-    "DiskPressure",
-    "PIDPressure",
-    "NetworkUnavailable",
-    "Terminating",
-    "Reconciling",
-    "NamespaceDeletionDiscoveryFailure",
-    "NamespaceDeletionGroupVersionParsingFailure",
-    "NamespaceDeletionContentFailure",
-    "NamespaceContentRemaining",
-    "NamespaceFinalizersRemaining",
-    "ScalingLimited",
-];
-
+/// Whether a condition is bad news or work under way, by the one table of
+/// condition types ([`crate::verdict::polarity`]).
 fn abnormal(c: &Condition) -> bool {
-    if NEGATIVE.contains(&c.type_.as_str()) {
-        c.is_true()
-    } else {
-        c.is_false() && c.type_ != "Suspended"
+    use crate::verdict::Polarity;
+    match crate::verdict::polarity(&c.type_) {
+        Polarity::Problem | Polarity::Work => c.is_true(),
+        Polarity::Neutral => false,
+        Polarity::Good => c.is_false(),
     }
 }
 

@@ -8,7 +8,7 @@ mod target;
 mod time;
 
 pub use event::{Event, EventSource, dedupe_events};
-pub use object::{Condition, Object, ObjectRef, OwnerRef, group_of};
+pub use object::{Condition, Object, ObjectRef, OwnerRef, group_of, parse_conditions};
 pub use snapshot::{Incomplete, Snapshot};
 pub use target::Target;
 pub use time::{age, parse_time};

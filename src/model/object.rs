@@ -185,35 +185,14 @@ impl Object {
         self.int("/status/observedGeneration")
     }
 
-    /// `status.conditions`, skipping entries without a type.
+    /// `status.conditions` (or, for older operators that nest them,
+    /// `status.conditionedStatus.conditions`), skipping entries without a
+    /// type.
     pub fn conditions(&self) -> Vec<Condition> {
-        let Some(list) = self.at("/status/conditions").and_then(Value::as_array) else {
-            return Vec::new();
-        };
-        list.iter()
-            .filter_map(|c| {
-                let text = |k: &str| {
-                    c.get(k)
-                        .and_then(Value::as_str)
-                        .unwrap_or_default()
-                        .to_string()
-                };
-                let type_ = text("type");
-                (!type_.is_empty()).then(|| Condition {
-                    type_,
-                    status: text("status"),
-                    reason: text("reason"),
-                    message: text("message"),
-                    // The epoch is a placeholder (Gateway API's CRD defaults
-                    // its conditions to it before any controller writes),
-                    // not a time anything happened.
-                    last_transition_time: parse_time(c.get("lastTransitionTime"))
-                        .filter(|t| *t != Timestamp::UNIX_EPOCH),
-                    observed_generation: c.get("observedGeneration").and_then(Value::as_i64),
-                    severity: text("severity"),
-                })
-            })
-            .collect()
+        parse_conditions(
+            self.at("/status/conditions")
+                .or_else(|| self.at("/status/conditionedStatus/conditions")),
+        )
     }
 
     pub fn condition(&self, type_: &str) -> Option<Condition> {
@@ -224,6 +203,38 @@ impl Object {
     pub fn controller(&self) -> Option<&OwnerRef> {
         self.owners.iter().find(|o| o.controller)
     }
+}
+
+/// A list of conditions as the API conventions write them (`metav1.Condition`
+/// and its look-alikes), skipping entries without a type.
+pub fn parse_conditions(list: Option<&Value>) -> Vec<Condition> {
+    let Some(list) = list.and_then(Value::as_array) else {
+        return Vec::new();
+    };
+    list.iter()
+        .filter_map(|c| {
+            let text = |k: &str| {
+                c.get(k)
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_string()
+            };
+            let type_ = text("type");
+            (!type_.is_empty()).then(|| Condition {
+                type_,
+                status: text("status"),
+                reason: text("reason"),
+                message: text("message"),
+                // The epoch is a placeholder (Gateway API's CRD defaults
+                // its conditions to it before any controller writes), not
+                // a time anything happened.
+                last_transition_time: parse_time(c.get("lastTransitionTime"))
+                    .filter(|t| *t != Timestamp::UNIX_EPOCH),
+                observed_generation: c.get("observedGeneration").and_then(Value::as_i64),
+                severity: text("severity"),
+            })
+        })
+        .collect()
 }
 
 fn parse_owner(v: &Value) -> Option<OwnerRef> {

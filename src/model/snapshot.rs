@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use jiff::Timestamp;
+use jiff::{SignedDuration, Timestamp};
 use serde::Serialize;
 
 use super::{Event, Object};
@@ -43,6 +43,10 @@ pub struct Snapshot {
     /// The health rules objects are judged by: the built-in pack unless a
     /// command sets the user's (`set_rules`).
     rules: Arc<RuleSet>,
+    /// How long a workload's new pods must fail hard before it is Failed,
+    /// when a command shortens the default (`wait --fail-fast`,
+    /// `--failure-grace`).
+    failure_grace: Option<SignedDuration>,
 }
 
 impl Snapshot {
@@ -64,6 +68,7 @@ impl Snapshot {
             absent: Vec::new(),
             now,
             rules: RuleSet::builtin(),
+            failure_grace: None,
         };
         for obj in objects {
             snap.insert(obj);
@@ -100,6 +105,17 @@ impl Snapshot {
     /// Judges this snapshot's objects by these health rules.
     pub fn set_rules(&mut self, rules: Arc<RuleSet>) {
         self.rules = rules;
+    }
+
+    /// Judges hard pod failures final after `grace` instead of the
+    /// default (`wait --failure-grace`; zero with `--fail-fast`).
+    pub fn set_failure_grace(&mut self, grace: Option<SignedDuration>) {
+        self.failure_grace = grace;
+    }
+
+    /// The hard-failure grace a command asked for, if it asked.
+    pub fn failure_grace(&self) -> Option<SignedDuration> {
+        self.failure_grace
     }
 
     /// The health rules in effect.

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::catalog::{Catalog, ROOT_KINDS, ResourceType, is_builtin_group};
+use crate::catalog::{Catalog, ResourceType, builtin_has_status, is_builtin_group, is_swept};
 use crate::model::{Object, ObjectRef, Snapshot, Target};
 use crate::selector::matches_query;
 use crate::targets::TargetSpec;
@@ -93,6 +93,18 @@ pub fn catalog_of(snap: &Snapshot) -> Catalog {
     }
 }
 
+/// Whether a sweep judges this object: one without a controller, of a type
+/// a sweep reads ([`is_swept`]). Whether its type has a status subresource
+/// is what the live catalog said when it was read, and for a snapshot file
+/// what the built-in kinds are served with: a live sweep and a snapshot of
+/// the same objects judge the same roots.
+pub fn is_sweep_root(o: &Object) -> bool {
+    let has_status = o
+        .status_subresource
+        .unwrap_or_else(|| builtin_has_status(o.group(), o.kind()));
+    o.controller().is_none() && is_swept(o.group(), o.kind(), o.namespace().is_some(), has_status)
+}
+
 /// Resolves targets in a snapshot. Without `-n`, a name is looked for in
 /// every namespace, and must be unambiguous.
 pub fn resolve(
@@ -110,11 +122,7 @@ pub fn resolve(
         let mut roots: Vec<&Object> = snap
             .objects()
             .iter()
-            .filter(|o| in_scope(o) && o.controller().is_none())
-            .filter(|o| {
-                ROOT_KINDS.contains(&(o.group(), o.kind()))
-                    || (!is_builtin_group(o.group()) && o.namespace().is_some())
-            })
+            .filter(|o| in_scope(o) && is_sweep_root(o))
             .collect();
         roots.sort_by(|a, b| {
             (a.namespace(), a.kind(), a.name()).cmp(&(b.namespace(), b.kind(), b.name()))

@@ -2,7 +2,7 @@
 //! already read. Pure: no request is sent here, so the request budget of
 //! every question can be tested in milliseconds.
 
-use crate::catalog::{Catalog, ResourceType, is_builtin_group};
+use crate::catalog::{Catalog, ResourceType};
 use crate::model::Object;
 use crate::selector;
 use crate::targets::TargetSpec;
@@ -210,18 +210,10 @@ pub enum Sweep {
 /// so that 5,000 pods of a Deployment cost a few hundred kilobytes.
 const USUALLY_OWNED: &[(&str, &str)] = &[("", "Pod"), ("apps", "ReplicaSet"), ("batch", "Job")];
 
-/// Whether a type's objects are judged in a sweep: every namespaced,
-/// listable type with a status (a status subresource, or any custom
-/// resource, which may keep status without one). Events and
-/// EndpointSlices are read for others, never judged alone.
+/// Whether a type's objects are judged in a sweep ([`crate::catalog::is_swept`]),
+/// and it can be listed.
 pub fn is_swept(rt: &ResourceType) -> bool {
-    rt.namespaced
-        && rt.can("list")
-        && (rt.has_status || !is_builtin_group(&rt.group))
-        && !matches!(
-            (rt.group.as_str(), rt.kind.as_str()),
-            ("", "Event") | ("events.k8s.io", "Event") | ("discovery.k8s.io", "EndpointSlice")
-        )
+    rt.can("list") && crate::catalog::is_swept(&rt.group, &rt.kind, rt.namespaced, rt.has_status)
 }
 
 /// The lists that find every root object (one without a controller) of a

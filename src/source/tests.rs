@@ -640,3 +640,73 @@ fn a_read_that_leans_on_the_list_of_types_says_so() {
         "kind": "Gizmo", "name": "g", "uid": "g1", "controller": true}]);
     assert!(leaned(objects, name("deploy", "web"), Mode::Why));
 }
+
+/// The built-in kinds a snapshot file takes as having status are the ones
+/// the v1.36 server says have a status subresource.
+#[test]
+fn the_built_in_kinds_with_status_are_the_ones_discovery_serves() {
+    for rt in catalog().types.iter().filter(|t| t.namespaced) {
+        if crate::catalog::is_builtin_group(&rt.group) {
+            assert_eq!(
+                crate::catalog::builtin_has_status(&rt.group, &rt.kind),
+                rt.has_status,
+                "{}/{}",
+                rt.group,
+                rt.kind
+            );
+        }
+    }
+}
+
+/// One definition of a sweep's roots: the live sweep and a snapshot of the
+/// same objects judge the same ones. An orphaned ReplicaSet and a
+/// ResourceQuota are roots (both have status); a ConfigMap is not.
+#[test]
+fn a_snapshot_and_the_live_sweep_judge_the_same_roots() {
+    let cat = catalog();
+    let mut orphan = replicaset("gone");
+    orphan["metadata"]["ownerReferences"] = json!([]);
+    orphan["spec"]["replicas"] = json!(2);
+    let quota = json!({"apiVersion": "v1", "kind": "ResourceQuota",
+        "metadata": {"name": "compute", "namespace": "shop", "uid": "rq"},
+        "spec": {"hard": {"pods": "10"}}, "status": {"hard": {"pods": "10"}, "used": {"pods": "4"}}});
+    let config = json!({"apiVersion": "v1", "kind": "ConfigMap",
+        "metadata": {"name": "settings", "namespace": "shop", "uid": "cm"}, "data": {"k": "v"}});
+    let mut objects = web();
+    objects.extend([orphan, quota, config]);
+    let label = |snap: &crate::model::Snapshot, targets: &[Target]| -> Vec<String> {
+        let mut out: Vec<String> = targets
+            .iter()
+            .filter_map(|t| match t {
+                Target::Found(uid) => snap.get(uid).map(|o| format!("{}/{}", o.kind(), o.name())),
+                Target::Missing(_) => None,
+            })
+            .collect();
+        out.sort();
+        out
+    };
+    let memory = Memory::new(objects.clone());
+    let fetched = run(ask(&memory, &cat, &[], Mode::Status, None)).unwrap();
+    let live = label(&fetched.snapshot, &fetched.targets);
+    assert_eq!(
+        live,
+        [
+            "Deployment/web",
+            "ReplicaSet/gone-7d9",
+            "ResourceQuota/compute"
+        ]
+    );
+    // The live snapshot, found again as `--watch` and `why`'s count do.
+    let again = super::offline::resolve(&fetched.snapshot, &[], Some("shop")).unwrap();
+    assert_eq!(label(&fetched.snapshot, &again), live);
+    // The same objects as a snapshot file.
+    let mut builder = super::builder::SnapshotBuilder::new();
+    builder.objects(
+        objects
+            .into_iter()
+            .map(|v| crate::model::Object::from_value(v).unwrap()),
+    );
+    let file = builder.build(jiff::Timestamp::UNIX_EPOCH);
+    let offline = super::offline::resolve(&file, &[], Some("shop")).unwrap();
+    assert_eq!(label(&file, &offline), live);
+}

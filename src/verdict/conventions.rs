@@ -5,14 +5,16 @@
 
 use jiff::{SignedDuration, Timestamp};
 
+use serde_json::Value;
+
 use crate::model::{Condition, Object, Snapshot, age};
 
-use super::conditions::{cite, find, reason_or, true_};
+use super::conditions::{cite, find, reason_or};
 use super::vocabulary::{
-    POSITIVE_CONDITIONS, ReasonClass, Word, is_negative_condition, reason_class, status_word,
-    unqualified,
+    POSITIVE_CONDITIONS, Polarity, ReasonClass, Word, is_negative_condition, polarity,
+    reason_class, status_word, unqualified,
 };
-use super::{Judgement, Verdict};
+use super::{Judgement, Verdict, shapes};
 
 /// How long a Ready-style condition may stay False, for a reason that names
 /// neither a failure nor work under way, before the object is judged
@@ -27,7 +29,9 @@ pub const NO_PROGRESS_GRACE: SignedDuration = SignedDuration::from_mins(10);
 pub fn suspended(obj: &Object) -> Option<Judgement> {
     let field = ["suspend", "paused"]
         .into_iter()
-        .find(|f| obj.bool(&format!("/spec/{f}")) == Some(true))?;
+        .find(|f| obj.bool(&format!("/spec/{f}")) == Some(true))
+        .map(|f| format!("spec.{f}"))
+        .or_else(|| shapes::pause_flag(obj))?;
     let conds = obj.conditions();
     if let Some(c) = ["Suspended", "Paused"]
         .into_iter()
@@ -39,7 +43,7 @@ pub fn suspended(obj: &Object) -> Option<Judgement> {
                 Verdict::Progressing,
                 "SuspendPending",
                 format!(
-                    "spec.{field} is true but the controller has not acted on it yet: {}",
+                    "{field} is true but the controller has not acted on it yet: {}",
                     cite(c)
                 ),
             )
@@ -49,7 +53,7 @@ pub fn suspended(obj: &Object) -> Option<Judgement> {
     Some(Judgement::new(
         Verdict::Suspended,
         "Suspended",
-        format!("reconciliation stopped by spec.{field}"),
+        format!("reconciliation stopped by {field}"),
     ))
 }
 
@@ -70,10 +74,13 @@ pub fn negative(conds: &[Condition]) -> Option<Judgement> {
     )
 }
 
-/// Conditions whose `True` means work under way: cert-manager's `Issuing`,
-/// Strimzi's `NotReady`.
+/// Conditions whose `True` means work under way ([`Polarity::Work`]):
+/// cert-manager's `Issuing`, Strimzi's `NotReady`, `InProgress`,
+/// `Pending*`, `Waiting*`.
 pub fn in_progress(conds: &[Condition]) -> Option<Judgement> {
-    let c = true_(conds, "Issuing").or_else(|| true_(conds, "NotReady"))?;
+    let c = conds
+        .iter()
+        .find(|c| c.is_true() && polarity(&c.type_) == Polarity::Work)?;
     Some(
         Judgement::new(
             Verdict::Progressing,
@@ -84,26 +91,75 @@ pub fn in_progress(conds: &[Condition]) -> Option<Judgement> {
     )
 }
 
-/// The status fields that hold one word about the whole object.
-const WORD_FIELDS: [&str; 5] = [
+/// The status fields that hold one word about the whole object, read
+/// first; [`word_fields`] adds the other `…State`/`…Status` fields.
+const WORD_FIELDS: [&str; 9] = [
     "/status/phase",
     "/status/state",
     "/status/health",
     "/status/health/status",
     "/status/status",
+    "/status/currentState",
+    "/status/currentStatus",
+    "/status/lastOperation/state",
+    "/status/applicationState/state",
 ];
 
-/// Step 5: status words, booleans and Ready-style conditions. Failure
-/// signals come first, so a stale `Ready=True` cannot hide them.
-pub fn judge(obj: &Object, conds: &[Condition], snap: &Snapshot) -> Option<Judgement> {
-    let words: Vec<(&str, &str, Word)> = WORD_FIELDS
+/// Every status word the object reports, as (field, value, word): the
+/// fields of [`WORD_FIELDS`], then any other string field at the top of
+/// `status`, or one level down, named `state`, `status` or `phase` or
+/// ending in `State` or `Status` (`syncStatus`, `ceph.health`, …).
+fn word_fields(obj: &Object) -> Vec<(String, &str, Word)> {
+    let mut out: Vec<(String, &str, Word)> = WORD_FIELDS
         .iter()
         .filter_map(|p| {
             let value = obj.str(p)?;
-            Some((&p[1..], value, status_word(value)?))
+            Some((p[1..].replace('/', "."), value, status_word(value)?))
         })
         .collect();
+    let Some(status) = obj.status().and_then(Value::as_object) else {
+        return out;
+    };
+    let named = |k: &str| {
+        let k = k.to_ascii_lowercase();
+        k.ends_with("state")
+            || k.ends_with("status")
+            || matches!(k.as_str(), "phase" | "health" | "compliant")
+    };
+    let mut found: Vec<(String, &Value)> = Vec::new();
+    for (key, v) in status {
+        if key == "conditions" {
+            continue;
+        }
+        if named(key) {
+            found.push((format!("status.{key}"), v));
+        }
+        if let Some(inner) = v.as_object() {
+            for (k, iv) in inner.iter().filter(|(k, _)| named(k)) {
+                found.push((format!("status.{key}.{k}"), iv));
+            }
+        }
+    }
+    for (path, v) in found {
+        if let Some(value) = v.as_str()
+            && let Some(word) = status_word(value)
+            && !out.iter().any(|(p, _, _)| *p == path)
+        {
+            out.push((path, value, word));
+        }
+    }
+    out
+}
+
+/// Step 5: status words, error fields, booleans, nested and Ready-style
+/// conditions, counts. Failure signals come first, so a stale `Ready=True`
+/// cannot hide them; then work under way; then success. A run (a kind that
+/// runs to completion) is work under way while it runs and Failed at once
+/// when it failed. `None` when nothing speaks: the caller says so.
+pub fn judge(obj: &Object, conds: &[Condition], snap: &Snapshot) -> Option<Judgement> {
+    let words = word_fields(obj);
     let word = |want: Word| words.iter().find(|(_, _, w)| *w == want);
+    let run = shapes::is_run(obj, conds);
 
     if let Some((field, value, _)) = word(Word::Failed) {
         return Some(said(obj, field, value, Verdict::Failed, "Failed"));
@@ -115,8 +171,36 @@ pub fn judge(obj: &Object, conds: &[Condition], snap: &Snapshot) -> Option<Judge
             with_detail(obj, "status.healthy is false".into()),
         ));
     }
-    if let Some(j) = positive(conds, snap) {
+    if let Some(e) = shapes::error(obj) {
+        return Some(Judgement::new(Verdict::Failed, "Error", e));
+    }
+    if run
+        && let Some(c) = conds
+            .iter()
+            .find(|c| c.type_ == "Succeeded" && c.is_false())
+    {
+        // A finished run does not recover by itself, whatever the reason.
+        return Some(
+            Judgement::new(
+                Verdict::Failed,
+                reason_or(c, "RunFailed"),
+                format!("the run failed: {}", cite(c)),
+            )
+            .since(c.last_transition_time),
+        );
+    }
+    if let Some(j) = nested(obj, snap) {
         return Some(j);
+    }
+    if let Some(j) = failure_reason(conds) {
+        return Some(j);
+    }
+    let positive = positive(conds, snap);
+    if let Some(j) = positive
+        .as_ref()
+        .filter(|j| j.verdict != Verdict::Converged)
+    {
+        return Some(j.clone());
     }
     if let Some((field, value, _)) = word(Word::Suspended) {
         return Some(said(obj, field, value, Verdict::Suspended, "Suspended"));
@@ -124,29 +208,142 @@ pub fn judge(obj: &Object, conds: &[Condition], snap: &Snapshot) -> Option<Judge
     if let Some((field, value, _)) = word(Word::Progressing) {
         return Some(said(obj, field, value, Verdict::Progressing, "InProgress"));
     }
-    if obj.bool("/status/ready") == Some(false) {
+    if run
+        && positive.is_none()
+        && let Some((field, value, _)) = word(Word::Converged).filter(|(_, v, _)| running(v))
+    {
+        return Some(said(obj, field, value, Verdict::Progressing, "Running"));
+    }
+    if let Some(s) = shapes::shortfall(obj) {
         return Some(Judgement::new(
             Verdict::Progressing,
-            "NotReady",
-            with_detail(obj, "status.ready is false".into()),
+            "WaitingForReplicas",
+            with_detail(obj, s.message),
         ));
+    }
+    for (field, reason) in [
+        ("/status/ready", "NotReady"),
+        ("/status/readyToUse", "NotReadyToUse"),
+    ] {
+        if obj.bool(field) == Some(false) {
+            return Some(Judgement::new(
+                Verdict::Progressing,
+                reason,
+                with_detail(obj, format!("{} is false", field[1..].replace('/', "."))),
+            ));
+        }
+    }
+    if let Some(j) = positive {
+        return Some(j);
     }
     if let Some((field, value, _)) = word(Word::Converged) {
         return Some(said(obj, field, value, Verdict::Converged, "Current"));
     }
-    if obj.bool("/status/healthy") == Some(true) || obj.bool("/status/ready") == Some(true) {
-        let field = if obj.bool("/status/healthy").is_some() {
-            "healthy"
-        } else {
-            "ready"
-        };
-        return Some(Judgement::new(
-            Verdict::Converged,
-            "Current",
-            format!("status.{field} is true"),
-        ));
+    for field in ["/status/healthy", "/status/ready", "/status/readyToUse"] {
+        if obj.bool(field) == Some(true) {
+            return Some(Judgement::new(
+                Verdict::Converged,
+                "Current",
+                format!("{} is true", field[1..].replace('/', ".")),
+            ));
+        }
     }
     None
+}
+
+/// `Running` and `Active` as a run reports them: the run is under way.
+fn running(value: &str) -> bool {
+    matches!(
+        value.to_ascii_lowercase().as_str(),
+        "running" | "active" | "started"
+    )
+}
+
+/// Conditions nested in lists (per parent, ancestor, listener or ingress
+/// point): a part that refused or failed is a failure of the object, named
+/// by its part; a part still waiting is work under way. A route that names
+/// parents no controller has answered yet is waiting for them.
+fn nested(obj: &Object, snap: &Snapshot) -> Option<Judgement> {
+    let mut waiting: Option<Judgement> = None;
+    for part in shapes::parts(obj) {
+        let bad = part
+            .conditions
+            .iter()
+            .find(|c| c.is_true() && is_negative_condition(&c.type_))
+            .map(|c| {
+                Judgement::new(
+                    Verdict::Failed,
+                    reason_or(c, unqualified(&c.type_)),
+                    cite(c),
+                )
+                .since(c.last_transition_time)
+            })
+            .or_else(|| {
+                part.conditions
+                    .iter()
+                    .filter(|c| polarity(&c.type_) == Polarity::Good)
+                    .find(|c| c.is_false())
+                    .map(|c| match c.type_.as_str() {
+                        // A parent that did not accept the route, or refs
+                        // that do not resolve: the route does not carry
+                        // traffic there, and retrying will not change it.
+                        "Accepted" | "ResolvedRefs" | "Admitted"
+                            if reason_class(&c.reason) != ReasonClass::Transient =>
+                        {
+                            Judgement::new(
+                                Verdict::Failed,
+                                reason_or(c, &format!("Not{}", c.type_)),
+                                cite(c),
+                            )
+                            .since(c.last_transition_time)
+                        }
+                        _ => not_well(c, snap),
+                    })
+            })
+            .or_else(|| {
+                part.conditions
+                    .iter()
+                    .filter(|c| POSITIVE_CONDITIONS.contains(&unqualified(&c.type_)))
+                    .find(|c| !c.is_true())
+                    .map(|c| {
+                        Judgement::new(
+                            Verdict::Progressing,
+                            reason_or(c, &format!("Not{}", unqualified(&c.type_))),
+                            message(c),
+                        )
+                        .since(c.last_transition_time)
+                    })
+            });
+        let Some(j) = bad else { continue };
+        let j = Judgement {
+            message: format!("{}: {}", part.label, j.message),
+            ..j
+        };
+        if j.verdict == Verdict::Failed {
+            return Some(j);
+        }
+        waiting.get_or_insert(j);
+    }
+    if waiting.is_none() && shapes::parents_unanswered(obj) {
+        waiting = Some(Judgement::new(
+            Verdict::Progressing,
+            "WaitingForParents",
+            "spec.parentRefs names parents, and no controller has accepted or refused the route yet (status.parents is empty)",
+        ));
+    }
+    waiting
+}
+
+/// Any condition whose `True` is good news (`Deployed`, `Provisioned`,
+/// `Launched`, `ReconcileSuccess`, `Scheduled`, …) that is False with a
+/// reason naming a failure: Failed, whatever its type.
+fn failure_reason(conds: &[Condition]) -> Option<Judgement> {
+    let c = conds.iter().find(|c| {
+        c.is_false()
+            && polarity(&c.type_) == Polarity::Good
+            && reason_class(&c.reason) == ReasonClass::Terminal
+    })?;
+    Some(Judgement::new(Verdict::Failed, c.reason.clone(), cite(c)).since(c.last_transition_time))
 }
 
 /// The Ready-style conditions: any False one decides by its reason, then
@@ -211,7 +408,7 @@ fn message(c: &Condition) -> String {
 
 /// `status.phase is Failed: <status.message>`.
 fn said(obj: &Object, field: &str, value: &str, verdict: Verdict, fallback: &str) -> Judgement {
-    let path = field.replace('/', ".");
+    let path = field;
     let reason = if !value.is_empty() && value.chars().all(|c| c.is_ascii_alphanumeric()) {
         let mut chars = value.chars();
         let first = chars.next().map(|c| c.to_ascii_uppercase());

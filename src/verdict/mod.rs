@@ -15,6 +15,7 @@ mod conventions;
 mod deletion;
 mod item;
 mod kinds;
+mod shapes;
 mod vocabulary;
 mod words;
 
@@ -22,6 +23,7 @@ mod words;
 mod tests;
 
 pub use item::Item;
+pub use vocabulary::{Polarity, polarity};
 
 use jiff::{SignedDuration, Timestamp};
 use serde::Serialize;
@@ -224,15 +226,28 @@ fn generation(obj: &Object, conds: &[Condition], read_conditions: bool) -> Optio
     if !read_conditions {
         return None;
     }
-    let (cond, observed, generation) = lagging(obj, conds)?;
-    Some(Judgement::new(
-        Verdict::Progressing,
-        "ObservedGenerationLag",
-        format!(
-            "condition {} reflects generation {observed} of {generation}; the controller has not caught up",
-            cond.type_
-        ),
-    ))
+    if let Some((cond, observed, generation)) = lagging(obj, conds) {
+        return Some(Judgement::new(
+            Verdict::Progressing,
+            "ObservedGenerationLag",
+            format!(
+                "condition {} reflects generation {observed} of {generation}; the controller has not caught up",
+                cond.type_
+            ),
+        ));
+    }
+    // Conditions nested per parent or ancestor carry their own.
+    shapes::parts(obj).into_iter().find_map(|part| {
+        let (cond, observed, generation) = lagging(obj, &part.conditions)?;
+        Some(Judgement::new(
+            Verdict::Progressing,
+            "ObservedGenerationLag",
+            format!(
+                "{}: condition {} reflects generation {observed} of {generation}; the controller has not caught up",
+                part.label, cond.type_
+            ),
+        ))
+    })
 }
 
 /// Step 3: conditions whose `True` means trouble or work in progress. For
@@ -304,7 +319,13 @@ fn status_is_empty(obj: &Object) -> bool {
         .is_none_or(|s| s.as_object().is_some_and(|m| m.is_empty()))
 }
 
-/// Step 6: nothing above had an answer.
+/// Step 6: nothing above had an answer. An object with no status (of a
+/// type that keeps none) has nothing to reconcile: Converged, `Exists`. A
+/// built-in kind whose status no rule reads (a ResourceQuota's usage)
+/// reports no problem: Converged, `Current`. A custom resource whose
+/// status no convention can read is said to be so (`NoHealthSignal`),
+/// never passed as converged in silence: Converged when its controller has
+/// observed the current generation (that much is evidence), else Unknown.
 fn default(obj: &Object) -> Judgement {
     if status_is_empty(obj) {
         return Judgement::new(
@@ -313,11 +334,34 @@ fn default(obj: &Object) -> Judgement {
             format!("{} has no status to reconcile", obj.kind()),
         );
     }
-    let message = match obj.observed_generation() {
-        Some(g) => {
-            format!("controller has observed generation {g}; no condition reports a problem")
-        }
-        None => "status reports no problem".to_string(),
-    };
-    Judgement::new(Verdict::Converged, "Current", message)
+    if crate::catalog::is_builtin_group(obj.group()) {
+        let message = match obj.observed_generation() {
+            Some(g) => {
+                format!("controller has observed generation {g}; no condition reports a problem")
+            }
+            None => "status reports no problem".to_string(),
+        };
+        return Judgement::new(Verdict::Converged, "Current", message);
+    }
+    match (obj.observed_generation(), obj.generation) {
+        (Some(observed), Some(generation)) if observed >= generation => Judgement::new(
+            Verdict::Converged,
+            "NoHealthSignal",
+            format!(
+                "controller has observed generation {observed}; no condition, status word or count says more (a health rule can: {})",
+                NO_SIGNAL_HINT
+            ),
+        ),
+        _ => Judgement::new(
+            Verdict::Unknown,
+            "NoHealthSignal",
+            format!(
+                "status has no condition, status word, count or observedGeneration to judge by (a health rule can: {})",
+                NO_SIGNAL_HINT
+            ),
+        ),
+    }
 }
+
+/// Where a rule for a kind no convention reads goes.
+pub const NO_SIGNAL_HINT: &str = "see docs/health-rules.md";

@@ -204,6 +204,33 @@ const CASES: &[Case] = &[
     case("cr-ready-false-no-progress.yaml", Progressing, "MinimumReplicasUnavailable", "1 of 3 widgets up").at("2026-11-29T22:15:00Z"),
     case("cr-state-provisioning.yaml", Progressing, "Provisioning", "status.state is Provisioning"),
     case("cr-negative-condition.yaml", Failed, "ValidationFailed", "SpecError=True: spec.size: must be at most 2 on this plan"),
+    // Status shapes many operators share (issue 17's classes).
+    case("httproute-parent-not-accepted.yaml", Failed, "NoMatchingListenerHostname", "parent Gateway infra/internal:https: Accepted=False: No listener matches this route's hostnames"),
+    case("httproute-refs-unresolved.yaml", Failed, "BackendNotFound", "parent Gateway infra/public: ResolvedRefs=False: Service \"checkout-v2\" not found"),
+    case("httproute-parent-generation-lag.yaml", Progressing, "ObservedGenerationLag", "parent Gateway infra/public: condition Accepted reflects generation 2 of 3"),
+    case("httproute-no-parents-yet.yaml", Progressing, "WaitingForParents", "no controller has accepted or refused the route yet"),
+    case("openshift-route-not-admitted.yaml", Failed, "HostAlreadyClaimed", "ingress shop.apps.example.com: Admitted=False: route shop already exposes"),
+    case("cr-conditioned-status-synced-false.yaml", Failed, "ReconcileError", "Synced=False: cannot create instance: quota exceeded for region"),
+    case("karpenter-nodeclaim-launch-failed.yaml", Failed, "LaunchFailed", "Launched=False: creating instance, insufficient capacity"),
+    case("spark-application-failed.yaml", Failed, "FAILED", "status.applicationState.state is FAILED"),
+    case("ceph-cluster-health-err.yaml", Failed, "Failed", "status.ceph.health is HEALTH_ERR"),
+    case("policy-noncompliant.yaml", Failed, "NonCompliant", "status.compliant is NonCompliant"),
+    case("volumesnapshot-error.yaml", Failed, "Error", "status.error: Failed to check and update snapshot content"),
+    case("volumesnapshot-not-ready.yaml", Progressing, "NotReadyToUse", "status.readyToUse is false"),
+    case("cr-errors-list.yaml", Failed, "Error", "status.errors has 1 entry: stage transform: image not allowed by policy"),
+    case("cr-replicas-short.yaml", Progressing, "WaitingForReplicas", "1/3 replicas ready"),
+    case("tekton-pipelinerun-timeout.yaml", Failed, "PipelineRunTimeout", "the run failed: Succeeded=False: PipelineRun \"deploy-7kq2x\" failed to finish within \"10m0s\""),
+    case("cr-run-running.yaml", Progressing, "Running", "status.phase is Running"),
+    case("cr-update-paused.yaml", Suspended, "Suspended", "reconciliation stopped by spec.updateStrategy.paused"),
+    case("cr-no-signal.yaml", Unknown, "NoHealthSignal", "no condition, status word, count or observedGeneration"),
+    case("flux-helmrelease-retrying.yaml", Failed, "UpgradeFailed", "context deadline exceeded; retrying (Reconciling=True, ProgressingWithRetry)"),
+    case("argo-rollout-aborted.yaml", Failed, "RolloutAborted", "Rollout aborted update to revision 4"),
+    // Crash loops are timed from the run of failures, not Ready's moves.
+    case("statefulset-crashloop.yaml", Failed, "CrashLoopBackOff", "0/3 replicas ready: Pod db-0 CrashLoopBackOff (container db keeps crashing: restarted 279 times; last exit: Error, exit code 1); its only new pod failing for 4h29m, longer than 3m; OrderedReady: db-1…db-2 not created until the pods before them are ready"),
+    case("daemonset-updated-pod-crashloop.yaml", Failed, "CrashLoopBackOff", "1 of 2 pods updated; 1/2 pods ready: Pod agent-new02 CrashLoopBackOff"),
+    case("daemonset-updated-pod-crashloop.yaml", Progressing, "RolloutInProgress", "1 of 2 pods updated; 1/2 pods ready: Pod agent-new02 CrashLoopBackOff").at("2026-11-29T22:24:00Z"),
+    case("pod-crashloop-running-again.yaml", Failed, "CrashLoopBackOff", "container worker keeps crashing: restarted 44 times; last exit: OOMKilled, exit code 137 (running again for 8s)"),
+    case("pod-crashloop-running-again.yaml", Converged, "Running", "1/1 containers ready; restarted 44 times").at("2026-11-29T22:36:00Z"),
     // 6. Default.
     case("cr-no-status.yaml", Unknown, "NoStatus", "no controller has written status since creation 20m ago"),
     case("cr-no-status.yaml", Progressing, "WaitingForController", "waiting for its controller to write status (created 30s ago)").at("2026-11-29T22:10:30Z"),
@@ -424,13 +451,28 @@ fn every_status_word_gives_its_verdict() {
 }
 
 /// A word the vocabulary does not know says nothing: the object falls to
-/// the default.
+/// the default, which says that no signal was found. Converged only where
+/// the controller has observed the current generation.
 #[test]
 fn an_unknown_word_says_nothing() {
     let (snap, mut obj) = load("cr-state-provisioning.yaml", NOW);
     obj.raw["status"] = serde_json::json!({"phase": "Blue"});
     let j = judge(&obj, &snap);
-    assert_eq!((j.verdict, j.reason.as_str()), (Converged, "Current"));
+    assert_eq!((j.verdict, j.reason.as_str()), (Unknown, "NoHealthSignal"));
+    assert!(j.message.contains("docs/health-rules.md"), "{}", j.message);
+    obj.generation = Some(2);
+    obj.raw["status"] = serde_json::json!({"phase": "Blue", "observedGeneration": 2});
+    let j = judge(&obj, &snap);
+    assert_eq!(
+        (j.verdict, j.reason.as_str()),
+        (Converged, "NoHealthSignal")
+    );
+    assert!(
+        j.message
+            .starts_with("controller has observed generation 2;"),
+        "{}",
+        j.message
+    );
 }
 
 /// A Cluster API condition with severity Warning is not a failure.

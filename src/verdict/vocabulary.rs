@@ -33,6 +33,11 @@ pub const WORDS: &[(&str, Word)] = &[
     ("lost", Word::Failed),
     ("timedout", Word::Failed),
     ("red", Word::Failed),
+    ("healtherr", Word::Failed),
+    ("noncompliant", Word::Failed),
+    ("expired", Word::Failed),
+    ("cancelled", Word::Failed),
+    ("canceled", Word::Failed),
     // Work under way.
     ("pending", Word::Progressing),
     ("provisioning", Word::Progressing),
@@ -61,6 +66,10 @@ pub const WORDS: &[(&str, Word)] = &[
     ("new", Word::Progressing),
     ("notready", Word::Progressing),
     ("yellow", Word::Progressing),
+    ("healthwarn", Word::Progressing),
+    ("submitted", Word::Progressing),
+    ("retrying", Word::Progressing),
+    ("outofsync", Word::Progressing),
     // Done, or in its steady state.
     ("succeeded", Word::Converged),
     ("success", Word::Converged),
@@ -83,9 +92,15 @@ pub const WORDS: &[(&str, Word)] = &[
     ("up", Word::Converged),
     ("current", Word::Converged),
     ("green", Word::Converged),
+    ("healthok", Word::Converged),
+    ("compliant", Word::Converged),
+    ("valid", Word::Converged),
     // Stopped on purpose.
     ("suspended", Word::Suspended),
     ("paused", Word::Suspended),
+    ("stopped", Word::Suspended),
+    ("hibernating", Word::Suspended),
+    ("hibernated", Word::Suspended),
 ];
 
 /// What a status value says: the whole value if it is a word of the
@@ -130,26 +145,105 @@ fn lookup(word: &str) -> Option<Word> {
     WORDS.iter().find(|(w, _)| *w == word).map(|(_, c)| *c)
 }
 
-/// Whether a condition type names a problem, so that `True` is bad news:
-/// `Degraded`, `Stalled`, `Failed`, `*Failed`, `*Failure`, `*Error`,
-/// `ErrorOccurred`, `Unhealthy`, a CertificateSigningRequest's `Denied`.
-pub fn is_negative_condition(type_: &str) -> bool {
-    // AWS ACK prefixes its types: `ACK.Terminal`.
+/// What a condition type's `True` says: the one table of condition types,
+/// for the verdicts and for `why`'s condition table alike.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Polarity {
+    /// `True` is bad news: the type names a problem (`Degraded`, `*Failed`).
+    Problem,
+    /// `True` is work under way (`Reconciling`, `Pending*`, `Waiting*`).
+    Work,
+    /// Either value is a decision, not a problem (`Suspended`, `Paused`).
+    Neutral,
+    /// `True` is good news, `False` the problem: every other type.
+    Good,
+}
+
+/// Condition types whose `True` means trouble, besides the word rules of
+/// [`polarity`]: Kubernetes' own (a Job's `FailureTarget`, a
+/// Deployment's `ReplicaFailure`, a Node's pressures, a Namespace whose
+/// content or finalizers remain, an HPA's `ScalingLimited`, a pod's
+/// `DisruptionTarget`) and those many operators share.
+const PROBLEM_TYPES: &[&str] = &[
+    "Degraded",
+    "Stalled",
+    "Failed",
+    "Failure",
+    "Error",
+    "ErrorOccurred",
+    "Unhealthy",
+    "Denied",
+    "Terminal",
+    "Invalid",
+    "PartiallyReady",
+    "FailureTarget",
+    "ReplicaFailure",
+    "DisruptionTarget",
+    "MemoryPressure",
+    "DiskPressure",
+    "PIDPressure",
+    "NetworkUnavailable",
+    "NamespaceContentRemaining",
+    "NamespaceFinalizersRemaining",
+    "ScalingLimited",
+];
+
+/// Words a problem type ends in (`SpecError`, `ConfigInvalid`,
+/// `ReconciliationFailed`, `MemberUnhealthy`), or, for `failed`, starts
+/// with (`FailedScheduling`).
+const PROBLEM_LAST_WORDS: &[&str] = &[
+    "failed",
+    "failure",
+    "error",
+    "errors",
+    "invalid",
+    "unhealthy",
+];
+
+/// Condition types whose `True` means work under way: `Reconciling`,
+/// cert-manager's `Issuing`, Strimzi's `NotReady`, `InProgress`, and every
+/// type starting with `Pending` or `Waiting` (see [`polarity`]).
+const WORK_TYPES: &[&str] = &[
+    "Reconciling",
+    "Issuing",
+    "NotReady",
+    "InProgress",
+    "Terminating",
+];
+
+/// What a condition type's `True` says. A prefix such as AWS ACK's `ACK.`
+/// is ignored, and the words of the type (`In-progress`, `ACK.Terminal`)
+/// are compared without case or separators.
+pub fn polarity(type_: &str) -> Polarity {
     let type_ = unqualified(type_);
-    matches!(
-        type_,
-        "Degraded"
-            | "Stalled"
-            | "Failed"
-            | "Failure"
-            | "Error"
-            | "ErrorOccurred"
-            | "Unhealthy"
-            | "Denied"
-            | "Terminal"
-    ) || ["Failed", "Failure", "Error", "Errors"]
-        .iter()
-        .any(|suffix| type_.len() > suffix.len() && type_.ends_with(suffix))
+    let words = camel_words(type_);
+    let joined: String = words.concat();
+    let is = |list: &[&str]| list.iter().any(|t| t.eq_ignore_ascii_case(&joined));
+    if is(PROBLEM_TYPES)
+        || (words.len() > 1
+            && (words
+                .last()
+                .is_some_and(|w| PROBLEM_LAST_WORDS.contains(&w.as_str()))
+                || words.first().is_some_and(|w| w == "failed")))
+    {
+        Polarity::Problem
+    } else if is(WORK_TYPES)
+        || (words.len() > 1
+            && words
+                .first()
+                .is_some_and(|w| w == "pending" || w == "waiting"))
+    {
+        Polarity::Work
+    } else if is(&["Suspended", "Paused"]) {
+        Polarity::Neutral
+    } else {
+        Polarity::Good
+    }
+}
+
+/// Whether a condition type names a problem, so that `True` is bad news.
+pub fn is_negative_condition(type_: &str) -> bool {
+    polarity(type_) == Polarity::Problem
 }
 
 /// `ACK.ResourceSynced` → `ResourceSynced`: a condition type without the
@@ -216,6 +310,7 @@ const TERMINAL_PAIRS: &[(&str, &str)] = &[
     ("back", "off"),
     ("not", "allowed"),
     ("no", "matching"),
+    ("not", "permitted"),
 ];
 
 /// Words in a reason that name work under way: `Progressing`,
@@ -334,12 +429,10 @@ mod tests {
                 .lines()
                 .find(|l| l.starts_with(&format!("| {class:?} | ")))
                 .unwrap_or_else(|| panic!("no {class:?} row in docs/verdicts.md"));
-            let listed = row
-                .split('|')
-                .nth(2)
-                .unwrap()
-                .split(',')
-                .any(|w| w.trim().eq_ignore_ascii_case(word));
+            let listed = row.split('|').nth(2).unwrap().split(',').any(|w| {
+                let w: String = w.chars().filter(|c| c.is_ascii_alphanumeric()).collect();
+                w.eq_ignore_ascii_case(word)
+            });
             assert!(
                 listed,
                 "{word} is not in the {class:?} row of docs/verdicts.md"
@@ -361,25 +454,55 @@ mod tests {
     }
 
     #[test]
-    fn negative_condition_types_name_a_problem() {
-        for t in [
-            "Degraded",
-            "Stalled",
-            "Failed",
-            "ErrorOccurred",
-            "SpecError",
-            "SubmissionError",
-            "ReconcileError",
-            "ReconciliationFailed",
-            "ProvisioningFailure",
-            "Denied",
-            "ACK.Terminal",
-        ] {
-            assert!(is_negative_condition(t), "{t}");
+    fn condition_types_say_what_their_true_means() {
+        use Polarity::*;
+        let cases = [
+            ("Degraded", Problem),
+            ("Stalled", Problem),
+            ("Failed", Problem),
+            ("ErrorOccurred", Problem),
+            ("SpecError", Problem),
+            ("SubmissionError", Problem),
+            ("ReconcileError", Problem),
+            ("ReconciliationFailed", Problem),
+            ("ProvisioningFailure", Problem),
+            ("ValidationErrors", Problem),
+            ("Denied", Problem),
+            ("ACK.Terminal", Problem),
+            ("Invalid", Problem),
+            ("ConfigInvalid", Problem),
+            ("FailedScheduling", Problem),
+            ("PartiallyReady", Problem),
+            ("MemberUnhealthy", Problem),
+            ("Unhealthy", Problem),
+            ("ReplicaFailure", Problem),
+            ("FailureTarget", Problem),
+            ("MemoryPressure", Problem),
+            ("NamespaceDeletionContentFailure", Problem),
+            ("NamespaceFinalizersRemaining", Problem),
+            ("Reconciling", Work),
+            ("In-progress", Work),
+            ("InProgress", Work),
+            ("PendingRestart", Work),
+            ("WaitingForDependencies", Work),
+            ("Issuing", Work),
+            ("NotReady", Work),
+            ("Suspended", Neutral),
+            ("Paused", Neutral),
+            ("Ready", Good),
+            ("Synced", Good),
+            ("Errors", Good),
+            ("Approved", Good),
+            ("Progressing", Good),
+            ("Pending", Good),
+            ("Waiting", Good),
+            ("Available", Good),
+        ];
+        for (type_, want) in cases {
+            assert_eq!(polarity(type_), want, "{type_}");
         }
-        for t in ["Ready", "Synced", "Reconciling", "Errors", "Approved"] {
-            assert!(!is_negative_condition(t), "{t}");
-        }
+        assert!(is_negative_condition("SpecError"));
+        assert!(!is_negative_condition("Reconciling"));
     }
 
     #[test]

@@ -95,8 +95,29 @@ pub fn judge(obj: &Object, snap: &Snapshot) -> Option<Judgement> {
             format!("{ready}/{desired} {} ready", noun(desired, "pod")),
         )
     };
-    let pods = controlled(snap, &obj.uid, "Pod");
+    let pods = updated_pods(obj, snap);
     Some(explain(j, snap, &pods).ready(ready, desired))
+}
+
+/// The daemon pods of the current template: those whose
+/// `pod-template-generation` label is the DaemonSet's template generation
+/// (the controller's `deprecated.daemonset.template.generation`
+/// annotation). A rollout whose updated pod fails hard on one node is then
+/// judged by that pod, not hidden by the healthy old ones. Without the
+/// annotation, every pod.
+fn updated_pods<'a>(obj: &Object, snap: &'a Snapshot) -> Vec<&'a Object> {
+    let pods = controlled(snap, &obj.uid, "Pod");
+    let Some(generation) =
+        obj.str("/metadata/annotations/deprecated.daemonset.template.generation")
+    else {
+        return pods;
+    };
+    let updated: Vec<&Object> = pods
+        .iter()
+        .copied()
+        .filter(|p| p.labels.get("pod-template-generation").map(String::as_str) == Some(generation))
+        .collect();
+    if updated.is_empty() { pods } else { updated }
 }
 
 /// Whether a Node in the snapshot carries every label of the node selector

@@ -1,7 +1,7 @@
 //! Pods (v1): finished, failed, unschedulable, containers that cannot start
 //! or keep crashing, not ready (and failing readiness probes), or running.
 
-use jiff::SignedDuration;
+use jiff::{SignedDuration, Timestamp};
 use serde_json::Value;
 
 use crate::model::{Object, Snapshot, age};
@@ -52,6 +52,24 @@ impl Container<'_> {
     }
     fn waiting(&self) -> &str {
         self.text("/state/waiting/reason")
+    }
+    fn time(&self, pointer: &str) -> Option<Timestamp> {
+        parse(self.raw.pointer(pointer))
+    }
+    /// The back-off the kubelet waits out before the next restart, from a
+    /// waiting message such as `back-off 5m0s restarting failed
+    /// container=app pod=web-0`.
+    fn back_off(&self) -> Option<SignedDuration> {
+        let message = self.text("/state/waiting/message");
+        let rest = &message[message.find("back-off ")? + "back-off ".len()..];
+        rest.split_whitespace().next()?.parse().ok()
+    }
+    /// Whether the last termination was a failure (a non-zero exit, or a
+    /// kill such as OOMKilled).
+    fn last_failed(&self) -> bool {
+        self.raw.pointer("/lastState/terminated").is_some()
+            && (self.int("/lastState/terminated/exitCode") != 0
+                || !matches!(self.text("/lastState/terminated/reason"), "" | "Completed"))
     }
     fn ready(&self) -> bool {
         self.raw.get("ready").and_then(Value::as_bool) == Some(true)
@@ -131,6 +149,9 @@ pub fn judge(obj: &Object, snap: &Snapshot) -> Option<Judgement> {
 
     // Containers that cannot start, init containers first (nothing else
     // starts before them), then those merely on their way.
+    if let Some(j) = containers.iter().find_map(|c| crashing(c, obj, snap.now)) {
+        return Some(j.ready(ready, total));
+    }
     if let Some(j) = containers.iter().find_map(|c| stuck(c)) {
         return Some(j.since(ready_since(&conds)).ready(ready, total));
     }
@@ -268,23 +289,119 @@ fn not_ready(obj: &Object, snap: &Snapshot, counts: &str) -> Judgement {
     Judgement::new(Verdict::Progressing, "NotReady", format!("{counts}{which}")).since(since)
 }
 
-/// A container waiting for a reason that will not clear by itself.
-fn stuck(c: &Container) -> Option<Judgement> {
-    let reason = c.waiting();
-    if reason == "CrashLoopBackOff" {
-        let last = last_exit(c.raw.pointer("/lastState/terminated"))
-            .map(|t| format!("; last exit: {t}"))
-            .unwrap_or_default();
-        return Some(Judgement::new(
+/// The kubelet's restart back-off: 10 s, doubled after each failed start,
+/// at most 5 minutes (and reset once a container runs for 10 minutes).
+const BACK_OFF_FIRST: SignedDuration = SignedDuration::from_secs(10);
+const BACK_OFF_MAX: SignedDuration = SignedDuration::from_mins(5);
+
+/// A container's current run of failed starts: how many in a row, and
+/// since when (its first failure).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CrashRun {
+    pub failures: i64,
+    pub since: Option<Timestamp>,
+}
+
+/// The run of failures a crash-looping container is in: counted from the
+/// back-off the kubelet is waiting out (10 s after one failure, doubling to
+/// 5 minutes), or from `restartCount` where no back-off is said, and dated
+/// back from the last failure by the back-offs between (never before the
+/// pod started). The Ready condition's transition time is no clock here:
+/// it moves each time the container is briefly ready between crashes.
+///
+/// A container running again after a failed restart is still in the run
+/// while it has run for less than the back-off it waited before this
+/// start: most crash loops crash again within seconds.
+fn crash_run(c: &Container, pod: &Object, now: Timestamp) -> Option<CrashRun> {
+    let restarts = c.int("/restartCount");
+    if restarts == 0 || !(c.last_failed() || c.waiting() == "CrashLoopBackOff") {
+        return None;
+    }
+    let last_failure = c.time("/lastState/terminated/finishedAt");
+    let failures = match c.waiting() {
+        "CrashLoopBackOff" => match c.back_off() {
+            Some(b) => {
+                let mut step = BACK_OFF_FIRST;
+                let mut n = 1;
+                while step < b && step < BACK_OFF_MAX {
+                    step = (step * 2).min(BACK_OFF_MAX);
+                    n += 1;
+                }
+                if b >= BACK_OFF_MAX {
+                    restarts.max(n)
+                } else {
+                    n
+                }
+            }
+            None => restarts,
+        },
+        _ => {
+            let started = c.time("/state/running/startedAt")?;
+            let waited = last_failure.map(|f| started.duration_since(f))?;
+            if now.duration_since(started) >= waited.max(BACK_OFF_FIRST) {
+                return None;
+            }
+            restarts
+        }
+    };
+    // The first failure of the run: the last one, less the back-offs the
+    // kubelet waited between the earlier ones.
+    let mut span = SignedDuration::ZERO;
+    let mut step = BACK_OFF_FIRST;
+    for _ in 1..failures.min(64) {
+        span += step;
+        step = (step * 2).min(BACK_OFF_MAX);
+    }
+    let started = pod.time("/status/startTime").or(pod.created);
+    let since = last_failure
+        .and_then(|f| f.checked_sub(span).ok())
+        .map(|t| started.map_or(t, |s| t.max(s)));
+    Some(CrashRun { failures, since })
+}
+
+/// The crash run of the pod's container that has failed longest, if any.
+pub fn crash_loop(pod: &Object, now: Timestamp) -> Option<CrashRun> {
+    statuses(pod)
+        .iter()
+        .filter_map(|c| crash_run(c, pod, now))
+        .max_by_key(|r| (r.failures, std::cmp::Reverse(r.since)))
+}
+
+/// A container that keeps crashing: waiting out a CrashLoopBackOff, or
+/// running again only briefly after one ([`crash_run`]).
+fn crashing(c: &Container, pod: &Object, now: Timestamp) -> Option<Judgement> {
+    let run = if c.waiting() == "CrashLoopBackOff" {
+        crash_run(c, pod, now).or(Some(CrashRun {
+            failures: c.int("/restartCount"),
+            since: None,
+        }))
+    } else {
+        crash_run(c, pod, now).filter(|r| r.failures >= super::pods::CRASH_RESTARTS)
+    }?;
+    let last = last_exit(c.raw.pointer("/lastState/terminated"))
+        .map(|t| format!("; last exit: {t}"))
+        .unwrap_or_default();
+    let again = match c.time("/state/running/startedAt") {
+        Some(t) if c.waiting().is_empty() => format!(" (running again for {})", age(now, t)),
+        _ => String::new(),
+    };
+    Some(
+        Judgement::new(
             Verdict::Failed,
             "CrashLoopBackOff",
             format!(
-                "{} keeps crashing: restarted {}{last}",
+                "{} keeps crashing: restarted {}{last}{again}",
                 c.label(),
                 count(c.int("/restartCount"), "time")
             ),
-        ));
-    }
+        )
+        .since(run.since),
+    )
+}
+
+/// A container waiting for a reason that will not clear by itself.
+fn stuck(c: &Container) -> Option<Judgement> {
+    let reason = c.waiting();
     if !STUCK.contains(&reason) {
         return None;
     }
@@ -424,15 +541,6 @@ fn pending_gates(obj: &Object, conds: &[crate::model::Condition]) -> Vec<String>
         .filter(|t| !find(conds, t).is_some_and(|c| c.is_true()))
         .map(str::to_string)
         .collect()
-}
-
-/// The most restarts of any one container.
-pub fn max_restarts(obj: &Object) -> i64 {
-    statuses(obj)
-        .iter()
-        .map(|c| c.int("/restartCount"))
-        .max()
-        .unwrap_or(0)
 }
 
 fn names(v: Option<&Value>, key: &str) -> String {

@@ -61,8 +61,16 @@ fn ailment<'a>(pod: &'a Object, snap: &Snapshot) -> Option<Ailment<'a>> {
         return None;
     }
     let reason = judgement.reason.as_str();
+    // With a shortened grace (`wait --fail-fast`) one failed restart in
+    // back-off is enough; else a run of [`CRASH_RESTARTS`].
+    let crashes = if snap.failure_grace().is_some_and(|g| g.is_zero()) {
+        1
+    } else {
+        CRASH_RESTARTS
+    };
     let hard = HARD.contains(&reason)
-        || (reason == "CrashLoopBackOff" && pod::max_restarts(pod) >= CRASH_RESTARTS);
+        || (reason == "CrashLoopBackOff"
+            && pod::crash_loop(pod, snap.now).is_some_and(|r| r.failures >= crashes));
     let hard_since = hard.then(|| judgement.since.or(pod.created)).flatten();
     Some(Ailment {
         pod,
@@ -93,9 +101,10 @@ pub fn explain(j: Judgement, snap: &Snapshot, new_pods: &[&Object]) -> Judgement
         return j;
     };
     let live = new_pods.iter().filter(|p| p.deleted.is_none()).count();
+    let grace = grace(snap);
     let hard_for = |a: &Ailment| {
         a.hard_since
-            .filter(|t| snap.now.duration_since(*t) > HARD_FAILURE_GRACE)
+            .filter(|t| snap.now.duration_since(*t) > grace || grace.is_zero())
     };
     let all_hard = ailments.len() == live && ailments.iter().all(|a| hard_for(a).is_some());
     let cause = format!(
@@ -119,7 +128,7 @@ pub fn explain(j: Judgement, snap: &Snapshot, new_pods: &[&Object]) -> Judgement
             format!(
                 "{cause} ({}); {every} failing for {for_}, longer than {}",
                 first.judgement.message,
-                grace_text()
+                grace_text(snap)
             ),
         )
         .since(latest);
@@ -132,7 +141,17 @@ pub fn explain(j: Judgement, snap: &Snapshot, new_pods: &[&Object]) -> Judgement
     }
 }
 
-/// `3m`: the grace period as the docs state it.
-fn grace_text() -> String {
-    format!("{}m", HARD_FAILURE_GRACE.as_mins())
+/// The hard-failure grace in force: the command's, else [`HARD_FAILURE_GRACE`].
+fn grace(snap: &Snapshot) -> SignedDuration {
+    snap.failure_grace().unwrap_or(HARD_FAILURE_GRACE)
+}
+
+/// `3m`, `the --fail-fast grace of 0s`: the grace period as the docs state it.
+fn grace_text(snap: &Snapshot) -> String {
+    let g = grace(snap);
+    if g == HARD_FAILURE_GRACE {
+        format!("{}m", g.as_mins())
+    } else {
+        format!("the grace of {}s asked for", g.as_secs())
+    }
 }

@@ -100,7 +100,33 @@ pub fn judge(obj: &Object, snap: &Snapshot) -> Option<Judgement> {
             })
         })
         .collect();
-    Some(explain(j, snap, &pods).ready(ready, desired))
+    let j = explain(j, snap, &pods);
+    Some(ordered_ready(obj, j, replicas, desired).ready(ready, desired))
+}
+
+/// With `podManagementPolicy: OrderedReady` (the default) the controller
+/// creates ordinal N+1 only once N is ready: a failing pod keeps the later
+/// ordinals from being created, and the message says so.
+fn ordered_ready(obj: &Object, j: Judgement, replicas: i64, desired: i64) -> Judgement {
+    let ordered = obj
+        .str("/spec/podManagementPolicy")
+        .unwrap_or("OrderedReady")
+        == "OrderedReady";
+    if !ordered || j.verdict != Verdict::Failed || replicas >= desired {
+        return j;
+    }
+    let next = if desired - replicas == 1 {
+        format!("{}-{replicas}", obj.name())
+    } else {
+        format!("{}-{}…{}-{}", obj.name(), replicas, obj.name(), desired - 1)
+    };
+    Judgement {
+        message: format!(
+            "{}; OrderedReady: {next} not created until the pods before them are ready",
+            j.message
+        ),
+        ..j
+    }
 }
 
 /// `1 pod stays`, `2 pods stay`.

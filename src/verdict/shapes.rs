@@ -1,0 +1,450 @@
+//! Status shapes that many operators share beyond conditions and one status
+//! word: conditions nested per parent or per ingress point, replica counts
+//! short of the spec, error fields, runs that end, and pause flags below
+//! `spec`. Each reader is a small pure function over one object; the
+//! conventions (`conventions.rs`) decide their order.
+
+use serde_json::Value;
+
+use crate::model::{Condition, Object, parse_conditions};
+
+use super::words::list;
+
+/// A list of conditions that belongs to one part of the object: a Gateway
+/// API parent (`status.parents[]`), a policy's ancestor
+/// (`status.ancestors[]`), a Gateway's listener (`status.listeners[]`), or
+/// a route's ingress point (`status.ingress[]`).
+pub struct Part {
+    /// `parent Gateway infra/main`, `listener https`, `ingress shop.example.com`.
+    pub label: String,
+    pub conditions: Vec<Condition>,
+}
+
+/// The lists of conditions nested under `status`, one [`Part`] each.
+pub fn parts(obj: &Object) -> Vec<Part> {
+    let mut out = Vec::new();
+    for (field, reference, noun) in [
+        ("parents", "parentRef", "parent"),
+        ("ancestors", "ancestorRef", "ancestor"),
+        ("listeners", "", "listener"),
+        ("ingress", "", "ingress"),
+    ] {
+        let Some(items) = obj
+            .at(&format!("/status/{field}"))
+            .and_then(Value::as_array)
+        else {
+            continue;
+        };
+        for (i, item) in items.iter().enumerate() {
+            let conditions = parse_conditions(item.get("conditions"));
+            if conditions.is_empty() {
+                continue;
+            }
+            let label = match item.get(reference) {
+                Some(r) if !reference.is_empty() => format!("{noun} {}", reference_text(r)),
+                _ => {
+                    let name = ["name", "host", "routerName"]
+                        .iter()
+                        .find_map(|k| item.get(*k).and_then(Value::as_str));
+                    match name {
+                        Some(n) => format!("{noun} {n}"),
+                        None => format!("{noun} {i}"),
+                    }
+                }
+            };
+            out.push(Part { label, conditions });
+        }
+    }
+    out
+}
+
+/// `Gateway infra/main` (with `:section` where the ref names one).
+fn reference_text(r: &Value) -> String {
+    let text = |k: &str| r.get(k).and_then(Value::as_str).unwrap_or_default();
+    let kind = match text("kind") {
+        "" => "Gateway",
+        k => k,
+    };
+    let name = match text("namespace") {
+        "" => text("name").to_string(),
+        ns => format!("{ns}/{}", text("name")),
+    };
+    match text("sectionName") {
+        "" => format!("{kind} {name}"),
+        s => format!("{kind} {name}:{s}"),
+    }
+}
+
+/// A route that names parents in its spec and has no parent status yet: no
+/// controller has accepted or refused it.
+pub fn parents_unanswered(obj: &Object) -> bool {
+    let named = obj
+        .at("/spec/parentRefs")
+        .and_then(Value::as_array)
+        .is_some_and(|a| !a.is_empty());
+    let answered = obj
+        .at("/status/parents")
+        .and_then(Value::as_array)
+        .is_some_and(|a| !a.is_empty());
+    named && !answered
+}
+
+/// A count short of what is wanted: `2/3 ready replicas`.
+pub struct Shortfall {
+    pub message: String,
+}
+
+/// Replica-shaped statuses: `spec.replicas` against `status.readyReplicas`,
+/// `availableReplicas`, `updatedReplicas`, `updatedReadyReplicas` (and the
+/// same names under `status.replicas` where an operator nests them);
+/// DaemonSet-shaped counts (`desiredNumberScheduled` against `numberReady`,
+/// `numberAvailable`, `updatedNumberScheduled`); `members`/`readyMembers`
+/// and `size`/`ready`. The first short count is the shortfall.
+pub fn shortfall(obj: &Object) -> Option<Shortfall> {
+    let int = |p: &str| obj.at(p).and_then(count);
+    let mut short: Vec<String> = Vec::new();
+    if let Some(want) = int("/spec/replicas") {
+        for (field, noun) in [
+            ("readyReplicas", "ready"),
+            ("availableReplicas", "available"),
+            ("updatedReplicas", "updated"),
+            ("updatedReadyReplicas", "updated and ready"),
+        ] {
+            if let Some(have) = int(&format!("/status/{field}"))
+                && have < want
+            {
+                short.push(format!("{have}/{want} replicas {noun}"));
+            }
+        }
+        // Only a ready count reported as absent while others are present is
+        // short: a controller that reports `replicas` but not
+        // `readyReplicas` has none ready (as apps/v1 omits zeros).
+        if short.is_empty()
+            && want > 0
+            && int("/status/replicas").is_some()
+            && int("/status/readyReplicas").is_none()
+            && int("/status/availableReplicas").is_none()
+            && obj.at("/status/updatedReplicas").is_some()
+        {
+            short.push(format!("0/{want} replicas ready"));
+        }
+    }
+    if let Some(want) = int("/status/desiredNumberScheduled") {
+        for (field, noun) in [
+            ("numberReady", "ready"),
+            ("numberAvailable", "available"),
+            ("updatedNumberScheduled", "updated"),
+        ] {
+            if let Some(have) = int(&format!("/status/{field}"))
+                && have < want
+            {
+                short.push(format!("{have}/{want} pods {noun}"));
+            }
+        }
+    }
+    for (total, ready, noun) in [
+        ("/status/members", "/status/readyMembers", "members ready"),
+        ("/spec/members", "/status/readyMembers", "members ready"),
+        ("/spec/size", "/status/ready", "ready"),
+        ("/status/size", "/status/ready", "ready"),
+    ] {
+        if let (Some(want), Some(have)) = (int(total), int(ready))
+            && have < want
+        {
+            short.push(format!("{have}/{want} {noun}"));
+        }
+    }
+    short.dedup();
+    (!short.is_empty()).then(|| Shortfall {
+        message: list(&short),
+    })
+}
+
+/// A count: a number, or the length of a list of members.
+fn count(v: &Value) -> Option<i64> {
+    v.as_i64().or_else(|| v.as_array().map(|a| a.len() as i64))
+}
+
+/// `status.error` (an object or string, as a VolumeSnapshot's) or a
+/// non-empty `status.errors` list: what the error says.
+pub fn error(obj: &Object) -> Option<String> {
+    let text = |v: &Value| -> Option<String> {
+        match v {
+            Value::String(s) if !s.trim().is_empty() => Some(s.trim().to_string()),
+            Value::Object(m) if !m.is_empty() => Some(
+                ["message", "reason", "error"]
+                    .iter()
+                    .find_map(|k| m.get(*k).and_then(Value::as_str))
+                    .unwrap_or("an error is reported")
+                    .to_string(),
+            ),
+            _ => None,
+        }
+    };
+    if let Some(e) = obj.at("/status/error").and_then(text) {
+        return Some(format!("status.error: {e}"));
+    }
+    let errors = obj.at("/status/errors").and_then(Value::as_array)?;
+    let first = errors.iter().find_map(text)?;
+    Some(format!(
+        "status.errors has {} {}: {first}",
+        errors.len(),
+        if errors.len() == 1 {
+            "entry"
+        } else {
+            "entries"
+        }
+    ))
+}
+
+/// Kinds that run to completion, by name: `…Run`, `…Job`, backups,
+/// restores, snapshots, workflows, experiments, analyses, migrations.
+const RUN_KIND_SUFFIXES: &[&str] = &[
+    "Run",
+    "Job",
+    "Backup",
+    "Restore",
+    "Snapshot",
+    "Workflow",
+    "Experiment",
+    "Analysis",
+    "Migration",
+    "Build",
+    "Test",
+];
+
+/// Whether the object is a run: something that runs to completion, from
+/// its kind's name, a `Succeeded` or `Complete` condition, or a
+/// `startTime`/`completionTime` in its status. A run's `Running` is work
+/// under way, not a steady state, and a failed run is final.
+pub fn is_run(obj: &Object, conds: &[Condition]) -> bool {
+    RUN_KIND_SUFFIXES.iter().any(|s| obj.kind().ends_with(s))
+        || conds
+            .iter()
+            .any(|c| matches!(c.type_.as_str(), "Succeeded" | "Complete"))
+        || ["/status/completionTime", "/status/startTime"]
+            .iter()
+            .any(|p| obj.at(p).is_some())
+}
+
+/// A pause flag below `spec`: `spec.updateStrategy.paused`,
+/// `spec.strategy.<any>.paused`, hibernation (`spec.hibernation.enabled`,
+/// `spec.hibernate`), `spec.disabled`, or a non-empty
+/// `status.pauseConditions`. Returns the field that says so.
+pub fn pause_flag(obj: &Object) -> Option<String> {
+    let yes = |p: &str| obj.bool(p) == Some(true);
+    for p in [
+        "/spec/updateStrategy/paused",
+        "/spec/hibernation/enabled",
+        "/spec/hibernate",
+        "/spec/hibernated",
+        "/spec/disabled",
+    ] {
+        if yes(p) {
+            return Some(p[1..].replace('/', "."));
+        }
+    }
+    if let Some(strategy) = obj.at("/spec/strategy").and_then(Value::as_object) {
+        for (name, v) in strategy {
+            if v.get("paused").and_then(Value::as_bool) == Some(true) {
+                return Some(format!("spec.strategy.{name}.paused"));
+            }
+        }
+    }
+    let pauses = obj
+        .at("/status/pauseConditions")
+        .and_then(Value::as_array)?;
+    let first = pauses.first()?;
+    let reason = first
+        .get("reason")
+        .and_then(Value::as_str)
+        .unwrap_or("paused");
+    Some(format!("status.pauseConditions ({reason})"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn obj(v: Value) -> Object {
+        Object::from_value(v).unwrap()
+    }
+
+    #[test]
+    fn nested_conditions_are_read_per_parent_ancestor_listener_and_ingress() {
+        let route = obj(
+            json!({"apiVersion": "gateway.networking.k8s.io/v1", "kind": "HTTPRoute",
+            "metadata": {"name": "r", "namespace": "shop"},
+            "spec": {"parentRefs": [{"name": "main", "namespace": "infra"}]},
+            "status": {"parents": [{"parentRef": {"name": "main", "namespace": "infra", "sectionName": "https"},
+                "controllerName": "example.com/gw",
+                "conditions": [{"type": "Accepted", "status": "False", "reason": "NotAllowedByListeners"}]}]}}),
+        );
+        let parts = parts(&route);
+        assert_eq!(parts.len(), 1);
+        assert_eq!(parts[0].label, "parent Gateway infra/main:https");
+        assert_eq!(parts[0].conditions[0].reason, "NotAllowedByListeners");
+        assert!(!parents_unanswered(&route));
+
+        let route = obj(
+            json!({"apiVersion": "route.openshift.io/v1", "kind": "Route",
+            "metadata": {"name": "r"},
+            "status": {"ingress": [{"host": "shop.example.com", "conditions": [{"type": "Admitted", "status": "True"}]}]}}),
+        );
+        assert_eq!(parts_labels(&route), ["ingress shop.example.com"]);
+
+        let policy = obj(
+            json!({"apiVersion": "gateway.envoyproxy.io/v1alpha1", "kind": "BackendTrafficPolicy",
+            "metadata": {"name": "p"},
+            "status": {"ancestors": [{"ancestorRef": {"kind": "Gateway", "name": "eg"}, "conditions": [{"type": "Accepted", "status": "True"}]}]}}),
+        );
+        assert_eq!(parts_labels(&policy), ["ancestor Gateway eg"]);
+
+        let gateway = obj(
+            json!({"apiVersion": "gateway.networking.k8s.io/v1", "kind": "Gateway",
+            "metadata": {"name": "g"},
+            "status": {"listeners": [{"name": "https", "conditions": [{"type": "ResolvedRefs", "status": "False", "reason": "InvalidCertificateRef"}]}]}}),
+        );
+        assert_eq!(parts_labels(&gateway), ["listener https"]);
+
+        let fresh = obj(
+            json!({"apiVersion": "gateway.networking.k8s.io/v1", "kind": "HTTPRoute",
+            "metadata": {"name": "r"}, "spec": {"parentRefs": [{"name": "main"}]}, "status": {"parents": []}}),
+        );
+        assert!(parents_unanswered(&fresh));
+    }
+
+    fn parts_labels(o: &Object) -> Vec<String> {
+        parts(o).into_iter().map(|p| p.label).collect()
+    }
+
+    #[test]
+    fn replica_shaped_counts_short_of_the_spec() {
+        let cases = [
+            (
+                json!({"spec": {"replicas": 3}, "status": {"replicas": 3, "readyReplicas": 2, "availableReplicas": 2}}),
+                Some("2/3 replicas ready and 2/3 replicas available"),
+            ),
+            (
+                json!({"spec": {"replicas": 3}, "status": {"readyReplicas": 3, "updatedReplicas": 1}}),
+                Some("1/3 replicas updated"),
+            ),
+            (
+                json!({"spec": {"replicas": 2}, "status": {"replicas": 2, "updatedReplicas": 2}}),
+                Some("0/2 replicas ready"),
+            ),
+            (
+                json!({"status": {"desiredNumberScheduled": 4, "numberReady": 3, "updatedNumberScheduled": 4}}),
+                Some("3/4 pods ready"),
+            ),
+            (
+                json!({"status": {"members": ["a", "b", "c"], "readyMembers": ["a"]}}),
+                Some("1/3 members ready"),
+            ),
+            (
+                json!({"spec": {"size": 3}, "status": {"ready": 2}}),
+                Some("2/3 ready"),
+            ),
+            (
+                json!({"spec": {"replicas": 3}, "status": {"readyReplicas": 3, "availableReplicas": 3}}),
+                None,
+            ),
+            (
+                json!({"spec": {"size": 3}, "status": {"ready": true}}),
+                None,
+            ),
+        ];
+        for (body, want) in cases {
+            let mut v =
+                json!({"apiVersion": "example.com/v1", "kind": "Db", "metadata": {"name": "d"}});
+            v.as_object_mut()
+                .unwrap()
+                .extend(body.as_object().unwrap().clone());
+            let got = shortfall(&obj(v)).map(|s| s.message);
+            assert_eq!(got.as_deref(), want, "{body}");
+        }
+    }
+
+    #[test]
+    fn error_fields_say_what_went_wrong() {
+        let snap = obj(
+            json!({"apiVersion": "snapshot.storage.k8s.io/v1", "kind": "VolumeSnapshot",
+            "metadata": {"name": "s"},
+            "status": {"readyToUse": false, "error": {"message": "failed to take snapshot: quota", "time": "2026-01-01T00:00:00Z"}}}),
+        );
+        assert_eq!(
+            error(&snap).as_deref(),
+            Some("status.error: failed to take snapshot: quota")
+        );
+        let errs = obj(
+            json!({"apiVersion": "x/v1", "kind": "K", "metadata": {"name": "k"},
+            "status": {"errors": ["bad field spec.x", "bad field spec.y"]}}),
+        );
+        assert_eq!(
+            error(&errs).as_deref(),
+            Some("status.errors has 2 entries: bad field spec.x")
+        );
+        let none = obj(
+            json!({"apiVersion": "x/v1", "kind": "K", "metadata": {"name": "k"},
+            "status": {"errors": [], "error": ""}}),
+        );
+        assert_eq!(error(&none), None);
+    }
+
+    #[test]
+    fn runs_are_known_by_kind_conditions_or_times() {
+        let run = |v: Value| {
+            let o = obj(v);
+            is_run(&o, &o.conditions())
+        };
+        assert!(run(
+            json!({"apiVersion": "tekton.dev/v1", "kind": "PipelineRun", "metadata": {"name": "p"}})
+        ));
+        assert!(run(
+            json!({"apiVersion": "velero.io/v1", "kind": "Backup", "metadata": {"name": "b"}})
+        ));
+        assert!(run(
+            json!({"apiVersion": "x/v1", "kind": "Sync", "metadata": {"name": "s"}, "status": {"startTime": "2026-01-01T00:00:00Z"}})
+        ));
+        assert!(!run(
+            json!({"apiVersion": "x/v1", "kind": "Database", "metadata": {"name": "d"}, "status": {"phase": "Running"}})
+        ));
+    }
+
+    #[test]
+    fn pause_flags_below_spec() {
+        let flag = |v: Value| {
+            let mut o = json!({"apiVersion": "x/v1", "kind": "K", "metadata": {"name": "k"}});
+            o.as_object_mut()
+                .unwrap()
+                .extend(v.as_object().unwrap().clone());
+            pause_flag(&obj(o))
+        };
+        assert_eq!(
+            flag(json!({"spec": {"updateStrategy": {"paused": true}}})).as_deref(),
+            Some("spec.updateStrategy.paused")
+        );
+        assert_eq!(
+            flag(json!({"spec": {"strategy": {"canary": {"paused": true}}}})).as_deref(),
+            Some("spec.strategy.canary.paused")
+        );
+        assert_eq!(
+            flag(json!({"spec": {"hibernation": {"enabled": true}}})).as_deref(),
+            Some("spec.hibernation.enabled")
+        );
+        assert_eq!(
+            flag(json!({"spec": {"disabled": true}})).as_deref(),
+            Some("spec.disabled")
+        );
+        assert_eq!(
+            flag(json!({"status": {"pauseConditions": [{"reason": "CanaryPauseStep"}]}}))
+                .as_deref(),
+            Some("status.pauseConditions (CanaryPauseStep)")
+        );
+        assert_eq!(
+            flag(json!({"spec": {"disabled": false}, "status": {"pauseConditions": []}})),
+            None
+        );
+    }
+}
