@@ -40,11 +40,21 @@ rule that speaks decides:
    `InstallFailed`), or `Stalled`/`Reconciling` when it has none.
 6. **No status** where a controller should write one: `Unknown`, `NoStatus`.
 7. **Per-kind rules** for the built-in kinds below.
-8. **Ready-style conditions** of other kinds: `Synced=False`, `Degraded=True` or
-   `Failed=True` give `Failed` (the condition's reason, else `SyncFailed`,
-   `Degraded`, `Failed`); then `Ready`, `Available` or `Healthy`: `True` is
-   `Converged` with the condition's type as the reason.
-9. **Default**: an object with nothing to reconcile `Exists`.
+8. **Shared conventions** of other kinds (docs/verdicts.md): a failure word in
+   any status word field (`phase`, `state`, `…State`, `…Status`, one level
+   down too) gives `Failed` with the word as the reason; `status.error` or
+   `status.errors` gives `Failed`, `Error`; a run whose `Succeeded` is False
+   gives `Failed` with the condition's reason; conditions nested per parent,
+   ancestor, listener or ingress point speak for the object, named by their
+   part; any condition that is False with a failure reason gives `Failed`
+   with that reason; `Ready`, `Available`, `Healthy`, `Synced`, `Succeeded`,
+   `Accepted`, `Programmed`: False by their reason, `True` is `Converged`
+   with the condition's type as the reason; counts short of the spec give
+   `Progressing`, `WaitingForReplicas`.
+9. **Default**: an object with nothing to reconcile `Exists`; a built-in
+   kind's status that no rule reads `Current`; a custom resource whose status
+   no convention can read `NoHealthSignal` (`Converged` when its controller
+   observed the current generation, else `Unknown`).
 
 Two reasons come from outside the judge: `NotFound` (a target that does not
 exist) and, in `tree --owners`, `OwnerGone` and `OwnerNotRead` for owners

@@ -322,3 +322,157 @@ fn a_statefulset_that_reached_its_partition_is_converged_and_ends_wait() {
         kubectl.stdout
     );
 }
+
+/// Runs `wait` with these arguments in `ns`, timing it.
+fn timed_wait(ns: &Namespace, args: &[&str]) -> (support::Run, Duration) {
+    let started = std::time::Instant::now();
+    let mut all = vec!["wait"];
+    all.extend_from_slice(args);
+    let run = ns.reconcile(&all);
+    (run, started.elapsed())
+}
+
+/// A StatefulSet whose pod 0 crash-loops is Failed once the run of failures
+/// has lasted the grace, although the pod's Ready condition moves at every
+/// restart (kwok rewrites it each time, as a container ready for a moment
+/// between crashes does). OrderedReady is named as what keeps pods 1 and 2
+/// from being created.
+#[test]
+fn a_crash_looping_statefulset_is_failed_within_the_grace() {
+    let ns = Namespace::new("verdict-sts-crash");
+    ns.apply(
+        r#"
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db}
+spec:
+  replicas: 3
+  serviceName: db
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db, reconcile.test/failure: crash-loop}}
+    spec:
+      containers: [{name: db, image: "registry.example.com/db:1"}]
+"#,
+    );
+    let (run, took) = timed_wait(&ns, &["sts/db", "--failure-grace", "20s", "--timeout", "2m"]);
+    assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains("StatefulSet/db failed"),
+        "{}",
+        run.stderr
+    );
+    assert!(took < Duration::from_secs(90), "took {took:?}");
+    assert!(took >= Duration::from_secs(20), "took {took:?}: before the grace");
+    assert!(run.stdout.contains("CrashLoopBackOff"), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("OrderedReady: db-1…db-2 not created until the pods before them are ready"),
+        "{}",
+        run.stdout
+    );
+}
+
+/// A DaemonSet whose updated pod crash-loops on one node, while the old pod
+/// on the other node is healthy, is Failed: the rollout will not go on.
+#[test]
+fn a_daemonset_whose_updated_pod_crash_loops_is_failed() {
+    let ns = Namespace::new("verdict-ds-crash");
+    let ds = |labels: &str| {
+        format!(
+            "apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {{name: agent}}\nspec:\n  selector: {{matchLabels: {{app: agent}}}}\n  updateStrategy: {{type: RollingUpdate, rollingUpdate: {{maxUnavailable: 1}}}}\n  template:\n    metadata: {{labels: {{app: agent{labels}}}}}\n    spec:\n      nodeSelector: {{type: kwok}}\n      containers: [{{name: agent, image: \"registry.example.com/agent:1\"}}]\n"
+        )
+    };
+    ns.apply(&ds(""));
+    let run = ns.reconcile(&["wait", "ds/agent", "--timeout", "90s"]);
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    ns.apply(&ds(", reconcile.test/failure: crash-loop"));
+    let (run, took) = timed_wait(&ns, &["ds/agent", "--failure-grace", "20s", "--timeout", "2m"]);
+    assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
+    assert!(took < Duration::from_secs(100), "took {took:?}");
+    assert!(run.stdout.contains("CrashLoopBackOff"), "{}", run.stdout);
+    let doc = ns
+        .reconcile(&["status", "ds/agent", "-o", "json"])
+        .json();
+    let agent = item(&doc, "DaemonSet", "agent").unwrap_or_else(|| panic!("{doc}"));
+    assert!(
+        agent["message"]
+            .as_str()
+            .unwrap()
+            .contains("CrashLoopBackOff"),
+        "{agent}"
+    );
+}
+
+/// `wait --fail-fast` ends as soon as the new pods cannot pull their
+/// image, with the diagnosis; without it the 3-minute grace holds.
+#[test]
+fn wait_fail_fast_ends_on_an_image_that_cannot_be_pulled() {
+    let ns = Namespace::new("verdict-fail-fast");
+    ns.apply(&support::deployment(
+        "web",
+        1,
+        "",
+        ", reconcile.test/failure: image-pull-backoff",
+        "",
+        "",
+    ));
+    let (run, took) = timed_wait(&ns, &["deploy/web", "--fail-fast", "--timeout", "2m"]);
+    assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
+    assert!(took < Duration::from_secs(30), "took {took:?}");
+    assert!(run.stderr.contains("Deployment/web failed"), "{}", run.stderr);
+    assert!(run.stdout.contains("ImagePullBackOff"), "{}", run.stdout);
+    // Without it, the same state is still within the grace.
+    let doc = ns.reconcile(&["status", "deploy/web", "-o", "json"]).json();
+    let web = item(&doc, "Deployment", "web").unwrap_or_else(|| panic!("{doc}"));
+    assert_eq!(web["verdict"], "Progressing", "{web}");
+}
+
+/// `wait --timeout 5s` never returns before 5 seconds have passed.
+#[test]
+fn wait_timeout_is_never_early() {
+    let ns = Namespace::new("verdict-timeout");
+    ns.apply(&support::deployment(
+        "slow",
+        1,
+        "",
+        ", reconcile.test/failure: never-ready",
+        "",
+        "",
+    ));
+    let (run, took) = timed_wait(&ns, &["deploy/slow", "--timeout", "5s"]);
+    assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
+    assert!(run.stderr.contains("timed out after 5s"), "{}", run.stderr);
+    assert!(took >= Duration::from_secs(5), "returned after {took:?}");
+    assert!(took < Duration::from_secs(9), "took {took:?}");
+}
+
+/// A run-like custom resource whose run failed is Failed at once: `wait`
+/// exits 1 without waiting out any grace, and `status` says why.
+#[test]
+fn a_failed_run_of_a_custom_kind_exits_1_at_once() {
+    support::install_crd("migrationruns", "MigrationRun", "e2e.reconcile.test", "", "");
+    let ns = Namespace::new("verdict-run");
+    ns.apply(
+        "apiVersion: e2e.reconcile.test/v1\nkind: MigrationRun\nmetadata: {name: to-v2}\nspec: {target: v2}\n",
+    );
+    let status = r#"{"status": {"startTime": "2026-12-01T10:00:00Z", "completionTime": "2026-12-01T10:05:00Z", "conditions": [{"type": "Succeeded", "status": "False", "reason": "MigrationTimeout", "message": "step 3 ran past its deadline", "lastTransitionTime": "2026-12-01T10:05:00Z"}]}}"#;
+    ns.kubectl(&[
+        "patch",
+        "migrationrun/to-v2",
+        "--subresource=status",
+        "--type=merge",
+        "-p",
+        status,
+    ])
+    .ok();
+    let (run, took) = timed_wait(&ns, &["migrationrun/to-v2", "--timeout", "60s"]);
+    assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
+    assert!(took < Duration::from_secs(10), "took {took:?}");
+    let doc = ns
+        .reconcile(&["status", "migrationrun/to-v2", "-o", "json"])
+        .json();
+    let item = item(&doc, "MigrationRun", "to-v2").unwrap_or_else(|| panic!("{doc}"));
+    assert_eq!(item["verdict"], "Failed", "{item}");
+    assert_eq!(item["reason"], "MigrationTimeout", "{item}");
+}
