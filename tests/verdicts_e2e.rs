@@ -355,7 +355,10 @@ spec:
       containers: [{name: db, image: "registry.example.com/db:1"}]
 "#,
     );
-    let (run, took) = timed_wait(&ns, &["sts/db", "--failure-grace", "20s", "--timeout", "2m"]);
+    let (run, took) = timed_wait(
+        &ns,
+        &["sts/db", "--failure-grace", "20s", "--timeout", "2m"],
+    );
     assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
     assert!(
         run.stderr.contains("StatefulSet/db failed"),
@@ -363,7 +366,10 @@ spec:
         run.stderr
     );
     assert!(took < Duration::from_secs(90), "took {took:?}");
-    assert!(took >= Duration::from_secs(20), "took {took:?}: before the grace");
+    assert!(
+        took >= Duration::from_secs(20),
+        "took {took:?}: before the grace"
+    );
     assert!(run.stdout.contains("CrashLoopBackOff"), "{}", run.stdout);
     assert!(
         run.stdout
@@ -387,13 +393,14 @@ fn a_daemonset_whose_updated_pod_crash_loops_is_failed() {
     let run = ns.reconcile(&["wait", "ds/agent", "--timeout", "90s"]);
     assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
     ns.apply(&ds(", reconcile.test/failure: crash-loop"));
-    let (run, took) = timed_wait(&ns, &["ds/agent", "--failure-grace", "20s", "--timeout", "2m"]);
+    let (run, took) = timed_wait(
+        &ns,
+        &["ds/agent", "--failure-grace", "20s", "--timeout", "2m"],
+    );
     assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
     assert!(took < Duration::from_secs(100), "took {took:?}");
     assert!(run.stdout.contains("CrashLoopBackOff"), "{}", run.stdout);
-    let doc = ns
-        .reconcile(&["status", "ds/agent", "-o", "json"])
-        .json();
+    let doc = ns.reconcile(&["status", "ds/agent", "-o", "json"]).json();
     let agent = item(&doc, "DaemonSet", "agent").unwrap_or_else(|| panic!("{doc}"));
     assert!(
         agent["message"]
@@ -420,7 +427,11 @@ fn wait_fail_fast_ends_on_an_image_that_cannot_be_pulled() {
     let (run, took) = timed_wait(&ns, &["deploy/web", "--fail-fast", "--timeout", "2m"]);
     assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
     assert!(took < Duration::from_secs(30), "took {took:?}");
-    assert!(run.stderr.contains("Deployment/web failed"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("Deployment/web failed"),
+        "{}",
+        run.stderr
+    );
     assert!(run.stdout.contains("ImagePullBackOff"), "{}", run.stdout);
     // Without it, the same state is still within the grace.
     let doc = ns.reconcile(&["status", "deploy/web", "-o", "json"]).json();
@@ -451,7 +462,13 @@ fn wait_timeout_is_never_early() {
 /// exits 1 without waiting out any grace, and `status` says why.
 #[test]
 fn a_failed_run_of_a_custom_kind_exits_1_at_once() {
-    support::install_crd("migrationruns", "MigrationRun", "e2e.reconcile.test", "", "");
+    support::install_crd(
+        "migrationruns",
+        "MigrationRun",
+        "e2e.reconcile.test",
+        "",
+        "",
+    );
     let ns = Namespace::new("verdict-run");
     ns.apply(
         "apiVersion: e2e.reconcile.test/v1\nkind: MigrationRun\nmetadata: {name: to-v2}\nspec: {target: v2}\n",

@@ -153,6 +153,14 @@ pub fn next_steps(
                 "Deletion waits for finalizers: the controller that owns each must remove it. If that controller is gone for good, removing the finalizer by hand skips its cleanup.",
                 vec![format!("{} get {} -o jsonpath='{{.metadata.finalizers}}'", kubectl(&who), arg(&who))],
             )),
+            "NoHealthSignal" => steps.push(step(
+                format!(
+                    "No convention reads the status of {kind}: say what healthy means with a health rule in ~/.config/kubectl-reconcile/health-rules.yaml (docs/health-rules.md), e.g. `rules: [{{group: {group}, kind: {kind}, checks: [{{when: 'object.status.?someField.orValue(\"\") == \"Ready\"', verdict: Converged, reason: Ready, message: '\"ready\"'}}]}}]`.",
+                    kind = who.kind,
+                    group = who.group()
+                ),
+                vec![format!("{} get {} -o yaml", kubectl(&who), arg(&who)), "kubectl reconcile rules".into()],
+            )),
             "NoStatus" => steps.push(step("No controller has written status: check that the controller (operator) for this type is installed and running.", vec![describe(&who), "kubectl get pods -A".into()])),
             "ObservedGenerationLag" => steps.push(step(
                 "The controller has not yet acted on the latest spec. A short lag is normal; if it lasts, check that the controller is running.",

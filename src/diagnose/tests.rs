@@ -710,3 +710,37 @@ fn max_unavailable_zero_keeps_the_old_pods_for_a_new_one_not_ready() {
         .expect("a rollout finding");
     assert!(f.message.starts_with("maxUnavailable is 0, so the old ReplicaSet web-old keeps its 1 pod(s) until new pods are ready, and the new pod web-new-x2x9z is not ready"), "{}", f.message);
 }
+
+/// `why`'s condition table flags by the one table of condition types: a
+/// healthy `Unhealthy=False` is not abnormal, `Unhealthy=True` is, and a
+/// work-under-way type is flagged only when True.
+#[test]
+fn the_condition_table_flags_by_the_one_polarity_table() {
+    let cond = |type_: &str, status: &str| crate::model::Condition {
+        type_: type_.into(),
+        status: status.into(),
+        reason: String::new(),
+        message: String::new(),
+        last_transition_time: None,
+        observed_generation: None,
+        severity: String::new(),
+    };
+    let cases = [
+        ("Unhealthy", "False", false),
+        ("Unhealthy", "True", true),
+        ("SpecError", "False", false),
+        ("Ready", "False", true),
+        ("Ready", "True", false),
+        ("PendingRestart", "True", true),
+        ("Suspended", "True", false),
+        ("Suspended", "False", false),
+        ("MemoryPressure", "True", true),
+    ];
+    for (type_, status, want) in cases {
+        assert_eq!(
+            super::abnormal(&cond(type_, status)),
+            want,
+            "{type_}={status}"
+        );
+    }
+}

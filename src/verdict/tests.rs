@@ -142,6 +142,8 @@ const CASES: &[Case] = &[
     case("pvc-storageclass-missing.yaml", Failed, "ProvisioningFailed", "the provisioner cannot create a volume: storageclass.storage.k8s.io \"fast-ssd\" not found (2 times, last 6m44s ago)"),
     case("pvc-no-matching-volume.yaml", Failed, "NoMatchingVolume", "no volume matches and no storage class is set"),
     case("pvc-no-status.yaml", Progressing, "Pending", "no phase yet: waiting for the volume controller"),
+    case("pvc-provisioner-not-responding.yaml", Failed, "ProvisionerNotResponding", "no volume after 11m of waiting for the external provisioner, longer than 10m"),
+    case("pvc-provisioner-not-responding.yaml", Progressing, "Provisioning", "waiting for the external provisioner").at("2026-11-29T22:25:00Z"),
     case("pvc-bound.yaml", Converged, "Bound", "bound to volume pvc-4e1a2b3c-5d6e-4f70-8192-a3b4c5d6e701, 10Gi, storage class standard"),
     case("pvc-lost.yaml", Failed, "Lost", "its volume pvc-4e1a2b3c-5d6e-4f70-8192-a3b4c5d6e702 no longer exists"),
     case("pvc-wait-first-consumer.yaml", Progressing, "WaitingForFirstConsumer", "waiting for a pod that uses this claim to be scheduled"),
@@ -521,6 +523,38 @@ fn readiness_gates_name_only_the_pending_ones() {
     );
 }
 
+/// A readiness gate that nothing sets for longer than GATE_GRACE is a
+/// failure, said with what is waited on.
+#[test]
+fn a_readiness_gate_nothing_sets_is_failed_after_its_grace() {
+    let (snap, mut obj) = load("pod-marked-not-ready.yaml", NOW);
+    obj.raw["spec"]["readinessGates"] =
+        serde_json::json!([{"conditionType": "example.com/lb-registered"}]);
+    let since = obj
+        .conditions()
+        .into_iter()
+        .find(|c| c.type_ == "Ready")
+        .and_then(|c| c.last_transition_time)
+        .unwrap();
+    let mut snap = snap;
+    snap.now = since + super::kinds::GATE_GRACE + jiff::SignedDuration::from_secs(60);
+    let j = judge(&obj, &snap);
+    assert_eq!(
+        (j.verdict, j.reason.as_str()),
+        (Failed, "ReadinessGateNotSet"),
+        "{j:?}"
+    );
+    assert!(
+        j.message.contains(
+            "readiness gates not set for 11m, longer than 10m: example.com/lb-registered"
+        ),
+        "{}",
+        j.message
+    );
+    snap.now = since + jiff::SignedDuration::from_secs(60);
+    assert_eq!(judge(&obj, &snap).reason, "ReadinessGatesPending");
+}
+
 /// A PDB allowing no disruption and a DaemonSet that matches no node are
 /// Converged, with a finding.
 #[test]
@@ -595,6 +629,8 @@ fn the_docs_state_every_grace_period() {
         ("CREATE_FAILURE_GRACE", super::kinds::CREATE_FAILURE_GRACE),
         ("HARD_FAILURE_GRACE", super::kinds::HARD_FAILURE_GRACE),
         ("NO_PROGRESS_GRACE", super::conventions::NO_PROGRESS_GRACE),
+        ("PROVISION_GRACE", super::kinds::PROVISION_GRACE),
+        ("GATE_GRACE", super::kinds::GATE_GRACE),
     ];
     for (name, length) in graces {
         let row = docs

@@ -25,7 +25,11 @@ use jiff::SignedDuration;
 pub use daemonset::node_selector;
 pub use pdb::BLOCKS as PDB_BLOCKS;
 #[cfg(test)]
+pub use pod::GATE_GRACE;
+#[cfg(test)]
 pub use pods::HARD_FAILURE_GRACE;
+#[cfg(test)]
+pub use pvc::PROVISION_GRACE;
 
 use crate::model::{Condition, Object, Snapshot, age};
 

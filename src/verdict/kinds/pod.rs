@@ -28,6 +28,10 @@ const STUCK: [&str; 11] = [
 /// pod is judged Failed rather than still starting.
 const PROBE_GRACE: SignedDuration = SignedDuration::from_mins(2);
 
+/// How long a pod whose containers are ready may wait for readiness gates
+/// that nothing sets before it is Failed.
+pub const GATE_GRACE: SignedDuration = SignedDuration::from_mins(10);
+
 /// One entry of `status.containerStatuses` or `status.initContainerStatuses`.
 struct Container<'a> {
     init: bool,
@@ -223,6 +227,21 @@ fn not_ready(obj: &Object, snap: &Snapshot, counts: &str) -> Judgement {
     if find(&conds, "ContainersReady").is_some_and(|c| c.is_true()) {
         let pending = pending_gates(obj, &conds);
         if !pending.is_empty() {
+            // A gate that nothing sets (its controller is missing or
+            // stopped) keeps the pod out of every Service for ever.
+            if let Some(t) = since.filter(|t| snap.now.duration_since(*t) > GATE_GRACE) {
+                return Judgement::new(
+                    Verdict::Failed,
+                    "ReadinessGateNotSet",
+                    format!(
+                        "{counts}; readiness gates not set for {}, longer than {}m: {}; is the controller that sets them running?",
+                        age(snap.now, t),
+                        GATE_GRACE.as_mins(),
+                        list(&pending)
+                    ),
+                )
+                .since(since);
+            }
             return Judgement::new(
                 Verdict::Progressing,
                 "ReadinessGatesPending",

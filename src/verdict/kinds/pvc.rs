@@ -5,6 +5,11 @@ use crate::model::{Event, Object, Snapshot, age};
 use crate::verdict::conditions::true_;
 use crate::verdict::{Judgement, Verdict};
 
+/// How long a claim may wait on an external provisioner that keeps being
+/// asked (`ExternalProvisioning` events) and creates no volume before it is
+/// Failed: the same ten minutes as a Deployment's progress deadline.
+pub const PROVISION_GRACE: jiff::SignedDuration = jiff::SignedDuration::from_mins(10);
+
 /// What the persistentvolume-controller says when no volume can match.
 const NO_VOLUME: &str =
     "no persistent volumes available for this claim and no storage class is set";
@@ -108,6 +113,22 @@ fn pending(obj: &Object, snap: &Snapshot) -> Judgement {
             "WaitingForFirstConsumer",
             "the storage class binds on first use: waiting for a pod that uses this claim to be scheduled",
         ),
+        "ExternalProvisioning"
+            if e
+                .first_seen
+                .is_some_and(|t| snap.now.duration_since(t) > PROVISION_GRACE) =>
+        {
+            let since = e.first_seen.map(|t| age(snap.now, t)).unwrap_or_default();
+            Judgement::new(
+                Verdict::Failed,
+                "ProvisionerNotResponding",
+                format!(
+                    "no volume after {since} of waiting for the external provisioner, longer than {}m: {}{seen}; is the provisioner running?",
+                    PROVISION_GRACE.as_mins(),
+                    e.message
+                ),
+            )
+        }
         "ExternalProvisioning" => Judgement::new(
             Verdict::Progressing,
             "Provisioning",
