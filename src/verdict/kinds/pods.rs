@@ -126,7 +126,7 @@ pub fn explain(j: Judgement, snap: &Snapshot, new_pods: &[&Object]) -> Judgement
             Verdict::Failed,
             first.judgement.reason.clone(),
             format!(
-                "{cause} ({}); {every} failing for {for_}, longer than {}",
+                "{cause} ({}); {every} failing for {for_}, {}",
                 first.judgement.message,
                 grace_text(snap)
             ),
@@ -146,12 +146,15 @@ fn grace(snap: &Snapshot) -> SignedDuration {
     snap.failure_grace().unwrap_or(HARD_FAILURE_GRACE)
 }
 
-/// `3m`, `the --fail-fast grace of 0s`: the grace period as the docs state it.
+/// `longer than 3m`, `with no grace (--fail-fast)`: the grace period as
+/// the docs state it.
 fn grace_text(snap: &Snapshot) -> String {
     let g = grace(snap);
-    if g == HARD_FAILURE_GRACE {
-        format!("{}m", g.as_mins())
+    if g.is_zero() {
+        "with no grace (--fail-fast)".to_string()
+    } else if g == HARD_FAILURE_GRACE {
+        format!("longer than {}m", g.as_mins())
     } else {
-        format!("the grace of {}s asked for", g.as_secs())
+        format!("longer than the {}s --failure-grace", g.as_secs())
     }
 }
