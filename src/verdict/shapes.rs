@@ -103,19 +103,27 @@ pub struct Shortfall {
 pub fn shortfall(obj: &Object) -> Option<Shortfall> {
     let int = |p: &str| obj.at(p).and_then(count);
     let mut short: Vec<String> = Vec::new();
-    if let Some(want) = int("/spec/replicas") {
-        for (field, noun) in [
-            ("readyReplicas", "ready"),
-            ("availableReplicas", "available"),
-            ("updatedReplicas", "updated"),
-            ("updatedReadyReplicas", "updated and ready"),
-        ] {
+    let short_of = |short: &mut Vec<String>, want: i64, unit: &str, fields: &[(&str, &str)]| {
+        for (field, noun) in fields {
             if let Some(have) = int(&format!("/status/{field}"))
                 && have < want
             {
-                short.push(format!("{have}/{want} replicas {noun}"));
+                short.push(format!("{have}/{want} {unit} {noun}"));
             }
         }
+    };
+    if let Some(want) = int("/spec/replicas") {
+        short_of(
+            &mut short,
+            want,
+            "replicas",
+            &[
+                ("readyReplicas", "ready"),
+                ("availableReplicas", "available"),
+                ("updatedReplicas", "updated"),
+                ("updatedReadyReplicas", "updated and ready"),
+            ],
+        );
         // Only a ready count reported as absent while others are present is
         // short: a controller that reports `replicas` but not
         // `readyReplicas` has none ready (as apps/v1 omits zeros).
@@ -130,17 +138,16 @@ pub fn shortfall(obj: &Object) -> Option<Shortfall> {
         }
     }
     if let Some(want) = int("/status/desiredNumberScheduled") {
-        for (field, noun) in [
-            ("numberReady", "ready"),
-            ("numberAvailable", "available"),
-            ("updatedNumberScheduled", "updated"),
-        ] {
-            if let Some(have) = int(&format!("/status/{field}"))
-                && have < want
-            {
-                short.push(format!("{have}/{want} pods {noun}"));
-            }
-        }
+        short_of(
+            &mut short,
+            want,
+            "pods",
+            &[
+                ("numberReady", "ready"),
+                ("numberAvailable", "available"),
+                ("updatedNumberScheduled", "updated"),
+            ],
+        );
     }
     for (total, ready, noun) in [
         ("/status/members", "/status/readyMembers", "members ready"),
