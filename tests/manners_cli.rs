@@ -188,3 +188,31 @@ fn request_timeouts_as_go_spells_them() {
     assert_eq!(code, 2);
     assert!(err.starts_with("error: --request-timeout \"5d\""), "{err}");
 }
+
+/// A `wait --timeout` longer than the clock can hold waits as long as it
+/// can, instead of crashing on the overflow (it was exit 101): against a
+/// server that is not there, the answer is the usual exit 2.
+#[test]
+fn a_huge_wait_timeout_is_no_crash() {
+    let dir = std::env::temp_dir().join(format!("reconcile-huge-timeout-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let kubeconfig = dir.join("config");
+    std::fs::write(
+        &kubeconfig,
+        "apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: \"https://127.0.0.1:1\"}}]\nusers: [{name: u, user: {token: t}}]\ncontexts: [{name: c, context: {cluster: c, user: u}}]\ncurrent-context: c\n",
+    )
+    .unwrap();
+    let (code, _, err) = run_env(
+        &[
+            "wait",
+            "deploy/web",
+            "--timeout",
+            "18446744073709551615",
+            "--request-timeout",
+            "2s",
+        ],
+        &[("KUBECONFIG", kubeconfig.to_str().unwrap())],
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("cannot reach the API server"), "{err}");
+}

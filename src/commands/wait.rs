@@ -94,8 +94,13 @@ pub async fn run(settings: &Settings, specs: &[TargetSpec], wait: Wait) -> anyho
     let (deadline, wait_until) = if timeout.is_zero() {
         (started + settings.deadline, started)
     } else {
-        let wait_until = started + timeout;
-        (wait_until + diagnosis_reserve(timeout), wait_until)
+        // A timeout past what the clock can hold waits as long as it can.
+        let far = |t: tokio::time::Instant, d: Duration| {
+            t.checked_add(d)
+                .unwrap_or_else(|| t + Duration::from_secs(100 * 365 * 86_400))
+        };
+        let wait_until = far(started, timeout);
+        (far(wait_until, diagnosis_reserve(timeout)), wait_until)
     };
     // The trees too: a workload's pods are watched, so a hard failure of
     // its new pods ends the wait as soon as it is judged final.

@@ -91,18 +91,15 @@ pub fn in_progress(conds: &[Condition]) -> Option<Judgement> {
     )
 }
 
-/// The status fields that hold one word about the whole object, read
-/// first; [`word_fields`] adds the other `…State`/`…Status` fields.
-const WORD_FIELDS: [&str; 9] = [
+/// The status fields that hold one word about the whole object, read (and
+/// cited) first; [`word_fields`] adds the others (`currentState`,
+/// `lastOperation.state`, `applicationState.state`, `syncStatus`, …).
+const WORD_FIELDS: [&str; 5] = [
     "/status/phase",
     "/status/state",
     "/status/health",
     "/status/health/status",
     "/status/status",
-    "/status/currentState",
-    "/status/currentStatus",
-    "/status/lastOperation/state",
-    "/status/applicationState/state",
 ];
 
 /// Every status word the object reports, as (field, value, word): the
@@ -124,7 +121,7 @@ fn word_fields(obj: &Object) -> Vec<(String, &str, Word)> {
         let k = k.to_ascii_lowercase();
         k.ends_with("state")
             || k.ends_with("status")
-            || matches!(k.as_str(), "phase" | "health" | "compliant")
+            || matches!(k.as_str(), "phase" | "health" | "compliant" | "compliance")
     };
     let mut found: Vec<(String, &Value)> = Vec::new();
     for (key, v) in status {
@@ -266,55 +263,9 @@ fn running(value: &str) -> bool {
 fn nested(obj: &Object, snap: &Snapshot) -> Option<Judgement> {
     let mut waiting: Option<Judgement> = None;
     for part in shapes::parts(obj) {
-        let bad = part
-            .conditions
-            .iter()
-            .find(|c| c.is_true() && is_negative_condition(&c.type_))
-            .map(|c| {
-                Judgement::new(
-                    Verdict::Failed,
-                    reason_or(c, unqualified(&c.type_)),
-                    cite(c),
-                )
-                .since(c.last_transition_time)
-            })
-            .or_else(|| {
-                part.conditions
-                    .iter()
-                    .filter(|c| polarity(&c.type_) == Polarity::Good)
-                    .find(|c| c.is_false())
-                    .map(|c| match c.type_.as_str() {
-                        // A parent that did not accept the route, or refs
-                        // that do not resolve: the route does not carry
-                        // traffic there, and retrying will not change it.
-                        "Accepted" | "ResolvedRefs" | "Admitted"
-                            if reason_class(&c.reason) != ReasonClass::Transient =>
-                        {
-                            Judgement::new(
-                                Verdict::Failed,
-                                reason_or(c, &format!("Not{}", c.type_)),
-                                cite(c),
-                            )
-                            .since(c.last_transition_time)
-                        }
-                        _ => not_well(c, snap),
-                    })
-            })
-            .or_else(|| {
-                part.conditions
-                    .iter()
-                    .filter(|c| POSITIVE_CONDITIONS.contains(&unqualified(&c.type_)))
-                    .find(|c| !c.is_true())
-                    .map(|c| {
-                        Judgement::new(
-                            Verdict::Progressing,
-                            reason_or(c, &format!("Not{}", unqualified(&c.type_))),
-                            message(c),
-                        )
-                        .since(c.last_transition_time)
-                    })
-            });
-        let Some(j) = bad else { continue };
+        let Some(j) = part_judgement(&part.conditions, snap) else {
+            continue;
+        };
         let j = Judgement {
             message: format!("{}: {}", part.label, j.message),
             ..j
@@ -332,6 +283,36 @@ fn nested(obj: &Object, snap: &Snapshot) -> Option<Judgement> {
         ));
     }
     waiting
+}
+
+/// One part's conditions, by the rules the top-level ones follow, and a
+/// refusal: what is wrong or under way there, if anything.
+fn part_judgement(conds: &[Condition], snap: &Snapshot) -> Option<Judgement> {
+    negative(conds)
+        .or_else(|| refused(conds))
+        .or_else(|| failure_reason(conds))
+        .or_else(|| positive(conds, snap).filter(|j| j.verdict != Verdict::Converged))
+}
+
+/// A parent that did not accept the route (`Accepted=False`), refs that do
+/// not resolve (`ResolvedRefs=False`), a router that did not admit it
+/// (`Admitted=False`): the route carries no traffic there, and retrying
+/// will not change that, unless the reason says the answer is still to
+/// come (Gateway API's `Pending`).
+fn refused(conds: &[Condition]) -> Option<Judgement> {
+    let c = conds.iter().find(|c| {
+        c.is_false()
+            && matches!(c.type_.as_str(), "Accepted" | "ResolvedRefs" | "Admitted")
+            && reason_class(&c.reason) != ReasonClass::Transient
+    })?;
+    Some(
+        Judgement::new(
+            Verdict::Failed,
+            reason_or(c, &format!("Not{}", c.type_)),
+            cite(c),
+        )
+        .since(c.last_transition_time),
+    )
 }
 
 /// Any condition whose `True` is good news (`Deployed`, `Provisioned`,
@@ -407,8 +388,7 @@ fn message(c: &Condition) -> String {
 }
 
 /// `status.phase is Failed: <status.message>`.
-fn said(obj: &Object, field: &str, value: &str, verdict: Verdict, fallback: &str) -> Judgement {
-    let path = field;
+fn said(obj: &Object, path: &str, value: &str, verdict: Verdict, fallback: &str) -> Judgement {
     let reason = if !value.is_empty() && value.chars().all(|c| c.is_ascii_alphanumeric()) {
         let mut chars = value.chars();
         let first = chars.next().map(|c| c.to_ascii_uppercase());

@@ -222,22 +222,28 @@ const RUN_KIND_SUFFIXES: &[&str] = &[
 
 /// Whether the object is a run: something that runs to completion, from
 /// its kind's name, a `Succeeded` or `Complete` condition, or a
-/// `startTime`/`completionTime` in its status. A run's `Running` is work
-/// under way, not a steady state, and a failed run is final.
+/// `completionTime` in its status. A run's `Running` is work under way, not
+/// a steady state, and a failed run is final. A schedule of runs
+/// (`CronWorkflow`, `ScheduledBackup`, `BackupSchedule`) is no run: its
+/// `Active` is its steady state. A `startTime` alone says nothing: a Pod
+/// has one, and runs for ever.
 pub fn is_run(obj: &Object, conds: &[Condition]) -> bool {
-    RUN_KIND_SUFFIXES.iter().any(|s| obj.kind().ends_with(s))
-        || conds
-            .iter()
-            .any(|c| matches!(c.type_.as_str(), "Succeeded" | "Complete"))
-        || ["/status/completionTime", "/status/startTime"]
-            .iter()
-            .any(|p| obj.at(p).is_some())
+    let kind = obj.kind();
+    let schedule =
+        kind.starts_with("Cron") || kind.starts_with("Scheduled") || kind.ends_with("Schedule");
+    !schedule
+        && (RUN_KIND_SUFFIXES.iter().any(|s| kind.ends_with(s))
+            || conds
+                .iter()
+                .any(|c| matches!(c.type_.as_str(), "Succeeded" | "Complete"))
+            || obj.at("/status/completionTime").is_some())
 }
 
 /// A pause flag below `spec`: `spec.updateStrategy.paused`,
 /// `spec.strategy.<any>.paused`, hibernation (`spec.hibernation.enabled`,
 /// `spec.hibernate`), `spec.disabled`, or a non-empty
-/// `status.pauseConditions`. Returns the field that says so.
+/// `status.pauseConditions`, or an annotation that pauses reconciling
+/// (Crossplane, Cluster API, KEDA, Strimzi). Returns the field that says so.
 pub fn pause_flag(obj: &Object) -> Option<String> {
     let yes = |p: &str| obj.bool(p) == Some(true);
     for p in [
@@ -258,6 +264,9 @@ pub fn pause_flag(obj: &Object) -> Option<String> {
             }
         }
     }
+    if let Some(key) = pause_annotation(obj) {
+        return Some(format!("annotation {key}"));
+    }
     let pauses = obj
         .at("/status/pauseConditions")
         .and_then(Value::as_array)?;
@@ -267,6 +276,28 @@ pub fn pause_flag(obj: &Object) -> Option<String> {
         .and_then(Value::as_str)
         .unwrap_or("paused");
     Some(format!("status.pauseConditions ({reason})"))
+}
+
+/// The names operators give the annotation that pauses reconciling one
+/// object, after its prefix: Crossplane's `crossplane.io/paused`, Cluster
+/// API's `cluster.x-k8s.io/paused`, KEDA's `autoscaling.keda.sh/paused`,
+/// Strimzi's `strimzi.io/pause-reconciliation`.
+const PAUSE_ANNOTATIONS: &[&str] = &[
+    "paused",
+    "pause",
+    "pause-reconciliation",
+    "reconcile-paused",
+];
+
+/// An annotation that pauses reconciling, set to anything but `false`.
+fn pause_annotation(obj: &Object) -> Option<&str> {
+    let annotations = obj.at("/metadata/annotations").and_then(Value::as_object)?;
+    annotations.iter().find_map(|(key, v)| {
+        let name = key.rsplit_once('/').map_or(key.as_str(), |(_, n)| n);
+        let value = v.as_str().unwrap_or_default();
+        (PAUSE_ANNOTATIONS.contains(&name) && !value.eq_ignore_ascii_case("false"))
+            .then_some(key.as_str())
+    })
 }
 
 #[cfg(test)]
@@ -412,11 +443,24 @@ mod tests {
             json!({"apiVersion": "velero.io/v1", "kind": "Backup", "metadata": {"name": "b"}})
         ));
         assert!(run(
-            json!({"apiVersion": "x/v1", "kind": "Sync", "metadata": {"name": "s"}, "status": {"startTime": "2026-01-01T00:00:00Z"}})
+            json!({"apiVersion": "x/v1", "kind": "Sync", "metadata": {"name": "s"}, "status": {"completionTime": "2026-01-01T00:00:00Z"}})
         ));
         assert!(!run(
             json!({"apiVersion": "x/v1", "kind": "Database", "metadata": {"name": "d"}, "status": {"phase": "Running"}})
         ));
+        // A start time alone is no run: long-lived things have one too.
+        assert!(!run(
+            json!({"apiVersion": "x/v1", "kind": "Gateway", "metadata": {"name": "g"}, "status": {"phase": "Running", "startTime": "2026-01-01T00:00:00Z"}})
+        ));
+        // Schedules of runs are not runs.
+        for kind in ["CronWorkflow", "ScheduledBackup", "BackupSchedule"] {
+            assert!(
+                !run(
+                    json!({"apiVersion": "x/v1", "kind": kind, "metadata": {"name": "s"}, "status": {"phase": "Active"}})
+                ),
+                "{kind}"
+            );
+        }
     }
 
     #[test]
@@ -451,6 +495,24 @@ mod tests {
         );
         assert_eq!(
             flag(json!({"spec": {"disabled": false}, "status": {"pauseConditions": []}})),
+            None
+        );
+        for key in [
+            "crossplane.io/paused",
+            "cluster.x-k8s.io/paused",
+            "autoscaling.keda.sh/paused",
+            "strimzi.io/pause-reconciliation",
+        ] {
+            assert_eq!(
+                flag(json!({"metadata": {"name": "k", "annotations": {key: "true"}}})),
+                Some(format!("annotation {key}")),
+                "{key}"
+            );
+        }
+        assert_eq!(
+            flag(
+                json!({"metadata": {"name": "k", "annotations": {"crossplane.io/paused": "false", "example.com/pausedAt": "x"}}})
+            ),
             None
         );
     }

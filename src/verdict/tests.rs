@@ -230,7 +230,8 @@ const CASES: &[Case] = &[
     // Crash loops are timed from the run of failures, not Ready's moves.
     case("statefulset-crashloop.yaml", Failed, "CrashLoopBackOff", "0/3 replicas ready: Pod db-0 CrashLoopBackOff (container db keeps crashing: restarted 279 times; last exit: Error, exit code 1); its only new pod failing for 4h29m, longer than 3m; OrderedReady: db-1…db-2 not created until the pods before them are ready"),
     case("daemonset-updated-pod-crashloop.yaml", Failed, "CrashLoopBackOff", "1 of 2 pods updated; 1/2 pods ready: Pod agent-new02 CrashLoopBackOff"),
-    case("daemonset-updated-pod-crashloop.yaml", Progressing, "RolloutInProgress", "1 of 2 pods updated; 1/2 pods ready: Pod agent-new02 CrashLoopBackOff").at("2026-11-29T22:24:00Z"),
+    // 2m50s into its run of failures (from 22:26:10): still within the grace.
+    case("daemonset-updated-pod-crashloop.yaml", Progressing, "RolloutInProgress", "1 of 2 pods updated; 1/2 pods ready: Pod agent-new02 CrashLoopBackOff").at("2026-11-29T22:29:00Z"),
     case("pod-crashloop-running-again.yaml", Failed, "CrashLoopBackOff", "container worker keeps crashing: restarted 44 times; last exit: OOMKilled, exit code 137 (running again for 8s)"),
     case("pod-crashloop-running-again.yaml", Converged, "Running", "1/1 containers ready; restarted 44 times").at("2026-11-29T22:36:00Z"),
     // 6. Default.

@@ -571,3 +571,75 @@ fn names(v: Option<&Value>, key: &str) -> String {
         .collect();
     list(&names)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn pod(container: Value) -> Object {
+        Object::from_value(json!({"apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": "p", "namespace": "n", "uid": "u", "creationTimestamp": "2026-11-29T20:00:00Z"},
+            "spec": {"containers": [{"name": "app", "image": "app"}]},
+            "status": {"phase": "Running", "startTime": "2026-11-29T20:00:00Z", "containerStatuses": [container]}}))
+        .unwrap()
+    }
+
+    fn waiting(restarts: i64, back_off: Option<&str>) -> Value {
+        let message = back_off
+            .map(|b| format!("back-off {b} restarting failed container=app pod=p_n(u)"))
+            .unwrap_or_default();
+        json!({"name": "app", "image": "app", "ready": false, "restartCount": restarts,
+            "lastState": {"terminated": {"exitCode": 1, "reason": "Error", "finishedAt": "2026-11-29T22:29:00Z"}},
+            "state": {"waiting": {"reason": "CrashLoopBackOff", "message": message}}})
+    }
+
+    fn at(s: &str) -> Timestamp {
+        s.parse().unwrap()
+    }
+
+    /// The run of failures is read from the kubelet's back-off, not from
+    /// `restartCount` alone (which never resets), and dated back by the
+    /// back-offs between its failures.
+    #[test]
+    fn a_crash_run_is_counted_from_the_back_off_and_dated_by_it() {
+        let now = at("2026-11-29T22:30:00Z");
+        // 40s is the third failure in a row, though the container restarted
+        // 12 times since the pod started (its back-off was reset since).
+        let run = crash_loop(&pod(waiting(12, Some("40s"))), now).unwrap();
+        assert_eq!(run.failures, 3);
+        // 22:29:00 less the back-offs after the first and second failures.
+        assert_eq!(run.since, Some(at("2026-11-29T22:28:30Z")));
+        let run = crash_loop(&pod(waiting(12, Some("2m40s"))), now).unwrap();
+        assert_eq!(run.failures, 5);
+        assert_eq!(run.since, Some(at("2026-11-29T22:26:30Z")));
+        // At the longest back-off the run is as long as the restarts say,
+        // and never starts before the pod did.
+        let run = crash_loop(&pod(waiting(279, Some("5m0s"))), now).unwrap();
+        assert_eq!(run.failures, 279);
+        assert_eq!(run.since, Some(at("2026-11-29T20:00:00Z")));
+        // No back-off said: the restarts are the run.
+        let run = crash_loop(&pod(waiting(4, None)), now).unwrap();
+        assert_eq!(run.failures, 4);
+    }
+
+    /// Running again after a failed restart: still in the loop while it has
+    /// run for less than the back-off it waited; recovered after.
+    #[test]
+    fn a_container_running_again_is_in_the_loop_only_for_its_last_back_off() {
+        let running = json!({"name": "app", "image": "app", "ready": true, "restartCount": 6,
+            "lastState": {"terminated": {"exitCode": 137, "reason": "OOMKilled", "finishedAt": "2026-11-29T22:25:00Z"}},
+            "state": {"running": {"startedAt": "2026-11-29T22:27:00Z"}}});
+        let p = pod(running.clone());
+        assert_eq!(
+            crash_loop(&p, at("2026-11-29T22:28:00Z")).map(|r| r.failures),
+            Some(6)
+        );
+        assert_eq!(crash_loop(&p, at("2026-11-29T22:29:30Z")), None);
+        // A clean last exit is no crash.
+        let mut clean = running;
+        clean["lastState"]["terminated"] =
+            json!({"exitCode": 0, "reason": "Completed", "finishedAt": "2026-11-29T22:25:00Z"});
+        assert_eq!(crash_loop(&pod(clean), at("2026-11-29T22:28:00Z")), None);
+    }
+}
