@@ -14,6 +14,16 @@ pub enum Admission {
     MissingServiceAccount {
         name: String,
     },
+    /// A cluster-scoped class the pods name (PriorityClass, RuntimeClass)
+    /// that does not exist.
+    MissingClass {
+        kind: &'static str,
+        name: String,
+    },
+    /// The namespace is being deleted: nothing new may be created in it.
+    NamespaceTerminating {
+        namespace: String,
+    },
     /// An admission webhook failed or denied: its name and what happened.
     Webhook {
         webhook: String,
@@ -82,6 +92,32 @@ pub fn classify(message: &str) -> Admission {
         && message.contains("not found")
     {
         return Admission::MissingServiceAccount { name: name.into() };
+    }
+    // The Priority and RuntimeClass admission plugins' formats.
+    if let Some(name) = between(message, "no PriorityClass with name ", &[' ']) {
+        return Admission::MissingClass {
+            kind: "PriorityClass",
+            name: name.into(),
+        };
+    }
+    if let Some(name) = between(message, "RuntimeClass \"", &['"'])
+        && message.contains("not found")
+    {
+        return Admission::MissingClass {
+            kind: "RuntimeClass",
+            name: name.into(),
+        };
+    }
+    // NamespaceLifecycle's format.
+    if let Some(ns) = between(
+        message,
+        "unable to create new content in namespace ",
+        &[' '],
+    ) && message.contains("being terminated")
+    {
+        return Admission::NamespaceTerminating {
+            namespace: ns.into(),
+        };
     }
     if let Some(policy) = between(message, "ValidatingAdmissionPolicy '", &['\'']) {
         let binding = between(message, "with binding '", &['\'']).map(str::to_string);
@@ -263,6 +299,32 @@ mod tests {
         assert_eq!(
             classify("pods \"web-x\" is forbidden: violates PodSecurity \"restricted:latest\": allowPrivilegeEscalation != false (container \"web\" must set securityContext.allowPrivilegeEscalation=false)"),
             Admission::PodSecurity { level: "restricted:latest".into(), violations: "allowPrivilegeEscalation != false (container \"web\" must set securityContext.allowPrivilegeEscalation=false)".into() }
+        );
+        assert_eq!(
+            classify(
+                "pods \"pc-56f564dbb9-\" is forbidden: no PriorityClass with name nosuch-priority was found"
+            ),
+            Admission::MissingClass {
+                kind: "PriorityClass",
+                name: "nosuch-priority".into()
+            }
+        );
+        assert_eq!(
+            classify(
+                "pods \"rc-6876488cd8-\" is forbidden: pod rejected: RuntimeClass \"nosuch-runtime\" not found"
+            ),
+            Admission::MissingClass {
+                kind: "RuntimeClass",
+                name: "nosuch-runtime".into()
+            }
+        );
+        assert_eq!(
+            classify(
+                "pods \"web-x\" is forbidden: unable to create new content in namespace shop because it is being terminated"
+            ),
+            Admission::NamespaceTerminating {
+                namespace: "shop".into()
+            }
         );
         assert_eq!(classify("something else entirely"), Admission::Other);
     }

@@ -98,10 +98,8 @@ pub fn causes(
             }
         })
         .collect();
-    if let Some(last) = path.last().and_then(|n| n.uid()).and_then(|u| snap.get(u))
-        && let Some(link) = failing_container(last)
-    {
-        chain.push(link);
+    if let Some(last) = path.last().and_then(|n| n.uid()).and_then(|u| snap.get(u)) {
+        chain.extend(failing_containers(last));
     }
     (groups.into_iter().map(|(c, _)| c).collect(), chain)
 }
@@ -149,11 +147,14 @@ fn subtree_failing(node: &TreeNode, verdict: &dyn Fn(&str) -> Verdict) -> bool {
         || node.children.iter().any(|c| subtree_failing(c, verdict))
 }
 
-/// The first container of a pod that is stuck: waiting for a reason other
-/// than starting up, or terminated with an error.
-fn failing_container(pod: &Object) -> Option<Link> {
+/// Every container of a pod that is stuck (init containers, sidecars and
+/// main containers, in the pod's order): waiting for a reason other than
+/// starting up, terminated with an error, or running but not ready. Each
+/// with its own evidence.
+fn failing_containers(pod: &Object) -> Vec<Link> {
+    let mut out = Vec::new();
     if pod.kind() != "Pod" || !pod.group().is_empty() {
-        return None;
+        return out;
     }
     let statuses = ["/status/initContainerStatuses", "/status/containerStatuses"]
         .iter()
@@ -204,7 +205,7 @@ fn failing_container(pod: &Object) -> Option<Link> {
             message.push(format!("{restarts} restarts"));
         }
         message.retain(|m| !m.is_empty());
-        return Some(Link {
+        out.push(Link {
             object: None,
             edge: None,
             container: Some(name.to_string()),
@@ -213,7 +214,7 @@ fn failing_container(pod: &Object) -> Option<Link> {
             message: message.join("; "),
         });
     }
-    None
+    out
 }
 
 /// `OOMKilled, exit code 137: message`.

@@ -58,156 +58,22 @@ pub fn next_steps(
 ) -> Vec<NextStep> {
     let mut steps = Vec::new();
     let t = &target.id;
-    let describe = |id: &ObjectRef| format!("{} describe {}", kubectl(id), arg(id));
     if let Some(cause) = cause {
-        let who = cause.objects.first().cloned().unwrap_or_else(|| t.clone());
-        let container = chain.iter().rev().find_map(|l| l.container.clone());
-        let logs = |previous: bool| {
-            let c = container
-                .as_deref()
-                .map(|c| format!(" -c {c}"))
-                .unwrap_or_default();
-            format!(
-                "{} logs {}{c}{}",
-                kubectl(&who),
-                arg(&who),
-                if previous { " --previous" } else { "" }
-            )
-        };
-        let set_image = || {
-            let c = container.clone().unwrap_or_else(|| "CONTAINER".into());
-            format!("{} set image {} {c}=IMAGE", kubectl(t), arg(t))
-        };
-        let reason = cause.reason.as_str();
-        let who_obj = who.uid.as_deref().and_then(|u| snap.get(u));
-        let oom = who_obj.is_some_and(|p| oom_killed(p, container.as_deref()));
-        // The object above the cause in the chain: what refers to a missing one.
-        let referrer = chain
-            .iter()
-            .rev()
-            .filter_map(|l| l.object.as_ref())
-            .nth(1)
-            .cloned()
-            .unwrap_or_else(|| t.clone());
-        match reason {
-            "NotFound" => steps.push(missing_step(&who, &referrer)),
-            "ImagePullBackOff" | "ErrImagePull" | "InvalidImageName" | "ErrImageNeverPull" | "RegistryUnavailable" => steps.push(step(
-                "The image cannot be pulled: check its name and tag, that it exists in the registry, and the pull secret.",
-                vec![describe(&who), set_image()],
-            )),
-            "CrashLoopBackOff" if oom => {
-                let current = who_obj.and_then(|p| memory_limit(p, container.as_deref()));
-                let c = container.as_deref().map(|c| format!(" -c {c}")).unwrap_or_default();
-                let (text, limit) = match &current {
-                    Some(limit) => (
-                        format!("The container is killed for using more than its memory limit of {limit} (OOMKilled): raise the limit (e.g. to {}), or find what uses the memory.", doubled(limit)),
-                        doubled(limit),
-                    ),
-                    None => (
-                        "The container is killed for using more memory than it may (OOMKilled, no memory limit of its own: a LimitRange default or the node's memory): set a memory limit and request that fit, or find what uses the memory.".to_string(),
-                        "LIMIT".to_string(),
-                    ),
-                };
-                steps.push(step(
-                    text,
-                    vec![logs(true), format!("{} set resources {}{c} --limits=memory={limit}", kubectl(t), arg(t))],
-                ))
+        // One step per failing container, the one that matches the cause
+        // first; containers that fail alike share a step.
+        let mut containers: Vec<&Link> = chain.iter().filter(|l| l.container.is_some()).collect();
+        containers.sort_by_key(|l| l.reason != cause.reason);
+        let first = containers.first().and_then(|l| l.container.clone());
+        steps.push(cause_step(snap, target, cause, &cause.reason, first, chain));
+        for link in containers.iter().skip(1) {
+            let reason = match link.reason.as_str() {
+                "OOMKilled" => "CrashLoopBackOff",
+                r => r,
+            };
+            let s = cause_step(snap, target, cause, reason, link.container.clone(), chain);
+            if !steps.contains(&s) {
+                steps.push(s);
             }
-            "CrashLoopBackOff" => steps.push(step(
-                "The container keeps exiting and is restarted with back-off: read the logs of the last run for the error.",
-                vec![logs(true), describe(&who)],
-            )),
-            "PodFailed" | "Error" | "RunContainerError" | "CreateContainerError" => steps.push(step(
-                "The container exited with an error: read its logs.",
-                vec![logs(false), describe(&who)],
-            )),
-            "CreateContainerConfigError" => steps.push(step(
-                "The container's configuration refers to something missing (a Secret, ConfigMap or key): create it or fix the reference.",
-                vec![describe(&who)],
-            )),
-            "ReadinessProbeFailed" | "NotReady" => steps.push(step(
-                "The containers run but never pass their readiness probe: check the probe's path and port, and the application's health endpoint.",
-                vec![describe(&who), logs(false)],
-            )),
-            "Unschedulable" => steps.push(step(
-                "No node can run the pod (see the scheduler's message above): lower its requests, fix its node selector, affinity or tolerations, or add capacity.",
-                vec![describe(&who), "kubectl describe nodes".into()],
-            )),
-            "FailedCreate" | "ReplicaFailure" => steps.push(failed_create(snap, &who)),
-            "ProgressDeadlineExceeded" => steps.push(rollback(snap, t)),
-            "Paused" => steps.push(step("The Deployment is paused on purpose; resume it to roll out pending changes.", vec![format!("{} rollout resume {}", kubectl(t), arg(t))])),
-            "WaitingForPodDeletion" => steps.push(step("The update strategy is OnDelete: pods update only when deleted.", vec![format!("{} delete pod POD", kubectl(t))])),
-            "BackoffLimitExceeded" | "DeadlineExceeded" => steps.push(job_gave_up(snap, &who, t)),
-            "Suspended" => steps.push(step("It is suspended on purpose by spec.suspend.", vec![format!("{} patch {} -p '{{\"spec\":{{\"suspend\":false}}}}'", kubectl(t), arg(t))])),
-            "WaitingForFirstConsumer" => steps.push(step("The claim binds when a pod that uses it is scheduled (volumeBindingMode WaitForFirstConsumer).", vec![describe(&who)])),
-            "NoMatchingVolume" | "NoStorageClass" | "ProvisioningFailed" | "Pending" if who.kind == "PersistentVolumeClaim" => steps.push(step(
-                "The claim cannot bind: set a storageClassName that exists, create a matching PersistentVolume, or fix the provisioner.",
-                vec!["kubectl get storageclass".into(), describe(&who)],
-            )),
-            "NoEndpoints" => steps.push(step(
-                "The Service's selector matches no pods: fix spec.selector or the pods' labels.",
-                vec![describe(&who), format!("{} get pods --show-labels", kubectl(&who))],
-            )),
-            "FinalizersPending" | "WaitingForDependents" if who.kind == "Namespace" => steps.push(namespace_step(&who)),
-            "FinalizersPending" | "WaitingForDependents" => steps.push(step(
-                "Deletion waits for finalizers: the controller that owns each must remove it. If that controller is gone for good, removing the finalizer by hand skips its cleanup.",
-                vec![format!("{} get {} -o jsonpath='{{.metadata.finalizers}}'", kubectl(&who), arg(&who))],
-            )),
-            "NoHealthSignal" => steps.push(step(
-                format!(
-                    "No convention reads the status of {kind}: say what healthy means with a health rule in ~/.config/kubectl-reconcile/health-rules.yaml (docs/health-rules.md), e.g. `rules: [{{group: {group}, kind: {kind}, checks: [{{when: 'object.status.?someField.orValue(\"\") == \"Ready\"', verdict: Converged, reason: Ready, message: '\"ready\"'}}]}}]`.",
-                    kind = who.kind,
-                    group = who.group()
-                ),
-                vec![format!("{} get {} -o yaml", kubectl(&who), arg(&who)), "kubectl reconcile rules".into()],
-            )),
-            "NoStatus" => steps.push(step("No controller has written status: check that the controller (operator) for this type is installed and running.", vec![describe(&who), "kubectl get pods -A".into()])),
-            "ObservedGenerationLag" => steps.push(step(
-                "The controller has not yet acted on the latest spec. A short lag is normal; if it lasts, check that the controller is running.",
-                vec![describe(&who)],
-            )),
-            "Misscheduled" => steps.push(step(
-                "Daemon pods run on nodes that no longer match the DaemonSet's node selector, affinity or tolerations; the controller removes them.",
-                vec![describe(&who), format!("{} get pods -o wide", kubectl(&who))],
-            )),
-            "NodeNotReady" | "MemoryPressure" | "DiskPressure" | "PIDPressure" | "NetworkUnavailable" => steps.push(step(
-                "The node reports a problem: check the kubelet and the node's resources.",
-                vec![describe(&who)],
-            )),
-            "Cordoned" => steps.push(step("The node is cordoned on purpose; uncordon it to schedule pods on it again.", vec![format!("kubectl uncordon {}", who.name)])),
-            "Evicted" => steps.push(step(
-                "The kubelet evicted the pod, usually for node resource pressure (see the message); its controller makes a replacement. Delete the failed pod when done.",
-                vec![describe(&who)],
-            )),
-            "FailedGetResourceMetric" | "FailedGetPodsMetric" | "FailedGetExternalMetric" | "FailedGetObjectMetric" => steps.push(step(
-                "The autoscaler cannot read metrics: check that the metrics API is served (metrics-server) and that the pods have resource requests.",
-                vec!["kubectl get apiservices | grep metrics".into(), describe(&who)],
-            )),
-            "NoAddress" | "PendingAddress" => steps.push(step(
-                "No ingress controller has written an address: check that one is installed for this Ingress's class.",
-                vec!["kubectl get ingressclass".into(), describe(&who)],
-            )),
-            "PendingLoadBalancer" => steps.push(step(
-                "No load balancer has been provisioned: check that a cloud controller manager or a load balancer implementation runs in the cluster.",
-                vec![describe(&who)],
-            )),
-            "NamesNotAccepted" => steps.push(step("Another CustomResourceDefinition claims the same names: rename one of them.", vec![describe(&who)])),
-            "NoReadyEndpoints" => steps.push(step(
-                "The Service's pods exist but none is ready: diagnose the pods.",
-                vec![format!("{} get pods --show-labels", kubectl(&who))],
-            )),
-            "InsufficientPods" => steps.push(step("Fewer pods are healthy than the budget requires: diagnose the workload it protects.", vec![describe(&who)])),
-            "Lost" => steps.push(step("The claim's volume is gone: restore it from a backup, or delete and re-create the claim.", vec![describe(&who)])),
-            _ if who.kind == "Namespace" => steps.push(namespace_step(&who)),
-            _ if cause.verdict == crate::verdict::Verdict::Progressing => steps.push(step(
-                "The controller is working on it and nothing says it is stuck: watch it converge.",
-                vec![format!("kubectl reconcile {}tree {}", namespace_flag(t), arg(t))],
-            )),
-            _ if !crate::catalog::is_builtin_group(who.group()) => steps.push(step(
-                format!("The controller of {} reports the problem above: read its conditions and the controller's logs.", who.kind),
-                vec![describe(&who)],
-            )),
-            _ => steps.push(step(format!("Look at {} {} in detail.", who.kind, who.name), vec![describe(&who)])),
         }
     }
     for f in findings {
@@ -220,6 +86,257 @@ pub fn next_steps(
         }
     }
     steps
+}
+
+/// The step for a cause, with `reason` read for `container` (the pod's
+/// cause, or one more failing container's own reason).
+fn cause_step(
+    snap: &Snapshot,
+    target: &Object,
+    cause: &Cause,
+    reason: &str,
+    container: Option<String>,
+    chain: &[Link],
+) -> NextStep {
+    let t = &target.id;
+    let describe = |id: &ObjectRef| format!("{} describe {}", kubectl(id), arg(id));
+    let who = cause.objects.first().cloned().unwrap_or_else(|| t.clone());
+    let logs = |previous: bool| {
+        let c = container
+            .as_deref()
+            .map(|c| format!(" -c {c}"))
+            .unwrap_or_default();
+        format!(
+            "{} logs {}{c}{}",
+            kubectl(&who),
+            arg(&who),
+            if previous { " --previous" } else { "" }
+        )
+    };
+    let set_image = || {
+        let c = container.clone().unwrap_or_else(|| "CONTAINER".into());
+        format!("{} set image {} {c}=IMAGE", kubectl(t), arg(t))
+    };
+    let named = container
+        .as_deref()
+        .map(|c| format!(" {c}"))
+        .unwrap_or_default();
+    let who_obj = who.uid.as_deref().and_then(|u| snap.get(u));
+    let oom = who_obj.is_some_and(|p| oom_killed(p, container.as_deref()));
+    // The object above the cause in the chain: what refers to a missing one.
+    let referrer = chain
+        .iter()
+        .rev()
+        .filter_map(|l| l.object.as_ref())
+        .nth(1)
+        .cloned()
+        .unwrap_or_else(|| t.clone());
+    match reason {
+        "NotFound" => missing_step(&who, &referrer),
+        "ImagePullBackOff"
+        | "ErrImagePull"
+        | "InvalidImageName"
+        | "ErrImageNeverPull"
+        | "RegistryUnavailable" => step(
+            "The image cannot be pulled: check its name and tag, that it exists in the registry, and the pull secret.",
+            vec![describe(&who), set_image()],
+        ),
+        "CrashLoopBackOff" if oom => {
+            let current = who_obj.and_then(|p| memory_limit(p, container.as_deref()));
+            let c = container
+                .as_deref()
+                .map(|c| format!(" -c {c}"))
+                .unwrap_or_default();
+            let (text, limit) = match &current {
+                Some(limit) => (
+                    format!(
+                        "The container{named} is killed for using more than its memory limit of {limit} (OOMKilled): raise the limit (e.g. to {}), or find what uses the memory.",
+                        doubled(limit)
+                    ),
+                    doubled(limit),
+                ),
+                None => (
+                    format!(
+                        "The container{named} is killed for using more memory than it may (OOMKilled, no memory limit of its own: a LimitRange default or the node's memory): set a memory limit and request that fit, or find what uses the memory."
+                    ),
+                    "LIMIT".to_string(),
+                ),
+            };
+            step(
+                text,
+                vec![
+                    logs(true),
+                    format!(
+                        "{} set resources {}{c} --limits=memory={limit}",
+                        kubectl(t),
+                        arg(t)
+                    ),
+                ],
+            )
+        }
+        "CrashLoopBackOff" => step(
+            "The container keeps exiting and is restarted with back-off: read the logs of the last run for the error.",
+            vec![logs(true), describe(&who)],
+        ),
+        "PodFailed" | "Error" | "RunContainerError" | "CreateContainerError" => step(
+            "The container exited with an error: read its logs.",
+            vec![logs(false), describe(&who)],
+        ),
+        "CreateContainerConfigError" => step(
+            "The container's configuration refers to something missing (a Secret, ConfigMap or key): create it or fix the reference.",
+            vec![describe(&who)],
+        ),
+        "ReadinessProbeFailed" | "NotReady" => step(
+            "The containers run but never pass their readiness probe: check the probe's path and port, and the application's health endpoint.",
+            vec![describe(&who), logs(false)],
+        ),
+        "Unschedulable" => step(
+            "No node can run the pod (see the scheduler's message above): lower its requests, fix its node selector, affinity or tolerations, or add capacity.",
+            vec![describe(&who), "kubectl describe nodes".into()],
+        ),
+        "FailedCreate" | "ReplicaFailure" => failed_create(snap, &who),
+        "ProgressDeadlineExceeded" => rollback(snap, t),
+        "Paused" => step(
+            "The Deployment is paused on purpose; resume it to roll out pending changes.",
+            vec![format!("{} rollout resume {}", kubectl(t), arg(t))],
+        ),
+        "WaitingForPodDeletion" => step(
+            "The update strategy is OnDelete: pods update only when deleted.",
+            vec![format!("{} delete pod POD", kubectl(t))],
+        ),
+        "BackoffLimitExceeded" | "DeadlineExceeded" => job_gave_up(snap, &who, t),
+        "Suspended" => step(
+            "It is suspended on purpose by spec.suspend.",
+            vec![format!(
+                "{} patch {} -p '{{\"spec\":{{\"suspend\":false}}}}'",
+                kubectl(t),
+                arg(t)
+            )],
+        ),
+        "WaitingForFirstConsumer" => step(
+            "The claim binds when a pod that uses it is scheduled (volumeBindingMode WaitForFirstConsumer).",
+            vec![describe(&who)],
+        ),
+        "NoMatchingVolume" | "NoStorageClass" | "ProvisioningFailed" | "Pending"
+            if who.kind == "PersistentVolumeClaim" =>
+        {
+            step(
+                "The claim cannot bind: set a storageClassName that exists, create a matching PersistentVolume, or fix the provisioner.",
+                vec!["kubectl get storageclass".into(), describe(&who)],
+            )
+        }
+        "NoEndpoints" => step(
+            "The Service's selector matches no pods: fix spec.selector or the pods' labels.",
+            vec![
+                describe(&who),
+                format!("{} get pods --show-labels", kubectl(&who)),
+            ],
+        ),
+        "FinalizersPending" | "WaitingForDependents" if who.kind == "Namespace" => {
+            namespace_step(&who)
+        }
+        "FinalizersPending" | "WaitingForDependents" => step(
+            "Deletion waits for finalizers: the controller that owns each must remove it. If that controller is gone for good, removing the finalizer by hand skips its cleanup.",
+            vec![format!(
+                "{} get {} -o jsonpath='{{.metadata.finalizers}}'",
+                kubectl(&who),
+                arg(&who)
+            )],
+        ),
+        "NoHealthSignal" => step(
+            format!(
+                "No convention reads the status of {kind}: say what healthy means with a health rule in ~/.config/kubectl-reconcile/health-rules.yaml (docs/health-rules.md), e.g. `rules: [{{group: {group}, kind: {kind}, checks: [{{when: 'object.status.?someField.orValue(\"\") == \"Ready\"', verdict: Converged, reason: Ready, message: '\"ready\"'}}]}}]`.",
+                kind = who.kind,
+                group = who.group()
+            ),
+            vec![
+                format!("{} get {} -o yaml", kubectl(&who), arg(&who)),
+                "kubectl reconcile rules".into(),
+            ],
+        ),
+        "NoStatus" => step(
+            "No controller has written status: check that the controller (operator) for this type is installed and running.",
+            vec![describe(&who), "kubectl get pods -A".into()],
+        ),
+        "ObservedGenerationLag" => step(
+            "The controller has not yet acted on the latest spec. A short lag is normal; if it lasts, check that the controller is running.",
+            vec![describe(&who)],
+        ),
+        "Misscheduled" => step(
+            "Daemon pods run on nodes that no longer match the DaemonSet's node selector, affinity or tolerations; the controller removes them.",
+            vec![
+                describe(&who),
+                format!("{} get pods -o wide", kubectl(&who)),
+            ],
+        ),
+        "NodeNotReady" | "MemoryPressure" | "DiskPressure" | "PIDPressure"
+        | "NetworkUnavailable" => step(
+            "The node reports a problem: check the kubelet and the node's resources.",
+            vec![describe(&who)],
+        ),
+        "Cordoned" => step(
+            "The node is cordoned on purpose; uncordon it to schedule pods on it again.",
+            vec![format!("kubectl uncordon {}", who.name)],
+        ),
+        "Evicted" => step(
+            "The kubelet evicted the pod, usually for node resource pressure (see the message); its controller makes a replacement. Delete the failed pod when done.",
+            vec![describe(&who)],
+        ),
+        "FailedGetResourceMetric"
+        | "FailedGetPodsMetric"
+        | "FailedGetExternalMetric"
+        | "FailedGetObjectMetric" => step(
+            "The autoscaler cannot read metrics: check that the metrics API is served (metrics-server) and that the pods have resource requests.",
+            vec![
+                "kubectl get apiservices | grep metrics".into(),
+                describe(&who),
+            ],
+        ),
+        "NoAddress" | "PendingAddress" => step(
+            "No ingress controller has written an address: check that one is installed for this Ingress's class.",
+            vec!["kubectl get ingressclass".into(), describe(&who)],
+        ),
+        "PendingLoadBalancer" => step(
+            "No load balancer has been provisioned: check that a cloud controller manager or a load balancer implementation runs in the cluster.",
+            vec![describe(&who)],
+        ),
+        "NamesNotAccepted" => step(
+            "Another CustomResourceDefinition claims the same names: rename one of them.",
+            vec![describe(&who)],
+        ),
+        "NoReadyEndpoints" => step(
+            "The Service's pods exist but none is ready: diagnose the pods.",
+            vec![format!("{} get pods --show-labels", kubectl(&who))],
+        ),
+        "InsufficientPods" => step(
+            "Fewer pods are healthy than the budget requires: diagnose the workload it protects.",
+            vec![describe(&who)],
+        ),
+        "Lost" => step(
+            "The claim's volume is gone: restore it from a backup, or delete and re-create the claim.",
+            vec![describe(&who)],
+        ),
+        _ if who.kind == "Namespace" => namespace_step(&who),
+        _ if cause.verdict == crate::verdict::Verdict::Progressing => step(
+            "The controller is working on it and nothing says it is stuck: watch it converge.",
+            vec![format!(
+                "kubectl reconcile {}tree {}",
+                namespace_flag(t),
+                arg(t)
+            )],
+        ),
+        _ if !crate::catalog::is_builtin_group(who.group()) => step(
+            format!(
+                "The controller of {} reports the problem above: read its conditions and the controller's logs.",
+                who.kind
+            ),
+            vec![describe(&who)],
+        ),
+        _ => step(
+            format!("Look at {} {} in detail.", who.kind, who.name),
+            vec![describe(&who)],
+        ),
+    }
 }
 
 /// The container's lastState or state says OOMKilled (read from the field).
@@ -345,6 +462,24 @@ fn failed_create(snap: &Snapshot, who: &ObjectRef) -> NextStep {
                 format!("{k} get serviceaccounts"),
             ],
         ),
+        Admission::MissingClass { kind, name } => {
+            let field = match kind {
+                "PriorityClass" => "priorityClassName",
+                _ => "runtimeClassName",
+            };
+            step(
+                format!(
+                    "The pods ask for {kind} \"{name}\", which does not exist: create it, or fix spec.template.spec.{field} (the API server refuses every pod until then)."
+                ),
+                vec![format!("kubectl get {}", plural(kind)), describe],
+            )
+        }
+        Admission::NamespaceTerminating { namespace } => step(
+            format!(
+                "Namespace {namespace} is being deleted, so nothing new may be created in it: wait for the deletion to finish and re-create the workload, or find what holds the namespace."
+            ),
+            vec![format!("kubectl reconcile why namespace/{namespace}")],
+        ),
         a @ Admission::Webhook { .. } => {
             let Admission::Webhook { webhook, detail } = &a else {
                 unreachable!()
@@ -457,6 +592,16 @@ fn failed_create(snap: &Snapshot, who: &ObjectRef) -> NextStep {
                 format!("{k} get events --field-selector reason=FailedCreate"),
             ],
         ),
+    }
+}
+
+/// The plural kubectl takes for a kind (`PriorityClass` → `priorityclasses`).
+fn plural(kind: &str) -> String {
+    let lower = kind.to_ascii_lowercase();
+    if lower.ends_with('s') {
+        format!("{lower}es")
+    } else {
+        format!("{lower}s")
     }
 }
 

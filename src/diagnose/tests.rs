@@ -744,3 +744,103 @@ fn the_condition_table_flags_by_the_one_polarity_table() {
         );
     }
 }
+
+#[test]
+fn every_failing_container_is_named_with_its_own_step() {
+    // The OOMKilled pod of the fixture with a sidecar that is OOMKilled
+    // too, at its own limit.
+    let (snap, pod) = load("pod-crashloop-oomkilled.yaml", NOW);
+    let mut raw = pod.raw.clone();
+    let mut spec = raw["spec"]["containers"][0].clone();
+    spec["name"] = json!("sidecar");
+    spec["resources"]["limits"]["memory"] = json!("32Mi");
+    raw["spec"]["containers"].as_array_mut().unwrap().push(spec);
+    let mut status = raw["status"]["containerStatuses"][0].clone();
+    status["name"] = json!("sidecar");
+    status["restartCount"] = json!(7);
+    raw["status"]["containerStatuses"]
+        .as_array_mut()
+        .unwrap()
+        .push(status);
+    let snap = Snapshot::new(vec![obj(raw)], snap.events.clone(), vec![], snap.now);
+    let d = diagnose(&snap, &pod.uid);
+    let containers: Vec<(&str, &str)> = d
+        .chain
+        .iter()
+        .filter_map(|l| Some((l.container.as_deref()?, l.message.as_str())))
+        .collect();
+    assert_eq!(containers.len(), 2, "{:?}", d.chain);
+    assert_eq!(containers[0].0, "app");
+    assert_eq!(containers[1].0, "sidecar");
+    assert!(
+        containers[1].1.contains("OOMKilled, exit code 137"),
+        "{containers:?}"
+    );
+    assert!(containers[1].1.contains("7 restarts"), "{containers:?}");
+    let text = step_text(&d);
+    assert!(text.contains("-c app --limits=memory=128Mi"), "{text}");
+    assert!(text.contains("-c sidecar --limits=memory=64Mi"), "{text}");
+    let oom: Vec<&str> = d
+        .next_steps
+        .iter()
+        .map(|s| s.text.as_str())
+        .filter(|t| t.contains("OOMKilled"))
+        .collect();
+    assert_eq!(oom.len(), 2, "{text}");
+    assert!(
+        oom[1].starts_with("The container sidecar is killed"),
+        "{text}"
+    );
+}
+
+/// The quota fixture's refusals reworded as another admission plugin
+/// words them (the messages seen on the test cluster).
+fn refused_with(message: &str) -> (Snapshot, Object) {
+    let (snap, rs) = load("replicaset-quota.yaml", NOW);
+    let reword = |text: &str| match text.find("forbidden: ") {
+        Some(i) if text.contains("exceeded quota") => format!("{}forbidden: {message}", &text[..i]),
+        _ => text.to_string(),
+    };
+    let mut events = snap.events.clone();
+    for e in &mut events {
+        e.message = reword(&e.message);
+    }
+    let objects = snap
+        .objects()
+        .iter()
+        .map(|o| {
+            let mut raw = o.raw.clone();
+            for c in raw["status"]["conditions"].as_array_mut().into_iter().flatten() {
+                let m = reword(c["message"].as_str().unwrap_or(""));
+                c["message"] = json!(m);
+            }
+            obj(raw)
+        })
+        .collect();
+    (Snapshot::new(objects, events, vec![], snap.now), rs)
+}
+
+#[test]
+fn a_missing_priority_or_runtime_class_gets_its_own_step() {
+    for (message, kind, field, list) in [
+        (
+            "no PriorityClass with name nosuch-priority was found",
+            "PriorityClass \"nosuch-priority\"",
+            "spec.template.spec.priorityClassName",
+            "kubectl get priorityclasses",
+        ),
+        (
+            "pod rejected: RuntimeClass \"nosuch-runtime\" not found",
+            "RuntimeClass \"nosuch-runtime\"",
+            "spec.template.spec.runtimeClassName",
+            "kubectl get runtimeclasses",
+        ),
+    ] {
+        let (snap, rs) = refused_with(message);
+        let d = diagnose(&snap, &rs.uid);
+        assert_eq!(d.root_cause.as_ref().unwrap().reason, "FailedCreate");
+        let text = step_text(&d);
+        assert!(text.contains(&format!("ask for {kind}, which does not exist")), "{text}");
+        assert!(text.contains(field) && text.contains(list), "{text}");
+    }
+}

@@ -284,7 +284,11 @@ fn admission_reads(obj: &Object, a: &Admission, objects: &[Object]) -> Vec<Relat
             )],
             None => vec![],
         },
-        Admission::Other => vec![],
+        Admission::MissingClass { .. }
+        | Admission::NamespaceTerminating { .. }
+        | Admission::Other => {
+            vec![]
+        }
     }
 }
 

@@ -175,7 +175,10 @@ fn diagnosis(d: &Diagnosis, opts: &WhyOptions) -> String {
             ));
             out.push_str(&format!("  {}\n", e(&cause.message)));
             let mut rows = Vec::new();
-            for (depth, link) in d.chain.iter().enumerate() {
+            // The failing containers of the last pod hang side by side under it.
+            let objects = d.chain.iter().filter(|l| l.object.is_some()).count();
+            for (i, link) in d.chain.iter().enumerate() {
+                let depth = if link.object.is_some() { i } else { objects };
                 let prefix = if depth == 0 {
                     String::new()
                 } else {
