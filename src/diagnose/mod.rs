@@ -96,7 +96,9 @@ fn hardness(reason: &str) -> u8 {
         | "FailedCreate"
         | "Unschedulable"
         | "Evicted"
-        | "NodeNotReady" => 2,
+        | "NodeNotReady"
+        | "ScaledToZero"
+        | "NamedPortNotFound" => 2,
         _ => 1,
     }
 }

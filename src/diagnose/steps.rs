@@ -304,6 +304,33 @@ fn cause_step(
             "Another CustomResourceDefinition claims the same names: rename one of them.",
             vec![describe(&who)],
         ),
+        "ScaledToZero" => {
+            let svc = who.uid.as_deref().and_then(|u| snap.get(u));
+            let scale: Vec<String> = svc
+                .map(|s| crate::relations::backing_workloads(snap, s))
+                .unwrap_or_default()
+                .iter()
+                .map(|w| format!("{} scale {} --replicas=1", kubectl(&w.id), arg(&w.id)))
+                .collect();
+            step(
+                "The Service has no endpoints because the workload behind it runs no pods: scale it up (to as many replicas as it should run), unless it is scaled down on purpose (an autoscaler such as KEDA scales idle workloads to 0).",
+                scale,
+            )
+        }
+        "NamedPortNotFound" => step(
+            "The Service targets a container port by a name its pods do not declare: set spec.ports[].targetPort to a port name (or number) the containers declare, or name the container port so in the pod template.",
+            vec![
+                format!(
+                    "{} get {} -o jsonpath='{{.spec.ports}}'",
+                    kubectl(&who),
+                    arg(&who)
+                ),
+                format!(
+                    "{} get pods -o jsonpath='{{range .items[*]}}{{.metadata.name}}{{\"\\t\"}}{{.spec.containers[*].ports}}{{\"\\n\"}}{{end}}'",
+                    kubectl(&who)
+                ),
+            ],
+        ),
         "NoReadyEndpoints" => step(
             "The Service's pods exist but none is ready: diagnose the pods.",
             vec![format!("{} get pods --show-labels", kubectl(&who))],

@@ -130,6 +130,12 @@ const CASES: &[(&str, &str, &str, &str)] = &[
         "binds on first use",
     ),
     (
+        "service-named-port-missing.yaml",
+        "NamedPortNotFound",
+        "targetPort to a port name",
+        "\"http\" by name",
+    ),
+    (
         "service-no-endpoints.yaml",
         "NoEndpoints",
         "selector matches no pods",
@@ -810,7 +816,11 @@ fn refused_with(message: &str) -> (Snapshot, Object) {
         .iter()
         .map(|o| {
             let mut raw = o.raw.clone();
-            for c in raw["status"]["conditions"].as_array_mut().into_iter().flatten() {
+            for c in raw["status"]["conditions"]
+                .as_array_mut()
+                .into_iter()
+                .flatten()
+            {
                 let m = reword(c["message"].as_str().unwrap_or(""));
                 c["message"] = json!(m);
             }
@@ -840,7 +850,60 @@ fn a_missing_priority_or_runtime_class_gets_its_own_step() {
         let d = diagnose(&snap, &rs.uid);
         assert_eq!(d.root_cause.as_ref().unwrap().reason, "FailedCreate");
         let text = step_text(&d);
-        assert!(text.contains(&format!("ask for {kind}, which does not exist")), "{text}");
+        assert!(
+            text.contains(&format!("ask for {kind}, which does not exist")),
+            "{text}"
+        );
         assert!(text.contains(field) && text.contains(list), "{text}");
     }
+}
+
+/// A Deployment of the no-endpoints fixture's namespace whose pods the
+/// Service would select, at `replicas`.
+fn backend(replicas: i64, ready: i64) -> Object {
+    obj(json!({"apiVersion": "apps/v1", "kind": "Deployment",
+        "metadata": {"name": "backend", "namespace": "verdict-fixtures-a", "uid": "backend-uid", "generation": 2,
+            "creationTimestamp": "2026-11-29T22:00:00Z"},
+        "spec": {"replicas": replicas, "selector": {"matchLabels": {"app": "nothing-here"}},
+            "template": {"metadata": {"labels": {"app": "nothing-here", "tier": "api"}}, "spec": {"containers": [{"name": "app", "image": "example.com/app:v1"}]}}},
+        "status": {"observedGeneration": 2, "replicas": ready, "readyReplicas": ready, "availableReplicas": ready,
+            "conditions": [{"type": "Available", "status": if ready >= replicas { "True" } else { "False" }, "reason": "MinimumReplicasAvailable"}]}}))
+}
+
+#[test]
+fn a_service_without_pods_names_the_workload_scaled_to_zero() {
+    let (snap, svc) = with("service-no-endpoints.yaml", vec![backend(0, 0)]);
+    let d = diagnose(&snap, &svc.uid);
+    let cause = d.root_cause.clone().unwrap();
+    assert_eq!(cause.reason, "ScaledToZero");
+    assert_eq!(
+        cause.message,
+        "no pods to route to: Deployment/backend is scaled to 0 replicas (selector app=nothing-here)"
+    );
+    let text = step_text(&d);
+    assert!(
+        text.contains("kubectl -n verdict-fixtures-a scale deployment/backend --replicas=1"),
+        "{text}"
+    );
+    assert!(!text.contains("fix spec.selector"), "{text}");
+}
+
+#[test]
+fn a_service_whose_workload_makes_no_pods_leads_to_the_workload() {
+    let (snap, svc) = with("service-no-endpoints.yaml", vec![backend(2, 0)]);
+    let d = diagnose(&snap, &svc.uid);
+    let kinds: Vec<&str> = d
+        .chain
+        .iter()
+        .filter_map(|l| l.object.as_ref().map(|o| o.kind.as_str()))
+        .collect();
+    assert_eq!(kinds, vec!["Service", "Deployment"], "{:?}", d.chain);
+    assert_eq!(d.chain[1].edge, Some(crate::relations::Edge::Selects));
+    assert!(
+        d.chain[0]
+            .message
+            .contains("its pods would come from Deployment/backend, which has none"),
+        "{}",
+        d.chain[0].message
+    );
 }

@@ -222,7 +222,18 @@ pub fn relations(snap: &Snapshot, obj: &Object) -> Vec<Relation> {
             out.push(Relation { edge, to });
         }
     }
-    for uid in selected(snap, obj) {
+    let pods = selected(snap, obj);
+    if pods.is_empty() && obj.kind() == "Service" {
+        // No pod to route to: the workloads that would make them, so that
+        // the chain reaches the one that fails to (or is scaled to 0).
+        for w in backing_workloads(snap, obj) {
+            out.push(Relation {
+                edge: Edge::Selects,
+                to: End::Found(w.uid.clone()),
+            });
+        }
+    }
+    for uid in pods {
         out.push(Relation {
             edge: match obj.kind() {
                 "Service" => Edge::Selects,
@@ -265,6 +276,39 @@ fn selected(snap: &Snapshot, obj: &Object) -> Vec<String> {
         .collect();
     pods.sort_by_key(|o| o.name());
     pods.into_iter().map(|o| o.uid.clone()).collect()
+}
+
+/// The workloads of a Service's namespace whose pod template its selector
+/// matches: what would make its pods.
+pub fn backing_workloads<'a>(snap: &'a Snapshot, svc: &Object) -> Vec<&'a Object> {
+    let Some(query) = selector_of(svc).and_then(|s| selector::to_query(&s)) else {
+        return Vec::new();
+    };
+    let mut found: Vec<&Object> = snap
+        .objects()
+        .iter()
+        .filter(|o| o.namespace() == svc.namespace() && template_matches(&query, o))
+        .collect();
+    found.sort_by_key(|o| (o.kind(), o.name()));
+    found
+}
+
+/// Whether a workload's pod template carries the labels a selector (query
+/// form) asks for.
+pub fn template_matches(query: &str, workload: &Object) -> bool {
+    if workload.group() != "apps"
+        || !matches!(workload.kind(), "Deployment" | "StatefulSet" | "DaemonSet")
+    {
+        return false;
+    }
+    let labels: std::collections::BTreeMap<String, String> = workload
+        .at("/spec/template/metadata/labels")
+        .and_then(|l| l.as_object())
+        .into_iter()
+        .flatten()
+        .filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_string())))
+        .collect();
+    !labels.is_empty() && selector::matches_query(query, &labels).unwrap_or(false)
 }
 
 /// A Service's or PodDisruptionBudget's pod selector as a `LabelSelector`;

@@ -29,6 +29,9 @@ pub enum Resource {
 pub enum Select {
     Name(String),
     Labels(String),
+    /// Workloads whose pod template the selector (query form) matches,
+    /// matched in memory after a list: the workloads behind a Service.
+    Template(String),
     All,
 }
 
@@ -131,6 +134,13 @@ pub fn reads_for(objects: &[Object], events: &[Event]) -> Vec<RelatedRead> {
                 });
                 if slices_read {
                     out.push(read("v1", "Pod", obj.namespace(), Select::All, true));
+                    // And the workloads that would make its pods.
+                    if let Some(query) = selector::to_query(&sel) {
+                        for kind in ["Deployment", "StatefulSet", "DaemonSet"] {
+                            let select = Select::Template(query.clone());
+                            out.push(read("apps/v1", kind, obj.namespace(), select, false));
+                        }
+                    }
                 }
             } else if let Some(labels) = selector::to_query(&sel) {
                 out.push(read(

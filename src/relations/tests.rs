@@ -311,6 +311,19 @@ fn the_plan_reads_existence_as_metadata_and_context_only_for_failures() {
     let pods: Vec<&RelatedRead> = reads.iter().filter(|r| kind_of(r) == "Pod").collect();
     assert_eq!(pods.len(), 1, "{pods:?}");
     assert!(pods[0].select == Select::All && pods[0].metadata_only);
+    // With them, the workloads whose pod template the selector matches.
+    let workloads: Vec<(&str, &Select)> = reads
+        .iter()
+        .filter(|r| matches!(kind_of(r), "Deployment" | "StatefulSet" | "DaemonSet"))
+        .map(|r| (kind_of(r), &r.select))
+        .collect();
+    assert_eq!(workloads.len(), 3, "{reads:?}");
+    assert!(
+        workloads
+            .iter()
+            .all(|(_, s)| **s == Select::Template("app=payment".into())),
+        "{workloads:?}"
+    );
     // A budget whose pods were not read: its pods by its selector.
     let no_pods: Vec<Object> = objects.into_iter().filter(|o| o.kind() != "Pod").collect();
     let reads = reads_for(&no_pods, &[]);

@@ -710,6 +710,8 @@ impl<'a, R: Reader> Crawl<'a, R> {
                 return;
             }
             let mut lists: Vec<(Read, Vec<String>)> = Vec::new();
+            // Lists kept only where a pod template matches (read, query).
+            let mut templates: Vec<(Read, String)> = Vec::new();
             let mut gets: Vec<Read> = Vec::new();
             for related in plan {
                 let types: Vec<&ResourceType> = match &related.resource {
@@ -740,6 +742,9 @@ impl<'a, R: Reader> Crawl<'a, R> {
                             if related.metadata_only {
                                 read = read.metadata_only();
                             }
+                            if let Select::Template(q) = select {
+                                templates.push((read.clone(), q.clone()));
+                            }
                             lists.push((read, related.expect.clone()));
                         }
                     }
@@ -765,7 +770,12 @@ impl<'a, R: Reader> Crawl<'a, R> {
                     }
                 }
             }
-            new.extend(answered.into_iter().flat_map(|(_, objects)| objects));
+            new.extend(answered.into_iter().flat_map(|(read, objects)| {
+                let template = templates.iter().find(|(r, _)| *r == read).map(|(_, q)| q);
+                objects.into_iter().filter(move |o| {
+                    template.is_none_or(|q| crate::relations::template_matches(q, o))
+                })
+            }));
             for (read, got) in self.gets(gets).await {
                 match got {
                     Got::Found(obj) => new.extend(obj.map(|o| *o)),

@@ -153,6 +153,8 @@ const CASES: &[Case] = &[
     // Applied with its workload a moment ago: not a failure yet.
     case("service-no-endpoints.yaml", Progressing, "WaitingForEndpoints", "matches no pods yet").at("2026-11-29T22:13:06Z"),
     case("service-no-ready-endpoints.yaml", Progressing, "NoReadyEndpoints", "0/2 endpoints ready; its pods are not ready yet"),
+    case("service-scaled-to-zero.yaml", Failed, "ScaledToZero", "no pods to route to: Deployment/web is scaled to 0 replicas (selector app=web)"),
+    case("service-named-port-missing.yaml", Failed, "NamedPortNotFound", "port 80 targets port \"http\" by name, which no container of its pods declares (its pods' containers declare \"web\"): traffic to it fails"),
     case("service-failing-endpoints.yaml", Failed, "NoReadyEndpoints", "0/2 endpoints ready; failing pods: stuck-6f95f7dfd4-2rl9v (ReadinessProbeFailed) and stuck-6f95f7dfd4-4vrs4 (ReadinessProbeFailed)"),
     case("service-endpoints-unchecked.yaml", Unknown, "EndpointsNotRead", "endpoints not checked"),
     case("service-lb-pending.yaml", Progressing, "PendingLoadBalancer", "no controller has written status.loadBalancer.ingress"),
@@ -649,4 +651,50 @@ fn the_docs_state_every_grace_period() {
             "{name} is {secs}s; the docs say {row}"
         );
     }
+}
+
+#[test]
+fn a_named_port_is_judged_from_the_slices_when_pods_are_metadata_only() {
+    // A sweep reads pods as metadata: the slices' missing port decides.
+    let (snap, svc) = load("service-named-port-missing.yaml", NOW);
+    let objects: Vec<crate::model::Object> = snap
+        .objects()
+        .iter()
+        .map(|o| {
+            let mut o = o.clone();
+            if o.kind() == "Pod" {
+                o.raw.as_object_mut().unwrap().remove("spec");
+                o.metadata_only = true;
+            }
+            o
+        })
+        .collect();
+    let meta = crate::model::Snapshot::new(objects.clone(), vec![], vec![], snap.now);
+    let j = judge(&svc, &meta);
+    assert_eq!(
+        (j.verdict, j.reason.as_str()),
+        (Failed, "NamedPortNotFound"),
+        "{}",
+        j.message
+    );
+    assert!(
+        j.message.contains("EndpointSlices carry no such port"),
+        "{}",
+        j.message
+    );
+    // The slice with the port is converged.
+    let fixed: Vec<crate::model::Object> = objects
+        .into_iter()
+        .map(|mut o| {
+            if o.kind() == "EndpointSlice" {
+                o.raw["ports"] = serde_json::json!([{"name": "", "port": 8080, "protocol": "TCP"}]);
+            }
+            o
+        })
+        .collect();
+    let j = judge(
+        &svc,
+        &crate::model::Snapshot::new(fixed, vec![], vec![], snap.now),
+    );
+    assert_eq!(j.verdict, Converged, "{}", j.message);
 }

@@ -110,6 +110,10 @@ fn endpoints(obj: &Object, snap: &Snapshot, selector: &[(String, String)]) -> Ju
         slice_endpoints(&slices)
     };
     if total == 0 {
+        // Scaled to 0 on purpose or not, no pod is coming: no grace.
+        if let Some(j) = scaled_to_zero(obj, snap, &selector_text) {
+            return j;
+        }
         // Applied together with its workload, a Service has no pods for a
         // moment: that is not yet a failure.
         let young = obj
@@ -122,11 +126,10 @@ fn endpoints(obj: &Object, snap: &Snapshot, selector: &[(String, String)]) -> Ju
                 format!("selector {selector_text} matches no pods yet"),
             );
         }
-        return Judgement::new(
-            Verdict::Failed,
-            "NoEndpoints",
-            format!("selector {selector_text} matches no pods"),
-        );
+        return no_pods(obj, snap, &selector_text);
+    }
+    if let Some(j) = missing_named_port(obj, &pods, &slices) {
+        return j;
     }
     if ready == 0 {
         // A Service with no ready backend serves nothing. Whether that is
@@ -166,6 +169,119 @@ fn endpoints(obj: &Object, snap: &Snapshot, selector: &[(String, String)]) -> Ju
         format!("{ready}/{total} {} ready", noun(total, "endpoint")),
     )
     .ready(ready, total)
+}
+
+/// A Service whose every backing workload is scaled to 0 replicas.
+fn scaled_to_zero(obj: &Object, snap: &Snapshot, selector_text: &str) -> Option<Judgement> {
+    let workloads = crate::relations::backing_workloads(snap, obj);
+    let scaled: Vec<String> = workloads
+        .iter()
+        .filter(|w| {
+            w.kind() != "DaemonSet" && w.at("/spec/replicas").and_then(Value::as_i64) == Some(0)
+        })
+        .map(|w| format!("{}/{}", w.kind(), w.name()))
+        .collect();
+    (!scaled.is_empty() && scaled.len() == workloads.len()).then(|| {
+        Judgement::new(
+            Verdict::Failed,
+            "ScaledToZero",
+            format!(
+                "no pods to route to: {} {} scaled to 0 replicas (selector {selector_text})",
+                list(&scaled),
+                if scaled.len() == 1 { "is" } else { "are" }
+            ),
+        )
+    })
+}
+
+/// A Service whose selector matches no pods, past its grace: named by the
+/// workloads that would make them, when they were read (the chain follows
+/// them: they are related to the Service).
+fn no_pods(obj: &Object, snap: &Snapshot, selector_text: &str) -> Judgement {
+    let workloads = crate::relations::backing_workloads(snap, obj);
+    let mut message = format!("selector {selector_text} matches no pods");
+    if !workloads.is_empty() {
+        let names: Vec<String> = workloads
+            .iter()
+            .map(|w| format!("{}/{}", w.kind(), w.name()))
+            .collect();
+        let have = if names.len() == 1 { "has" } else { "have" };
+        message.push_str(&format!(
+            "; its pods would come from {}, which {have} none",
+            list(&names)
+        ));
+    }
+    Judgement::new(Verdict::Failed, "NoEndpoints", message)
+}
+
+/// A `targetPort` given by name that none of the selected pods' containers
+/// declares: the EndpointSlice controller then publishes the endpoints with
+/// no port, and traffic to the Service fails. Judged from the pods when
+/// their specs were read, else from the slices (endpoints but no port of
+/// that name).
+fn missing_named_port(obj: &Object, pods: &[&Object], slices: &[&Object]) -> Option<Judgement> {
+    let ports = obj.at("/spec/ports").and_then(Value::as_array)?;
+    let with_spec: Vec<&&Object> = pods.iter().filter(|p| !p.metadata_only).collect();
+    let declared: BTreeSet<&str> = with_spec.iter().flat_map(|p| container_ports(p)).collect();
+    for port in ports {
+        let Some(target) = port.get("targetPort").and_then(Value::as_str) else {
+            continue;
+        };
+        let name = port.get("name").and_then(Value::as_str).unwrap_or("");
+        let missing = if !with_spec.is_empty() {
+            !declared.contains(target)
+        } else {
+            let endpoints = slices.iter().any(|s| {
+                s.at("/endpoints")
+                    .and_then(Value::as_array)
+                    .is_some_and(|e| !e.is_empty())
+            });
+            endpoints
+                && !slices.iter().any(|s| {
+                    s.at("/ports")
+                        .and_then(Value::as_array)
+                        .into_iter()
+                        .flatten()
+                        .any(|p| p.get("name").and_then(Value::as_str).unwrap_or("") == name)
+                })
+        };
+        if missing {
+            let number = port.get("port").and_then(Value::as_i64).unwrap_or_default();
+            let have = if with_spec.is_empty() {
+                "its EndpointSlices carry no such port".to_string()
+            } else if declared.is_empty() {
+                "its pods' containers declare no named ports".to_string()
+            } else {
+                format!(
+                    "its pods' containers declare {}",
+                    declared
+                        .iter()
+                        .map(|d| format!("\"{d}\""))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            };
+            return Some(Judgement::new(
+                Verdict::Failed,
+                "NamedPortNotFound",
+                format!(
+                    "port {number} targets port \"{target}\" by name, which no container of its pods declares ({have}): traffic to it fails"
+                ),
+            ));
+        }
+    }
+    None
+}
+
+/// The names of the ports a pod's containers declare.
+fn container_ports(pod: &Object) -> impl Iterator<Item = &str> {
+    ["/spec/containers", "/spec/initContainers"]
+        .into_iter()
+        .filter_map(|p| pod.at(p).and_then(Value::as_array))
+        .flatten()
+        .filter_map(|c| c.get("ports").and_then(Value::as_array))
+        .flatten()
+        .filter_map(|p| p.get("name").and_then(Value::as_str))
 }
 
 /// Ready and total endpoints across the slices, each backend counted once

@@ -1,0 +1,137 @@
+//! End-to-end tests of `why` following a failure to the object that holds
+//! its cause, on the real control plane: the workload behind a Service, a
+//! named port no container declares, the class a pod asks for.
+
+mod support;
+
+use std::time::Duration;
+
+use serde_json::Value;
+use support::{Namespace, wait_until};
+
+/// `why TARGET -o json` until `ready` holds for the first item.
+fn why_until(
+    ns: &Namespace,
+    target: &str,
+    what: &str,
+    ready: impl Fn(&Value) -> bool,
+) -> (i32, Value) {
+    let mut last = (0, Value::Null);
+    wait_until(what, Duration::from_secs(90), || {
+        let run = ns.reconcile(&["why", target, "-o", "json"]);
+        last = (run.code, run.json());
+        ready(&last.1["items"][0])
+    });
+    (last.0, last.1["items"][0].clone())
+}
+
+fn root_reason(item: &Value) -> &str {
+    item["rootCause"]["reason"].as_str().unwrap_or("")
+}
+
+fn steps(item: &Value) -> String {
+    item["nextSteps"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|s| {
+            let commands: Vec<&str> = s["commands"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .collect();
+            format!(
+                "{}\n{}",
+                s["text"].as_str().unwrap_or(""),
+                commands.join("\n")
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn service(name: &str, selector: &str, target_port: &str) -> String {
+    format!(
+        "apiVersion: v1\nkind: Service\nmetadata: {{name: {name}}}\nspec:\n  selector: {{app: {selector}}}\n  ports: [{{port: 80, targetPort: {target_port}}}]\n"
+    )
+}
+
+#[test]
+fn a_service_behind_a_deployment_scaled_to_zero_names_it() {
+    let ns = Namespace::new("cause-scaled");
+    ns.apply(&support::deployment("web", 0, "", "", "", ""));
+    ns.apply(&service("web", "web", "8080"));
+    let (code, item) = why_until(&ns, "svc/web", "scaled to zero", |i| {
+        root_reason(i) == "ScaledToZero"
+    });
+    assert_eq!(code, 1);
+    assert_eq!(
+        item["rootCause"]["message"],
+        "no pods to route to: Deployment/web is scaled to 0 replicas (selector app=web)"
+    );
+    let text = steps(&item);
+    assert!(
+        text.contains(&format!(
+            "kubectl -n {} scale deployment/web --replicas=1",
+            ns.name
+        )),
+        "{text}"
+    );
+    assert!(!text.contains("fix spec.selector"), "{text}");
+
+    // Scaled up, it converges.
+    ns.kubectl(&["scale", "deployment/web", "--replicas=1"])
+        .ok();
+    let (code, item) = why_until(&ns, "svc/web", "endpoints ready", |i| {
+        i["verdict"] == "Converged"
+    });
+    assert_eq!((code, item["reason"].as_str()), (0, Some("EndpointsReady")));
+}
+
+#[test]
+fn a_named_target_port_no_container_declares_is_failed() {
+    let ns = Namespace::new("cause-port");
+    ns.apply(
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: api}\nspec:\n  replicas: 1\n  selector: {matchLabels: {app: api}}\n  template:\n    metadata: {labels: {app: api}}\n    spec:\n      containers: [{name: app, image: example.com/api:1, ports: [{name: web, containerPort: 8080}]}]\n",
+    );
+    ns.apply(&service("api", "api", "http"));
+    let (code, item) = why_until(&ns, "svc/api", "named port", |i| {
+        i["reason"] == "NamedPortNotFound"
+    });
+    assert_eq!((code, item["verdict"].as_str()), (1, Some("Failed")));
+    assert_eq!(
+        item["message"],
+        "port 80 targets port \"http\" by name, which no container of its pods declares (its pods' containers declare \"web\"): traffic to it fails"
+    );
+    // The sweep judges it too.
+    let status = ns.reconcile(&["status", "-o", "json"]);
+    assert_eq!(status.code, 1, "{}", status.stdout);
+    let svc = status.json()["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["object"]["kind"] == "Service")
+        .cloned()
+        .unwrap();
+    assert_eq!(svc["reason"], "NamedPortNotFound", "{svc:#}");
+}
+
+#[test]
+fn a_missing_priority_class_names_the_class() {
+    let ns = Namespace::new("cause-class");
+    ns.apply(&support::deployment("pc", 1, "", "", "", "").replace(
+        "    spec:\n      containers",
+        "    spec:\n      priorityClassName: nosuch-priority\n      containers",
+    ));
+    let (code, item) = why_until(&ns, "deploy/pc", "refused pods", |i| {
+        root_reason(i) == "FailedCreate"
+    });
+    assert_eq!(code, 1);
+    let text = steps(&item);
+    assert!(
+        text.contains("ask for PriorityClass \"nosuch-priority\", which does not exist")
+            && text.contains("kubectl get priorityclasses"),
+        "{text}"
+    );
+}
