@@ -135,3 +135,34 @@ fn a_missing_priority_class_names_the_class() {
         "{text}"
     );
 }
+
+#[test]
+fn a_statefulset_whose_governing_service_is_missing() {
+    let ns = Namespace::new("cause-governing");
+    ns.apply(
+        "apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: db}\nspec:\n  replicas: 1\n  serviceName: db-headless\n  selector: {matchLabels: {app: db}}\n  template:\n    metadata: {labels: {app: db}}\n    spec:\n      containers: [{name: db, image: example.com/db:1}]\n",
+    );
+    let (code, item) = why_until(&ns, "sts/db", "the missing Service", |i| {
+        root_reason(i) == "NotFound"
+    });
+    assert_eq!(code, 1);
+    let cause = &item["rootCause"]["objects"][0];
+    assert_eq!(
+        (cause["kind"].as_str(), cause["name"].as_str()),
+        (Some("Service"), Some("db-headless"))
+    );
+    let text = steps(&item);
+    assert!(
+        text.contains("as its governing Service (spec.serviceName), which does not exist")
+            && text.contains("create service clusterip db-headless --clusterip=None"),
+        "{text}"
+    );
+    // With the Service, nothing is left to say.
+    ns.apply("apiVersion: v1\nkind: Service\nmetadata: {name: db-headless}\nspec:\n  clusterIP: None\n  selector: {app: db}\n");
+    let (code, item) = why_until(&ns, "sts/db", "converged", |i| i["rootCause"].is_null());
+    assert_eq!(
+        (code, item["verdict"].as_str()),
+        (0, Some("Converged")),
+        "{item:#}"
+    );
+}

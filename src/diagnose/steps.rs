@@ -450,6 +450,24 @@ fn missing_step(who: &ObjectRef, referrer: &ObjectRef) -> NextStep {
                 list,
             ],
         ),
+        "Service" if referrer.kind == "StatefulSet" => step(
+            format!(
+                "{by} names \"{}\" as its governing Service (spec.serviceName), which does not exist{place}: its pods get no stable network names ({}-0.{}). Create a headless Service of that name that selects its pods.",
+                who.name, referrer.name, who.name
+            ),
+            vec![
+                format!(
+                    "{} create service clusterip {} --clusterip=None",
+                    kubectl(who),
+                    who.name
+                ),
+                format!(
+                    "{} get {} -o jsonpath='{{.spec.selector}}'",
+                    kubectl(referrer),
+                    arg(referrer)
+                ),
+            ],
+        ),
         "ConfigMap" | "Secret" => step(
             format!(
                 "{by} needs {} \"{}\", which does not exist{place}: create it, or fix the reference (or mark it optional).",

@@ -907,3 +907,37 @@ fn a_service_whose_workload_makes_no_pods_leads_to_the_workload() {
         d.chain[0].message
     );
 }
+
+#[test]
+fn a_statefulset_whose_governing_service_is_missing_says_to_create_it() {
+    let (mut snap, sts) = load("statefulset-ready.yaml", NOW);
+    let plain = diagnose(&snap, &sts.uid);
+    assert!(plain.root_cause.is_none(), "{:?}", plain.root_cause);
+    // The source looked for Service db and found it gone.
+    snap.absent.push(ObjectRef {
+        api_version: "v1".into(),
+        kind: "Service".into(),
+        namespace: Some("verdict-fixtures-a".into()),
+        name: "db".into(),
+        uid: None,
+    });
+    let d = diagnose(&snap, &sts.uid);
+    let cause = d
+        .root_cause
+        .clone()
+        .expect("the missing Service is the cause");
+    assert_eq!(
+        (cause.reason.as_str(), cause.objects[0].kind.as_str()),
+        ("NotFound", "Service")
+    );
+    assert_eq!(d.chain[1].edge, Some(crate::relations::Edge::Uses));
+    let text = step_text(&d);
+    assert!(
+        text.contains("StatefulSet/db names \"db\" as its governing Service (spec.serviceName)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("create service clusterip db --clusterip=None"),
+        "{text}"
+    );
+}

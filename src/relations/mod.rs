@@ -145,6 +145,7 @@ pub fn named(obj: &Object) -> Vec<(Edge, Named)> {
         ("apps", "ReplicaSet" | "StatefulSet" | "DaemonSet") | ("batch", "Job") => {
             out.extend(pods::template_refs(obj));
             out.extend(pods::claim_templates(obj));
+            out.extend(pods::governing_service(obj));
         }
         ("", "PersistentVolumeClaim") => {
             if let Some(class) = obj.str("/spec/storageClassName").filter(|c| !c.is_empty()) {

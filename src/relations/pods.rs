@@ -115,6 +115,19 @@ pub fn template_refs(workload: &Object) -> Vec<(Edge, Named)> {
         .collect()
 }
 
+/// A StatefulSet's governing Service (`spec.serviceName`), which gives its
+/// pods their stable network names; the controller does not create it.
+pub fn governing_service(sts: &Object) -> Option<(Edge, Named)> {
+    if sts.kind() != "StatefulSet" {
+        return None;
+    }
+    let name = sts.str("/spec/serviceName").filter(|n| !n.is_empty())?;
+    Some((
+        Edge::Uses,
+        Named::new("v1", "Service", sts.namespace(), name),
+    ))
+}
+
 /// The claims a StatefulSet's volumeClaimTemplates make, one per ordinal
 /// (`<template>-<statefulset>-<ordinal>`), for the first ordinals.
 pub fn claim_templates(sts: &Object) -> Vec<(Edge, Named)> {

@@ -90,7 +90,11 @@ pub fn reads_for(objects: &[Object], events: &[Event]) -> Vec<RelatedRead> {
             let existence_only =
                 matches!(n.kind.as_str(), "ConfigMap" | "Secret" | "ServiceAccount")
                     && n.group().is_empty();
+            // A StatefulSet's governing Service: whether it exists, by name.
+            let governing = edge == Edge::Uses && n.kind == "Service";
+            let existence_only = existence_only || governing;
             let wanted = match (edge, n.kind.as_str()) {
+                _ if governing => true,
                 _ if existence_only => failing,
                 (Edge::RunsOn, _) => failing && nodes < MAX_NODES,
                 (Edge::Mounts, "StorageClass" | "PersistentVolume") => {
@@ -171,7 +175,14 @@ pub fn reads_for(objects: &[Object], events: &[Event]) -> Vec<RelatedRead> {
     }
     for ((api_version, kind, namespace), (names, metadata_only)) in named_reads {
         // Nodes are read one by one: a list of them is the whole cluster.
-        if metadata_only || (names.len() > LIST_ABOVE && kind != "Node") {
+        // So are Services whose existence is enough (governing Services):
+        // a list of them would be every Service of the namespace.
+        let list = if metadata_only {
+            kind != "Service"
+        } else {
+            names.len() > LIST_ABOVE && kind != "Node"
+        };
+        if list {
             out.push(RelatedRead {
                 resource: Resource::Kind { api_version, kind },
                 namespace,
@@ -188,7 +199,7 @@ pub fn reads_for(objects: &[Object], events: &[Event]) -> Vec<RelatedRead> {
                     },
                     namespace: namespace.clone(),
                     select: Select::Name(name.clone()),
-                    metadata_only: false,
+                    metadata_only,
                     expect: vec![name],
                 });
             }

@@ -731,8 +731,13 @@ impl<'a, R: Reader> Crawl<'a, R> {
                 for rt in types {
                     let ns = related.namespace.as_deref();
                     match &related.select {
-                        Select::Name(name) if !related.metadata_only => {
-                            gets.push(Read::get(rt, ns, name))
+                        Select::Name(name) => {
+                            let get = Read::get(rt, ns, name);
+                            gets.push(if related.metadata_only {
+                                get.metadata_only()
+                            } else {
+                                get
+                            })
                         }
                         select => {
                             let mut read = Read::list(rt, ns);
