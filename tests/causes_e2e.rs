@@ -166,3 +166,73 @@ fn a_statefulset_whose_governing_service_is_missing() {
         "{item:#}"
     );
 }
+
+#[test]
+fn a_missing_secret_leads_to_its_failing_external_secret() {
+    support::install_crd(
+        "externalsecrets",
+        "ExternalSecret",
+        "external-secrets.io",
+        "",
+        "",
+    );
+    let ns = Namespace::new("cause-producer");
+    ns.apply(
+        "apiVersion: external-secrets.io/v1\nkind: ExternalSecret\nmetadata: {name: billing}\nspec:\n  refreshInterval: 1h\n  secretStoreRef: {name: vault, kind: SecretStore}\n  target: {name: billing-db, creationPolicy: Owner}\n  data: [{secretKey: password, remoteRef: {key: billing/db}}]\n",
+    );
+    // As External Secrets Operator reports a store it cannot read.
+    ns.kubectl(&[
+        "patch",
+        "externalsecret.external-secrets.io/billing",
+        "--subresource=status",
+        "--type=merge",
+        "-p",
+        r#"{"status":{"conditions":[{"type":"Ready","status":"False","reason":"SecretSyncedError","message":"could not get secret data from provider","lastTransitionTime":"2026-12-01T00:00:00Z"}]}}"#,
+    ])
+    .ok();
+    ns.apply(
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: billing}\nspec:\n  replicas: 1\n  selector: {matchLabels: {app: billing}}\n  template:\n    metadata:\n      labels: {app: billing, reconcile.test/failure: config-error}\n      annotations: {reconcile.test/message: 'secret \"billing-db\" not found'}\n    spec:\n      containers: [{name: app, image: example.com/billing:1, envFrom: [{secretRef: {name: billing-db}}]}]\n",
+    );
+    let (code, item) = why_until(
+        &ns,
+        "deploy/billing",
+        "the ExternalSecret as the cause",
+        |i| i["rootCause"]["objects"][0]["kind"] == "ExternalSecret",
+    );
+    assert_eq!(code, 1);
+    assert_eq!(root_reason(&item), "SecretSyncedError");
+    let path: Vec<String> = item["chain"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|l| {
+            Some(format!(
+                "{} {}",
+                l["edge"].as_str().unwrap_or("-"),
+                l["object"]["kind"].as_str()?
+            ))
+        })
+        .collect();
+    assert_eq!(
+        path,
+        vec![
+            "- Deployment",
+            "owns ReplicaSet",
+            "owns Pod",
+            "uses Secret",
+            "made-by ExternalSecret"
+        ],
+        "{item:#}"
+    );
+    let text = steps(&item);
+    assert!(
+        text.contains("Secret \"billing-db\" is missing because ExternalSecret/billing, which makes it, is Failed (SecretSyncedError)"),
+        "{text}"
+    );
+    let tree = ns.reconcile(&["tree", "deploy/billing"]);
+    assert!(
+        tree.stdout.contains("[made-by] ExternalSecret/billing"),
+        "{}",
+        tree.stdout
+    );
+}

@@ -131,8 +131,11 @@ fn cause_step(
         .nth(1)
         .cloned()
         .unwrap_or_else(|| t.clone());
+    if let Some(made) = made_by(cause, chain) {
+        return made;
+    }
     match reason {
-        "NotFound" => missing_step(&who, &referrer),
+        "NotFound" => missing_step(snap, &who, &referrer),
         "ImagePullBackOff"
         | "ErrImagePull"
         | "InvalidImageName"
@@ -408,8 +411,41 @@ fn doubled(quantity: &str) -> String {
     }
 }
 
+/// The cause is the resource that should make a missing object (the chain
+/// reached it by a `made-by` edge): fix that, not the object it makes.
+fn made_by(cause: &Cause, chain: &[Link]) -> Option<NextStep> {
+    let objects: Vec<&Link> = chain.iter().filter(|l| l.object.is_some()).collect();
+    let (maker, made) = match objects.as_slice() {
+        [.., made, maker] if maker.edge == Some(crate::relations::Edge::MadeBy) => (maker, made),
+        _ => return None,
+    };
+    let (maker, made) = (maker.object.as_ref()?, made.object.as_ref()?);
+    Some(step(
+        format!(
+            "{} \"{}\" is missing because {}/{}, which makes it, is {} ({}): fix {}/{} (see its message); creating the {} by hand would fight its controller.",
+            made.kind,
+            made.name,
+            maker.kind,
+            maker.name,
+            cause.verdict,
+            cause.reason,
+            maker.kind,
+            maker.name,
+            made.kind
+        ),
+        vec![
+            format!("{} describe {}", kubectl(maker), arg(maker)),
+            format!(
+                "{} get events --field-selector involvedObject.name={}",
+                kubectl(maker),
+                maker.name
+            ),
+        ],
+    ))
+}
+
 /// A missing object that something in the chain refers to.
-fn missing_step(who: &ObjectRef, referrer: &ObjectRef) -> NextStep {
+fn missing_step(snap: &Snapshot, who: &ObjectRef, referrer: &ObjectRef) -> NextStep {
     let by = format!("{}/{}", referrer.kind, referrer.name);
     let place = who
         .namespace
@@ -468,6 +504,17 @@ fn missing_step(who: &ObjectRef, referrer: &ObjectRef) -> NextStep {
                 ),
             ],
         ),
+        "Secret" if !crate::relations::producers(snap, who).is_empty() => {
+            let makers = crate::relations::producers(snap, who);
+            let maker = &makers[0].id;
+            step(
+                format!(
+                    "{by} needs Secret \"{}\", which does not exist{place}. {}/{} makes it and reports no failure: check that its controller runs and can write Secrets here; do not create the Secret by hand.",
+                    who.name, maker.kind, maker.name
+                ),
+                vec![format!("{} describe {}", kubectl(maker), arg(maker))],
+            )
+        }
         "ConfigMap" | "Secret" => step(
             format!(
                 "{by} needs {} \"{}\", which does not exist{place}: create it, or fix the reference (or mark it optional).",

@@ -941,3 +941,80 @@ fn a_statefulset_whose_governing_service_is_missing_says_to_create_it() {
         "{text}"
     );
 }
+
+/// The ExternalSecret that should make the config-error fixture's Secret
+/// `db-credentials`, as External Secrets Operator reports a failed sync.
+fn external_secret(ready: &str) -> Object {
+    obj(
+        json!({"apiVersion": "external-secrets.io/v1beta1", "kind": "ExternalSecret",
+        "metadata": {"name": "db-credentials", "namespace": "verdict-fixtures-a", "uid": "es-uid", "generation": 1,
+            "creationTimestamp": "2026-11-29T22:00:00Z"},
+        "spec": {"refreshInterval": "1h", "secretStoreRef": {"name": "vault", "kind": "SecretStore"},
+            "target": {"name": "db-credentials", "creationPolicy": "Owner"},
+            "data": [{"secretKey": "password", "remoteRef": {"key": "billing/db", "property": "password"}}]},
+        "status": {"refreshTime": null, "conditions": [{"type": "Ready", "status": ready,
+            "reason": if ready == "True" { "SecretSynced" } else { "SecretSyncedError" },
+            "message": if ready == "True" { "secret synced" } else { "could not get secret data from provider" },
+            "lastTransitionTime": "2026-11-29T22:01:00Z"}]}}),
+    )
+}
+
+fn missing_secret(snap: &mut Snapshot) {
+    snap.absent.push(ObjectRef {
+        api_version: "v1".into(),
+        kind: "Secret".into(),
+        namespace: Some("verdict-fixtures-a".into()),
+        name: "db-credentials".into(),
+        uid: None,
+    });
+}
+
+#[test]
+fn a_missing_secret_leads_to_the_external_secret_that_cannot_sync() {
+    let (mut snap, pod) = with("pod-config-error.yaml", vec![external_secret("False")]);
+    missing_secret(&mut snap);
+    let d = diagnose(&snap, &pod.uid);
+    let path: Vec<(String, Option<crate::relations::Edge>)> = d
+        .chain
+        .iter()
+        .filter_map(|l| Some((l.object.as_ref()?.kind.clone(), l.edge)))
+        .collect();
+    use crate::relations::Edge;
+    assert_eq!(
+        path,
+        vec![
+            ("Pod".to_string(), None),
+            ("Secret".to_string(), Some(Edge::Uses)),
+            ("ExternalSecret".to_string(), Some(Edge::MadeBy)),
+        ],
+        "{:?}",
+        d.chain
+    );
+    let cause = d.root_cause.clone().unwrap();
+    assert_eq!(
+        (cause.reason.as_str(), cause.objects[0].kind.as_str()),
+        ("SecretSyncedError", "ExternalSecret")
+    );
+    let text = step_text(&d);
+    assert!(
+        text.contains("Secret \"db-credentials\" is missing because ExternalSecret/db-credentials, which makes it, is Failed (SecretSyncedError)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("by hand would fight its controller"),
+        "{text}"
+    );
+    assert!(!text.contains("create it, or fix the reference"), "{text}");
+}
+
+#[test]
+fn a_missing_secret_whose_maker_reports_no_failure_says_not_to_create_it() {
+    let (mut snap, pod) = with("pod-config-error.yaml", vec![external_secret("True")]);
+    missing_secret(&mut snap);
+    let d = diagnose(&snap, &pod.uid);
+    let text = step_text(&d);
+    assert!(
+        text.contains("ExternalSecret/db-credentials makes it and reports no failure"),
+        "{text}"
+    );
+}

@@ -6,6 +6,7 @@
 mod gitops;
 mod near;
 mod pods;
+mod producers;
 mod reads;
 mod tree;
 
@@ -18,6 +19,7 @@ use crate::model::{Object, ObjectRef, Snapshot, group_of};
 use crate::selector;
 
 pub use near::near_miss;
+pub use producers::{producers, secret_producer_types};
 pub use reads::{RelatedRead, Resource, Select, reads_for};
 pub use tree::{End, Node, tree};
 
@@ -46,6 +48,9 @@ pub enum Edge {
     Manages,
     /// A Terminating Namespace and the objects whose finalizers hold it.
     Contains,
+    /// A missing object and the resource that should make it (the
+    /// ExternalSecret, SealedSecret or Certificate of a Secret).
+    MadeBy,
 }
 
 impl Edge {
@@ -61,6 +66,7 @@ impl Edge {
             Edge::RunsOn => "runs-on",
             Edge::Manages => "manages",
             Edge::Contains => "contains",
+            Edge::MadeBy => "made-by",
         }
     }
 

@@ -20,6 +20,13 @@ pub enum Resource {
         api_version: String,
         kind: String,
     },
+    /// A type read only when the cached catalog serves it: an operator's
+    /// kind that most clusters do not have (not found, it costs nothing,
+    /// not even a discovery refresh).
+    IfServed {
+        api_version: &'static str,
+        kind: &'static str,
+    },
     /// Every listable namespaced type (a Terminating namespace's content).
     EveryNamespacedType,
 }
@@ -108,6 +115,19 @@ pub fn reads_for(objects: &[Object], events: &[Event]) -> Vec<RelatedRead> {
             let entry = named_reads
                 .entry((n.api_version.clone(), n.kind.clone(), n.namespace.clone()))
                 .or_default();
+            // A Secret may be made by an operator's resource: those of the
+            // namespace are read with it (only types the cluster serves).
+            if existence_only && n.kind == "Secret" {
+                for (api_version, kind) in super::secret_producer_types() {
+                    out.push(RelatedRead {
+                        resource: Resource::IfServed { api_version, kind },
+                        namespace: n.namespace.clone(),
+                        select: Select::All,
+                        metadata_only: false,
+                        expect: vec![],
+                    });
+                }
+            }
             if !entry.0.contains(&n.name) {
                 entry.0.push(n.name.clone());
                 // Distinct nodes count against the cap.

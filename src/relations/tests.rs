@@ -256,6 +256,7 @@ fn plan(snap: &Snapshot) -> Vec<RelatedRead> {
 fn kind_of(r: &RelatedRead) -> &str {
     match &r.resource {
         Resource::Kind { kind, .. } => kind,
+        Resource::IfServed { kind, .. } => kind,
         Resource::EveryNamespacedType => "*",
     }
 }

@@ -135,10 +135,21 @@ fn attach(
             }
             End::Missing(r) => {
                 if seen.insert(missing_key(&r)) {
+                    // What should have made it hangs under it, with its tree.
+                    let mut children = Vec::new();
+                    for maker in super::producers(snap, &r) {
+                        if !seen.contains(&maker.uid) {
+                            let owned = graph.tree(&maker.uid);
+                            collect(&owned, seen);
+                            let mut child = convert(owned, Some(Edge::MadeBy));
+                            attach(snap, graph, &mut child, seen, depth + 1);
+                            children.push(child);
+                        }
+                    }
                     node.children.push(Node {
                         end: End::Missing(r),
                         edge: Some(rel.edge),
-                        children: vec![],
+                        children,
                         also_owned_by: vec![],
                         notes: vec![],
                     });

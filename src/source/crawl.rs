@@ -719,6 +719,11 @@ impl<'a, R: Reader> Crawl<'a, R> {
                         .type_of(crate::model::group_of(api_version), kind)
                         .into_iter()
                         .collect(),
+                    Resource::IfServed { api_version, kind } => self
+                        .catalog
+                        .by_kind(crate::model::group_of(api_version), kind)
+                        .into_iter()
+                        .collect(),
                     Resource::EveryNamespacedType => {
                         self.leaned_on_types = true;
                         self.catalog
