@@ -236,3 +236,106 @@ fn a_missing_secret_leads_to_its_failing_external_secret() {
         tree.stdout
     );
 }
+
+/// A kwok node with a taint, for as long as the test runs.
+struct TaintedNode(&'static str);
+
+impl TaintedNode {
+    fn new(name: &'static str) -> TaintedNode {
+        support::kubectl_as(
+            &support::cluster().kubeconfig,
+            &["apply", "-f", "-"],
+            Some(&format!(
+                "apiVersion: v1\nkind: Node\nmetadata:\n  name: {name}\n  annotations: {{kwok.x-k8s.io/node: fake, node.alpha.kubernetes.io/ttl: \"0\"}}\n  labels: {{type: kwok, kubernetes.io/hostname: {name}, pool: {name}}}\nspec:\n  taints: [{{key: dedicated, value: {name}, effect: NoSchedule}}]\nstatus:\n  allocatable: {{cpu: \"8\", memory: 32Gi, pods: \"100\"}}\n  capacity: {{cpu: \"8\", memory: 32Gi, pods: \"100\"}}\n"
+            )),
+        )
+        .ok();
+        TaintedNode(name)
+    }
+}
+
+impl Drop for TaintedNode {
+    fn drop(&mut self) {
+        support::kubectl(&["delete", "node", self.0, "--wait=false"]);
+    }
+}
+
+#[test]
+fn an_unschedulable_pod_names_the_constraint_that_blocks_it() {
+    let node = TaintedNode::new("kwok-causes-tainted");
+    let ns = Namespace::new("cause-sched");
+    let pod = |name: &str, spec: &str| {
+        format!(
+            "apiVersion: v1\nkind: Pod\nmetadata: {{name: {name}}}\nspec:\n{spec}  containers: [{{name: app, image: example.com/app:1{}}}]\n",
+            if name == "big" {
+                ", resources: {requests: {cpu: \"64\"}}"
+            } else {
+                ""
+            }
+        )
+    };
+    ns.apply(&pod("selector", "  nodeSelector: {disktype: ssd}\n"));
+    ns.apply(&pod(
+        "taint",
+        &format!("  nodeSelector: {{pool: {}}}\n", node.0),
+    ));
+    ns.apply(&pod("big", ""));
+    ns.apply(&pod(
+        "zone",
+        "  affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: [{matchExpressions: [{key: topology.kubernetes.io/zone, operator: In, values: [eu-1a]}]}]}}}\n",
+    ));
+    let expected = [
+        ("selector", "nodeSelector disktype=ssd matches no node: no node has the label disktype".to_string()),
+        (
+            "taint",
+            format!(
+                "a taint the pod does not tolerate: dedicated={0}:NoSchedule (on {0})",
+                node.0
+            ),
+        ),
+        ("big", "it requests cpu 64, more than any node can give: 64 > 32".to_string()),
+        (
+            "zone",
+            "required node affinity topology.kubernetes.io/zone In [eu-1a] matches no node: no node has the label topology.kubernetes.io/zone".to_string(),
+        ),
+    ];
+    for (name, phrase) in expected {
+        let (code, item) = why_until(&ns, &format!("pod/{name}"), "unschedulable", |i| {
+            root_reason(i) == "Unschedulable" && steps(i).contains(phrase.as_str())
+        });
+        assert_eq!(code, 1, "{name}");
+        assert!(
+            item["nextSteps"][0]["text"]
+                .as_str()
+                .unwrap()
+                .starts_with("No node can run the pod: ")
+        );
+    }
+
+    // Anti-affinity: three replicas that may not share a node, two nodes.
+    ns.apply("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: spread}\nspec:\n  replicas: 3\n  selector: {matchLabels: {app: spread}}\n  template:\n    metadata: {labels: {app: spread}}\n    spec:\n      affinity: {podAntiAffinity: {requiredDuringSchedulingIgnoredDuringExecution: [{topologyKey: kubernetes.io/hostname, labelSelector: {matchLabels: {app: spread}}}]}}\n      containers: [{name: app, image: example.com/app:1}]\n");
+    let (code, item) = why_until(&ns, "deploy/spread", "anti-affinity", |i| {
+        steps(i).contains("required pod anti-affinity (topologyKey kubernetes.io/hostname, pods app=spread): each of the 2 node(s) it may run on already runs such a pod")
+    });
+    assert_eq!(code, 1);
+    assert!(steps(&item).contains(&format!(
+        "kubectl -n {} get pods -l app=spread -o wide",
+        ns.name
+    )));
+
+    // As a user who may not read nodes: the scheduler's counts and the spec.
+    let view = support::cluster().view_kubeconfig.clone();
+    let run = support::reconcile_as(
+        &view,
+        &["why", "-n", &ns.name, "pod/selector", "-o", "json"],
+    );
+    assert_eq!(run.code, 1);
+    let item = run.json()["items"][0].clone();
+    assert!(
+        steps(&item).contains(
+            "do not match its nodeSelector disktype=ssd (the nodes could not be read to say more)"
+        ),
+        "{}",
+        steps(&item)
+    );
+}

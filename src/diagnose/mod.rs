@@ -9,6 +9,7 @@ mod events;
 mod findings;
 mod generation;
 mod rollout;
+mod scheduling;
 mod steps;
 
 #[cfg(test)]

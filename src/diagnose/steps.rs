@@ -193,10 +193,7 @@ fn cause_step(
             "The containers run but never pass their readiness probe: check the probe's path and port, and the application's health endpoint.",
             vec![describe(&who), logs(false)],
         ),
-        "Unschedulable" => step(
-            "No node can run the pod (see the scheduler's message above): lower its requests, fix its node selector, affinity or tolerations, or add capacity.",
-            vec![describe(&who), "kubectl describe nodes".into()],
-        ),
+        "Unschedulable" => unschedulable(snap, &who, describe(&who)),
         "FailedCreate" | "ReplicaFailure" => failed_create(snap, &who),
         "ProgressDeadlineExceeded" => rollback(snap, t),
         "Paused" => step(
@@ -367,6 +364,46 @@ fn cause_step(
             vec![describe(&who)],
         ),
     }
+}
+
+/// No node can run the pod: each blocking constraint named, with its fix.
+fn unschedulable(snap: &Snapshot, who: &ObjectRef, describe: String) -> NextStep {
+    let pod = who.uid.as_deref().and_then(|u| snap.get(u));
+    let nodes: Vec<&Object> = snap
+        .objects()
+        .iter()
+        .filter(|o| o.kind() == "Node" && o.group().is_empty())
+        .collect();
+    let message = pod
+        .and_then(|p| p.condition("PodScheduled"))
+        .map(|c| c.message)
+        .unwrap_or_default();
+    let blockers = pod
+        .map(|p| super::scheduling::blockers(p, &nodes, &message))
+        .unwrap_or_default();
+    if blockers.is_empty() {
+        return step(
+            "No node can run the pod (see the scheduler's message above): lower its requests, fix its node selector, affinity or tolerations, or add capacity.",
+            vec![describe, "kubectl describe nodes".into()],
+        );
+    }
+    let what: Vec<&str> = blockers.iter().map(|b| b.text.as_str()).collect();
+    let fix: Vec<&str> = blockers.iter().map(|b| b.fix.as_str()).collect();
+    let mut commands: Vec<String> = Vec::new();
+    for c in blockers.iter().flat_map(|b| b.commands.iter()) {
+        if !commands.contains(c) {
+            commands.push(c.clone());
+        }
+    }
+    commands.push(describe);
+    step(
+        format!(
+            "No node can run the pod: {}. To fix: {}.",
+            what.join("; "),
+            fix.join("; ")
+        ),
+        commands,
+    )
 }
 
 /// The container's lastState or state says OOMKilled (read from the field).

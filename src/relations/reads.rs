@@ -176,6 +176,15 @@ pub fn reads_for(objects: &[Object], events: &[Event]) -> Vec<RelatedRead> {
                 ));
             }
         }
+        // An unschedulable pod: the nodes, to name what keeps it off them.
+        if obj.kind() == "Pod"
+            && obj.group().is_empty()
+            && obj
+                .condition("PodScheduled")
+                .is_some_and(|c| c.is_false() && c.reason == "Unschedulable")
+        {
+            out.push(read("v1", "Node", None, Select::All, false));
+        }
         if obj.kind() == "Namespace" && obj.group().is_empty() && obj.deleted.is_some() {
             out.push(RelatedRead {
                 resource: Resource::EveryNamespacedType,
