@@ -266,7 +266,7 @@ impl WhyReport {
             .iter()
             .map(|t| match t {
                 Target::Found(uid) => crate::diagnose::diagnose(snap, uid),
-                Target::Missing(id) => crate::diagnose::missing(id),
+                Target::Missing(id) => crate::diagnose::missing(snap, id),
             })
             .collect();
         WhyReport {
@@ -284,6 +284,10 @@ impl WhyReport {
     /// cause, keeps it), worst cause first.
     pub fn sweep(snap: &Snapshot, failing: &[Target], roots: usize) -> WhyReport {
         let mut report = WhyReport::build(snap, failing);
+        // Runs that failed and are gone, known by their events.
+        report
+            .items
+            .extend(crate::diagnose::failed_and_deleted(snap));
         let mut verdicts: Vec<VerdictCount> = Vec::new();
         for d in &report.items {
             match verdicts.iter_mut().find(|c| c.verdict == d.item.verdict) {

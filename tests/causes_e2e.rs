@@ -339,3 +339,75 @@ fn an_unschedulable_pod_names_the_constraint_that_blocks_it() {
         steps(&item)
     );
 }
+
+#[test]
+fn a_failed_job_deleted_by_its_ttl_is_still_reported() {
+    let ns = Namespace::new("cause-ttl");
+    ns.apply("apiVersion: batch/v1\nkind: Job\nmetadata: {name: seed-data}\nspec:\n  backoffLimit: 0\n  ttlSecondsAfterFinished: 0\n  template:\n    metadata: {labels: {reconcile.test/failure: job-fail}}\n    spec:\n      restartPolicy: Never\n      containers: [{name: seed, image: example.com/seed:1}]\n");
+    wait_until(
+        "the job fails and is deleted",
+        Duration::from_secs(90),
+        || {
+            ns.kubectl(&[
+                "get",
+                "events",
+                "--field-selector",
+                "reason=BackoffLimitExceeded",
+                "-o",
+                "name",
+            ])
+            .stdout
+            .contains("event")
+                && ns.kubectl(&["get", "job", "seed-data"]).code != 0
+        },
+    );
+    // The sweep does not call the namespace converged.
+    let why = ns.reconcile(&["why", "-o", "json"]);
+    assert_eq!(why.code, 1, "{}", why.stdout);
+    let item = why.json()["items"][0].clone();
+    assert_eq!(
+        (
+            item["object"]["name"].as_str(),
+            item["verdict"].as_str(),
+            item["reason"].as_str()
+        ),
+        (
+            Some("seed-data"),
+            Some("Failed"),
+            Some("BackoffLimitExceeded")
+        ),
+        "{item:#}"
+    );
+    assert!(
+        item["message"]
+            .as_str()
+            .unwrap()
+            .contains("has been deleted"),
+        "{item:#}"
+    );
+    let status = ns.reconcile(&["status"]);
+    assert_eq!(status.code, 1, "{}", status.stdout);
+    assert!(
+        status.stdout.contains("Job/seed-data") && status.stdout.contains("BackoffLimitExceeded"),
+        "{}",
+        status.stdout
+    );
+
+    // `why` on the name says what its events say.
+    let target = ns.reconcile(&["why", "job/seed-data"]);
+    assert_eq!(target.code, 1);
+    assert!(
+        target.stdout.contains(
+            "; it failed (BackoffLimitExceeded: Job has reached the specified backoff limit)"
+        ) && target
+            .stdout
+            .contains("Job seed-data failed and was deleted"),
+        "{}",
+        target.stdout
+    );
+    assert!(
+        !target.stdout.contains("Check the name and namespace"),
+        "{}",
+        target.stdout
+    );
+}

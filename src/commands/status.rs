@@ -35,6 +35,14 @@ pub fn frame(
     sweep: bool,
 ) -> Frame {
     let mut report = StatusReport::build(snap, &selected(settings, snap, targets));
+    if sweep {
+        // Runs that failed and are gone, known by their events.
+        report.items.extend(
+            crate::diagnose::failed_and_deleted(snap)
+                .into_iter()
+                .map(|d| d.item),
+        );
+    }
     if let Some(path) = &settings.view.sort_by {
         render::shape::sort_by(&mut report.items, path);
     }

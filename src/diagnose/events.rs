@@ -43,9 +43,11 @@ pub fn timeline(snap: &Snapshot, uids: &HashSet<&str>) -> Vec<EventLine> {
         .iter()
         .filter(|e| uids.contains(e.regarding_uid.as_str()))
     {
-        let Some(object) = snap.get(&e.regarding_uid).map(|o| o.id.clone()) else {
-            continue;
-        };
+        // An object that is gone is named as its events name it.
+        let object = snap
+            .get(&e.regarding_uid)
+            .map(|o| o.id.clone())
+            .unwrap_or_else(|| e.regarding());
         let key = generic(&e.message);
         // Events alike but for generated names, about objects of one kind, are one line.
         let same = lines.iter_mut().find(|l| {

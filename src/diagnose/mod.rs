@@ -8,6 +8,7 @@ mod chain;
 mod events;
 mod findings;
 mod generation;
+mod gone;
 mod rollout;
 mod scheduling;
 mod steps;
@@ -23,6 +24,7 @@ pub use chain::{Cause, Link};
 pub use events::{EventLine, NO_EVENTS};
 pub use findings::Finding;
 pub use generation::{Change, GenerationCheck, STALE_AFTER};
+pub use gone::{GONE_FAILURE_WINDOW, failed_and_deleted, missing};
 pub use steps::NextStep;
 
 use crate::graph::Graph;
@@ -164,27 +166,6 @@ pub fn diagnose(snap: &Snapshot, uid: &str) -> Diagnosis {
         next_steps,
         same_cause: vec![],
         members: uids.iter().map(|u| u.to_string()).collect(),
-    }
-}
-
-/// A target that does not exist.
-pub fn missing(id: &ObjectRef) -> Diagnosis {
-    Diagnosis {
-        item: Item::missing(id),
-        generation_check: None,
-        conditions: vec![],
-        root_cause: None,
-        chain: vec![],
-        causes: vec![],
-        findings: vec![],
-        events: vec![],
-        events_note: None,
-        next_steps: vec![NextStep {
-            text: "Check the name and namespace; it may have been deleted.".into(),
-            commands: vec![],
-        }],
-        same_cause: vec![],
-        members: HashSet::new(),
     }
 }
 

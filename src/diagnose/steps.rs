@@ -134,6 +134,9 @@ fn cause_step(
     if let Some(made) = made_by(cause, chain) {
         return made;
     }
+    if let Some(node) = who_obj.and_then(|p| node_not_ready(snap, p, reason)) {
+        return node;
+    }
     match reason {
         "NotFound" => missing_step(snap, &who, &referrer),
         "ImagePullBackOff"
@@ -446,6 +449,53 @@ fn doubled(quantity: &str) -> String {
         Ok(n) if !quantity[split..].contains('.') => format!("{}{}", n * 2, &quantity[split..]),
         _ => format!("2x{quantity}"),
     }
+}
+
+/// A pod that is not ready, with a NodeNotReady event from the node
+/// controller while its node could not be read (partial RBAC): the events
+/// are the evidence, so the step is about the node, not the probes.
+fn node_not_ready(snap: &Snapshot, pod: &Object, reason: &str) -> Option<NextStep> {
+    let container_failure = matches!(
+        reason,
+        "CrashLoopBackOff"
+            | "ImagePullBackOff"
+            | "ErrImagePull"
+            | "InvalidImageName"
+            | "CreateContainerConfigError"
+            | "CreateContainerError"
+            | "RunContainerError"
+            | "PodFailed"
+            | "Unschedulable"
+    );
+    if pod.kind() != "Pod" || container_failure {
+        return None;
+    }
+    let node = pod.str("/spec/nodeName")?;
+    if snap.find("", "Node", None, node).is_some() {
+        return None; // read: the chain reaches it by its runs-on edge
+    }
+    let event = snap
+        .events
+        .iter()
+        .filter(|e| e.regarding_uid == pod.uid && e.is_warning() && e.reason == "NodeNotReady")
+        .max_by_key(|e| e.last_seen)?;
+    let when = event
+        .last_seen
+        .map(|t| format!(" {} ago", crate::model::age(snap.now, t)))
+        .unwrap_or_default();
+    Some(step(
+        format!(
+            "The pod's node {node} is not ready: the node controller said so{when} (NodeNotReady: {}), and the node itself could not be read. Its pods stay not ready until the kubelet reports again, and are evicted once their not-ready toleration runs out (5 minutes by default): check the node and its kubelet, or ask someone who may read nodes.",
+            event.message
+        ),
+        vec![
+            format!("kubectl describe node {node}"),
+            format!(
+                "{} get pods --field-selector spec.nodeName={node}",
+                kubectl(&pod.id)
+            ),
+        ],
+    ))
 }
 
 /// The cause is the resource that should make a missing object (the chain

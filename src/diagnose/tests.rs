@@ -1018,3 +1018,34 @@ fn a_missing_secret_whose_maker_reports_no_failure_says_not_to_create_it() {
         "{text}"
     );
 }
+
+#[test]
+fn a_node_not_ready_event_is_followed_when_the_node_cannot_be_read() {
+    // The readiness fixture, with the node controller's event instead of
+    // the probe's, and no Node in the snapshot (the user may not read it).
+    let (snap, pod) = load("pod-readiness-failing.yaml", NOW);
+    let node = pod.str("/spec/nodeName").unwrap().to_string();
+    let event = Event::from_value(&json!({"apiVersion": "v1", "kind": "Event",
+        "metadata": {"name": "x.nnr", "namespace": pod.namespace(), "uid": "nnr"},
+        "involvedObject": {"apiVersion": "v1", "kind": "Pod", "name": pod.name(), "namespace": pod.namespace(), "uid": pod.uid},
+        "type": "Warning", "reason": "NodeNotReady", "message": "Node is not ready", "count": 1,
+        "lastTimestamp": "2026-11-29T22:29:00Z", "source": {"component": "node-controller"}}))
+    .unwrap();
+    let objects: Vec<Object> = snap
+        .objects()
+        .iter()
+        .filter(|o| o.kind() != "Node")
+        .cloned()
+        .collect();
+    let snap = Snapshot::new(objects, vec![event], vec![], snap.now);
+    let text = step_text(&diagnose(&snap, &pod.uid));
+    assert!(
+        text.starts_with(&format!("The pod's node {node} is not ready: the node controller said so 60s ago (NodeNotReady: Node is not ready)")),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("kubectl describe node {node}")),
+        "{text}"
+    );
+    assert!(!text.contains("readiness probe"), "{text}");
+}

@@ -25,6 +25,10 @@ pub struct Event {
     pub regarding_uid: String,
     pub regarding_kind: String,
     pub regarding_name: String,
+    #[serde(skip)]
+    pub regarding_namespace: String,
+    #[serde(skip)]
+    pub regarding_api_version: String,
     #[serde(rename = "type")]
     pub type_: String,
     pub reason: String,
@@ -104,6 +108,8 @@ impl Event {
             regarding_uid: field("uid"),
             regarding_kind: field("kind"),
             regarding_name: field("name"),
+            regarding_namespace: field("namespace"),
+            regarding_api_version: field("apiVersion"),
             type_: Some(text("/type"))
                 .filter(|t| !t.is_empty())
                 .unwrap_or_else(|| "Normal".into()),
@@ -119,6 +125,17 @@ impl Event {
 
     pub fn is_warning(&self) -> bool {
         self.type_ == "Warning"
+    }
+
+    /// The object the event is about, as the event names it.
+    pub fn regarding(&self) -> super::ObjectRef {
+        super::ObjectRef {
+            api_version: self.regarding_api_version.clone(),
+            kind: self.regarding_kind.clone(),
+            namespace: Some(self.regarding_namespace.clone()).filter(|n| !n.is_empty()),
+            name: self.regarding_name.clone(),
+            uid: Some(self.regarding_uid.clone()).filter(|u| !u.is_empty()),
+        }
     }
 }
 

@@ -74,12 +74,19 @@ fn diagnosis(d: &Diagnosis, opts: &WhyOptions) -> String {
         out.push_str(&format!("  {}\n", e(&item.message)));
     }
     if item.verdict == Verdict::NotFound {
+        // What is left of a deleted object: its events.
+        if opts.full && !d.events.is_empty() {
+            out.push_str(&events(d, opts));
+        }
         for s in &d.next_steps {
             out.push_str(&format!(
                 "\n{}\n  {}\n",
                 style.bold("Next step"),
                 e(&s.text)
             ));
+            for c in &s.commands {
+                out.push_str(&format!("    {}\n", e(c)));
+            }
         }
         return out;
     }

@@ -596,6 +596,13 @@ impl<'a, R: Reader> Crawl<'a, R> {
                 None => cluster.push(read),
             }
         }
+        // `why` on a name that is not there: its namespace's events are
+        // all that is left of it.
+        if self.events_of == EventsOf::Every {
+            for ns in first.keys() {
+                by_ns.entry(ns.clone()).or_default();
+            }
+        }
         let mut by_uid: Vec<Read> = Vec::new();
         let mut pages: Vec<(Read, Option<String>)> = Vec::new();
         let mut found: Vec<Event> = Vec::new();
@@ -624,6 +631,10 @@ impl<'a, R: Reader> Crawl<'a, R> {
                         None => {
                             found.extend(page.items.iter().filter_map(Event::from_value));
                             self.events_read.namespaces.insert(ns);
+                        }
+                        Some(_) if objects.is_empty() => {
+                            // Nothing of it exists: the newest page is enough.
+                            found.extend(page.items.iter().filter_map(Event::from_value));
                         }
                         Some(_) if objects.len() <= plan::SMALL_TREE => {
                             // The page is dropped: each object's own are asked for.
@@ -689,6 +700,24 @@ impl<'a, R: Reader> Crawl<'a, R> {
             if !self.watched.contains(&whole) {
                 self.watch(whole.from_now());
             }
+        }
+    }
+
+    /// The Warning events about Jobs in a sweep's scope (every namespace
+    /// for `None`), one filtered list: a Job that failed and was deleted
+    /// leaves only these behind (see `diagnose::gone`).
+    pub async fn job_warnings(&mut self, namespace: Option<&str>) {
+        let Some(rt) = self.catalog.by_kind("", "Event").cloned() else {
+            return;
+        };
+        let read = Read::list(&rt, namespace).fields("involvedObject.kind=Job,type=Warning");
+        match self.reader.list(&read).await {
+            Ok(listing) => {
+                self.events
+                    .extend(listing.items.iter().filter_map(Event::from_value));
+                self.watch(read);
+            }
+            Err(e) => self.fail(&read, e),
         }
     }
 

@@ -323,6 +323,9 @@ impl<R: Reader> Ask<'_, R> {
         if matches!(mode, Mode::Tree { .. } | Mode::Why) {
             crawl.related().await;
         }
+        if targets.is_empty() {
+            crawl.job_warnings(scope.namespace()).await;
+        }
         for gap in self.stale {
             crawl.gap(gap.clone());
         }
