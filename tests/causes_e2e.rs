@@ -411,3 +411,40 @@ fn a_failed_job_deleted_by_its_ttl_is_still_reported() {
         target.stdout
     );
 }
+
+#[test]
+fn a_first_consumer_claim_with_no_volume_is_the_cause_not_a_cycle() {
+    let class = "causes-local";
+    support::kubectl_as(
+        &support::cluster().kubeconfig,
+        &["apply", "-f", "-"],
+        Some(&format!(
+            "apiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata: {{name: {class}}}\nprovisioner: kubernetes.io/no-provisioner\nvolumeBindingMode: WaitForFirstConsumer\n"
+        )),
+    )
+    .ok();
+    let ns = Namespace::new("cause-wffc");
+    ns.apply(&format!(
+        "apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {{name: db}}\nspec:\n  replicas: 1\n  selector: {{matchLabels: {{app: db}}}}\n  template:\n    metadata: {{labels: {{app: db}}}}\n    spec:\n      containers: [{{name: db, image: example.com/db:1}}]\n  volumeClaimTemplates:\n  - metadata: {{name: data}}\n    spec: {{accessModes: [ReadWriteOnce], storageClassName: {class}, resources: {{requests: {{storage: 10Gi}}}}}}\n"
+    ));
+    let (code, item) = why_until(&ns, "sts/db", "no matching volume", |i| {
+        root_reason(i) == "NoMatchingVolume"
+    });
+    support::kubectl(&["delete", "storageclass", class, "--wait=false"]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        item["rootCause"]["objects"][0]["kind"],
+        "PersistentVolumeClaim"
+    );
+    assert_eq!(
+        item["rootCause"]["message"],
+        format!(
+            "no PersistentVolume matches it (class {class}, 10Gi, ReadWriteOnce) on any node pod db-0 may run on; class {class} has no provisioner (kubernetes.io/no-provisioner), so such a volume must be created by hand"
+        )
+    );
+    assert!(
+        steps(&item).starts_with("Nothing provisions volumes for the claim's class"),
+        "{}",
+        steps(&item)
+    );
+}

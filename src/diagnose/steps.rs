@@ -220,6 +220,19 @@ fn cause_step(
             "The claim binds when a pod that uses it is scheduled (volumeBindingMode WaitForFirstConsumer).",
             vec![describe(&who)],
         ),
+        "NoMatchingVolume"
+            if who.kind == "PersistentVolumeClaim"
+                && cause.message.contains("kubernetes.io/no-provisioner") =>
+        {
+            step(
+                "Nothing provisions volumes for the claim's class: create a PersistentVolume of that class with the size and access mode the claim asks for, on a node the pod may run on (local volumes need node affinity), or use a class with a provisioner (a claim's class cannot change: re-create the claim).",
+                vec![
+                    "kubectl get persistentvolumes".into(),
+                    "kubectl get storageclass".into(),
+                    describe(&who),
+                ],
+            )
+        }
         "NoMatchingVolume" | "NoStorageClass" | "ProvisioningFailed" | "Pending"
             if who.kind == "PersistentVolumeClaim" =>
         {

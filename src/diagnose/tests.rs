@@ -130,6 +130,12 @@ const CASES: &[(&str, &str, &str, &str)] = &[
         "binds on first use",
     ),
     (
+        "pvc-wffc-no-volume.yaml",
+        "NoMatchingVolume",
+        "Nothing provisions volumes for the claim's class",
+        "kubernetes.io/no-provisioner",
+    ),
+    (
         "service-named-port-missing.yaml",
         "NamedPortNotFound",
         "targetPort to a port name",

@@ -153,6 +153,7 @@ const CASES: &[Case] = &[
     // Applied with its workload a moment ago: not a failure yet.
     case("service-no-endpoints.yaml", Progressing, "WaitingForEndpoints", "matches no pods yet").at("2026-11-29T22:13:06Z"),
     case("service-no-ready-endpoints.yaml", Progressing, "NoReadyEndpoints", "0/2 endpoints ready; its pods are not ready yet"),
+    case("pvc-wffc-no-volume.yaml", Failed, "NoMatchingVolume", "no PersistentVolume matches it (class local-disks, 10Gi, ReadWriteOnce) on any node pod db-0 may run on; class local-disks has no provisioner (kubernetes.io/no-provisioner), so such a volume must be created by hand"),
     case("service-scaled-to-zero.yaml", Failed, "ScaledToZero", "no pods to route to: Deployment/web is scaled to 0 replicas (selector app=web)"),
     case("service-named-port-missing.yaml", Failed, "NamedPortNotFound", "port 80 targets port \"http\" by name, which no container of its pods declares (its pods' containers declare \"web\"): traffic to it fails"),
     case("service-failing-endpoints.yaml", Failed, "NoReadyEndpoints", "0/2 endpoints ready; failing pods: stuck-6f95f7dfd4-2rl9v (ReadinessProbeFailed) and stuck-6f95f7dfd4-4vrs4 (ReadinessProbeFailed)"),

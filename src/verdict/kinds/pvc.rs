@@ -74,6 +74,61 @@ fn bound(obj: &Object, volume: &str) -> Judgement {
     )
 }
 
+/// What the scheduler's volume binding says when no volume can be bound
+/// on any node for a claim of a WaitForFirstConsumer class.
+const NO_VOLUME_TO_BIND: &str = "didn't find available persistent volumes to bind";
+
+/// A claim that waits for its first consumer while that consumer waits for
+/// it: the pod that mounts it is unschedulable because no volume matches.
+/// The claim is then the cause, not the pod: name what it asks for, and
+/// whether anything can ever provision it.
+fn no_volume_for_consumer(claim: &Object, snap: &Snapshot) -> Option<Judgement> {
+    let consumer = snap.objects().iter().find(|p| {
+        p.kind() == "Pod"
+            && p.group().is_empty()
+            && p.namespace() == claim.namespace()
+            && p.at("/spec/volumes")
+                .and_then(serde_json::Value::as_array)
+                .into_iter()
+                .flatten()
+                .any(|v| {
+                    v.pointer("/persistentVolumeClaim/claimName")
+                        .and_then(serde_json::Value::as_str)
+                        == Some(claim.name())
+                })
+            && p.condition("PodScheduled")
+                .is_some_and(|c| c.is_false() && c.message.contains(NO_VOLUME_TO_BIND))
+    })?;
+    let class = claim.str("/spec/storageClassName").unwrap_or_default();
+    let size = claim.str("/spec/resources/requests/storage").unwrap_or("?");
+    let modes: Vec<&str> = claim
+        .at("/spec/accessModes")
+        .and_then(serde_json::Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(serde_json::Value::as_str)
+        .collect();
+    let provisioner = snap
+        .find("storage.k8s.io", "StorageClass", None, class)
+        .and_then(|c| c.str("/provisioner"));
+    let why = match provisioner {
+        Some("kubernetes.io/no-provisioner") => format!(
+            "; class {class} has no provisioner (kubernetes.io/no-provisioner), so such a volume must be created by hand"
+        ),
+        Some(p) => format!("; class {class}'s provisioner {p} did not provide one"),
+        None => String::new(),
+    };
+    Some(Judgement::new(
+        Verdict::Failed,
+        "NoMatchingVolume",
+        format!(
+            "no PersistentVolume matches it (class {class}, {size}, {}) on any node pod {} may run on{why}",
+            modes.join(","),
+            consumer.name()
+        ),
+    ))
+}
+
 fn pending(obj: &Object, snap: &Snapshot) -> Judgement {
     let latest = snap
         .events_for(&obj.uid)
@@ -108,11 +163,14 @@ fn pending(obj: &Object, snap: &Snapshot) -> Judgement {
             "NoMatchingVolume",
             format!("no volume matches and no storage class is set, so none will be provisioned{seen}"),
         ),
-        "WaitForFirstConsumer" | "WaitForPodScheduled" => Judgement::new(
-            Verdict::Progressing,
-            "WaitingForFirstConsumer",
-            "the storage class binds on first use: waiting for a pod that uses this claim to be scheduled",
-        ),
+        "WaitForFirstConsumer" | "WaitForPodScheduled" => no_volume_for_consumer(obj, snap)
+            .unwrap_or_else(|| {
+                Judgement::new(
+                    Verdict::Progressing,
+                    "WaitingForFirstConsumer",
+                    "the storage class binds on first use: waiting for a pod that uses this claim to be scheduled",
+                )
+            }),
         "ExternalProvisioning"
             if e
                 .first_seen
