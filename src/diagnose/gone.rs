@@ -200,6 +200,7 @@ fn bare(item: Item) -> Diagnosis {
         events: vec![],
         events_note: None,
         next_steps: vec![],
+        controller: None,
         same_cause: vec![],
         members: HashSet::new(),
     }

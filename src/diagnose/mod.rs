@@ -5,6 +5,7 @@
 
 pub mod admission;
 mod chain;
+pub mod controller;
 mod events;
 mod findings;
 mod generation;
@@ -30,7 +31,7 @@ pub use steps::NextStep;
 use crate::graph::Graph;
 use crate::model::{Condition, Object, ObjectRef, Snapshot};
 use crate::relations::{End, Node as TreeNode};
-use crate::verdict::Item;
+use crate::verdict::{Item, Verdict};
 use crate::verdict::{Judgement, judge};
 
 /// A condition of the target, flagged when abnormal or behind the spec.
@@ -64,6 +65,9 @@ pub struct Diagnosis {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub events_note: Option<String>,
     pub next_steps: Vec<NextStep>,
+    /// The controller that should act on a target whose status lags.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub controller: Option<controller::ControllerCheck>,
     /// Other roots of a sweep whose trouble is this one's (a PVC that a
     /// Deployment waits on), merged into this item.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -152,7 +156,54 @@ pub fn diagnose(snap: &Snapshot, uid: &str) -> Diagnosis {
     let mut uids: HashSet<&str> = HashSet::new();
     collect_uids(&tree, &mut uids);
     let events = events::timeline(snap, &uids);
-    let next_steps = steps::next_steps(snap, target, causes.first(), &chain, &findings);
+    let (mut causes, mut chain) = (causes, chain);
+    let controller = quiet(snap, target, &judgement, &generation);
+    if let Some(c) = &controller {
+        findings.push(Finding {
+            reason: if c.down {
+                "ControllerDown"
+            } else {
+                "Controller"
+            }
+            .into(),
+            message: c.summary.clone(),
+            objects: c.workload.iter().chain(c.lease.iter()).cloned().collect(),
+        });
+        if c.down {
+            let who = c
+                .workload
+                .clone()
+                .or_else(|| c.lease.clone())
+                .expect("a down controller has a lease");
+            let cause = Cause {
+                verdict: Verdict::Failed,
+                reason: "ControllerDown".into(),
+                message: c.summary.clone(),
+                count: 1,
+                objects: vec![who.clone()],
+            };
+            chain.truncate(1);
+            chain.push(Link {
+                object: Some(who),
+                edge: Some(crate::relations::Edge::ReconciledBy),
+                container: None,
+                verdict: Some(Verdict::Failed),
+                reason: c
+                    .workload_reason
+                    .clone()
+                    .unwrap_or_else(|| "LeaseExpired".into()),
+                message: c
+                    .workload_message
+                    .clone()
+                    .unwrap_or_else(|| c.summary.clone()),
+            });
+            causes.insert(0, cause);
+        }
+    }
+    let mut next_steps = steps::next_steps(snap, target, causes.first(), &chain, &findings);
+    if let Some(c) = controller.as_ref().filter(|c| c.down) {
+        next_steps.insert(0, steps::controller_down(c));
+    }
     Diagnosis {
         item: Item::with(target, judgement),
         generation_check: (target.generation.is_some()).then_some(generation),
@@ -164,9 +215,38 @@ pub fn diagnose(snap: &Snapshot, uid: &str) -> Diagnosis {
         events_note: events.is_empty().then(|| NO_EVENTS.to_string()),
         events,
         next_steps,
+        controller,
         same_cause: vec![],
         members: uids.iter().map(|u| u.to_string()).collect(),
     }
+}
+
+/// The controller behind a target whose status lags past
+/// [`controller::CONTROLLER_GRACE`]: observedGeneration behind since the
+/// spec changed, no status since creation, or a pod no scheduler looked at.
+fn quiet(
+    snap: &Snapshot,
+    target: &Object,
+    judgement: &Judgement,
+    generation: &GenerationCheck,
+) -> Option<controller::ControllerCheck> {
+    if judgement.verdict == Verdict::Converged {
+        return None;
+    }
+    let since = if controller::unscheduled(target) || generation.observed != Some(false) {
+        target.created
+    } else {
+        generation
+            .spec_changed
+            .as_ref()
+            .map(|c| c.at)
+            .or(target.created)
+    };
+    let long = since.is_some_and(|t| snap.now.duration_since(t) > controller::CONTROLLER_GRACE);
+    if !long || !(controller::lags(target) || controller::unscheduled(target)) {
+        return None;
+    }
+    controller::check(snap, target)
 }
 
 fn judge_all(snap: &Snapshot, node: &TreeNode, out: &mut HashMap<String, Judgement>) {

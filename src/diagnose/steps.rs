@@ -464,6 +464,52 @@ fn doubled(quantity: &str) -> String {
     }
 }
 
+/// The controller that should act on the target is down: fix it, not the
+/// target (a stopped kube-controller-manager is a control-plane outage).
+pub fn controller_down(c: &super::controller::ControllerCheck) -> NextStep {
+    let lease = c.lease.as_ref();
+    let control_plane = lease.is_some_and(|l| {
+        l.namespace.as_deref() == Some(super::controller::CONTROL_PLANE_NAMESPACE)
+            && matches!(
+                l.name.as_str(),
+                "kube-controller-manager" | "kube-scheduler"
+            )
+    });
+    if control_plane {
+        let name = lease.map(|l| l.name.as_str()).unwrap_or_default();
+        return step(
+            format!(
+                "{name} is not running ({}): this is a control-plane outage, not a fault of this object; nothing acts on it until {name} runs again. Check the control plane ({name}'s process or static pod and its logs).",
+                c.summary
+            ),
+            vec![
+                format!("kubectl -n kube-system get lease {name} -o yaml"),
+                format!("kubectl -n kube-system get pods -l component={name}"),
+            ],
+        );
+    }
+    let mut commands = Vec::new();
+    if let Some(w) = &c.workload {
+        commands.push(format!("{} describe {}", kubectl(w), arg(w)));
+        commands.push(format!("{} logs {} --previous", kubectl(w), arg(w)));
+    }
+    if let Some(l) = lease {
+        commands.push(format!("{} get lease {} -o yaml", kubectl(l), l.name));
+    }
+    let who = c
+        .workload
+        .as_ref()
+        .map(|w| format!("{}/{}", w.kind, w.name))
+        .unwrap_or_else(|| "its controller".into());
+    step(
+        format!(
+            "The controller that should act on it is down ({}): nothing updates this object until {who} runs again. Fix {who} first (its own verdict and logs).",
+            c.summary
+        ),
+        commands,
+    )
+}
+
 /// A pod that is not ready, with a NodeNotReady event from the node
 /// controller while its node could not be read (partial RBAC): the events
 /// are the evidence, so the step is about the node, not the probes.

@@ -1055,3 +1055,218 @@ fn a_node_not_ready_event_is_followed_when_the_node_cannot_be_read() {
     );
     assert!(!text.contains("readiness probe"), "{text}");
 }
+
+/// A custom resource whose operator stopped: generation 3, observed 1, its
+/// status last written by cache-operator before the spec changed.
+fn lagging_cache() -> Object {
+    obj(
+        json!({"apiVersion": "cache.example.com/v1", "kind": "Cache",
+        "metadata": {"name": "sessions", "namespace": "shop", "uid": "cache-1", "generation": 3,
+            "creationTimestamp": "2026-11-29T22:00:00Z",
+            "managedFields": [
+                {"manager": "kubectl-client-side-apply", "operation": "Update", "apiVersion": "cache.example.com/v1",
+                 "time": "2026-11-29T22:25:00Z", "fieldsType": "FieldsV1", "fieldsV1": {"f:spec": {"f:size": {}}}},
+                {"manager": "cache-operator", "operation": "Update", "apiVersion": "cache.example.com/v1", "subresource": "status",
+                 "time": "2026-11-29T22:22:00Z", "fieldsType": "FieldsV1", "fieldsV1": {"f:status": {"f:observedGeneration": {}}}}]},
+        "spec": {"size": 3},
+        "status": {"observedGeneration": 1, "conditions": [{"type": "Ready", "status": "True", "reason": "Reconciled",
+            "lastTransitionTime": "2026-11-29T22:05:00Z", "observedGeneration": 1}]}}),
+    )
+}
+
+/// A Lease as controller-runtime's leader election writes it.
+fn lease(ns: &str, name: &str, holder: &str, renewed: &str) -> Object {
+    obj(
+        json!({"apiVersion": "coordination.k8s.io/v1", "kind": "Lease",
+        "metadata": {"name": name, "namespace": ns, "uid": format!("lease-{name}")},
+        "spec": {"holderIdentity": holder, "leaseDurationSeconds": 15, "acquireTime": "2026-11-29T22:00:00.000000Z",
+            "renewTime": renewed, "leaseTransitions": 0}}),
+    )
+}
+
+/// The operator's pod, ReplicaSet and Deployment, crash-looping or not.
+fn operator(crashing: bool) -> Vec<Object> {
+    let ns = "cache-system";
+    let mut pod = obj(json!({"apiVersion": "v1", "kind": "Pod",
+        "metadata": {"name": "cache-operator-6d5f7c9b8-x2x4z", "namespace": ns, "uid": "op-pod",
+            "creationTimestamp": "2026-11-29T22:00:00Z", "labels": {"app": "cache-operator"},
+            "ownerReferences": [{"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": "cache-operator-6d5f7c9b8", "uid": "op-rs", "controller": true}]},
+        "spec": {"nodeName": "kwok-node-1", "containers": [{"name": "manager", "image": "example.com/cache-operator:1"}]},
+        "status": {"phase": "Running", "startTime": "2026-11-29T22:00:00Z",
+            "conditions": [{"type": "Ready", "status": "True", "lastTransitionTime": "2026-11-29T22:00:05Z"}],
+            "containerStatuses": [{"name": "manager", "ready": true, "restartCount": 0, "state": {"running": {"startedAt": "2026-11-29T22:00:05Z"}}}]}}));
+    if crashing {
+        pod = obj(
+            json!({"apiVersion": "v1", "kind": "Pod", "metadata": pod.raw["metadata"], "spec": pod.raw["spec"],
+            "status": {"phase": "Running", "startTime": "2026-11-29T22:00:00Z",
+                "conditions": [{"type": "Ready", "status": "False", "reason": "ContainersNotReady", "lastTransitionTime": "2026-11-29T22:21:00Z"}],
+                "containerStatuses": [{"name": "manager", "ready": false, "restartCount": 9,
+                    "lastState": {"terminated": {"exitCode": 1, "reason": "Error", "finishedAt": "2026-11-29T22:27:30Z"}},
+                    "state": {"waiting": {"reason": "CrashLoopBackOff", "message": "back-off 5m0s restarting failed container=manager pod=cache-operator-6d5f7c9b8-x2x4z"}}}]}}),
+        );
+    }
+    let ready = if crashing { 0 } else { 1 };
+    vec![
+        pod,
+        obj(json!({"apiVersion": "apps/v1", "kind": "ReplicaSet",
+            "metadata": {"name": "cache-operator-6d5f7c9b8", "namespace": ns, "uid": "op-rs", "generation": 1,
+                "ownerReferences": [{"apiVersion": "apps/v1", "kind": "Deployment", "name": "cache-operator", "uid": "op-deploy", "controller": true}]},
+            "spec": {"replicas": 1}, "status": {"observedGeneration": 1, "replicas": 1, "readyReplicas": ready, "availableReplicas": ready}})),
+        obj(json!({"apiVersion": "apps/v1", "kind": "Deployment",
+            "metadata": {"name": "cache-operator", "namespace": ns, "uid": "op-deploy", "generation": 1, "creationTimestamp": "2026-11-29T22:00:00Z"},
+            "spec": {"replicas": 1, "selector": {"matchLabels": {"app": "cache-operator"}}},
+            "status": {"observedGeneration": 1, "replicas": 1, "updatedReplicas": 1, "readyReplicas": ready, "availableReplicas": ready,
+                "conditions": [{"type": "Available", "status": if crashing { "False" } else { "True" },
+                    "reason": if crashing { "MinimumReplicasUnavailable" } else { "MinimumReplicasAvailable" },
+                    "lastTransitionTime": "2026-11-29T22:21:00Z"}]}})),
+    ]
+}
+
+fn quiet_snapshot(more: Vec<Object>) -> (Snapshot, Object) {
+    let cache = lagging_cache();
+    let mut objects = vec![cache.clone()];
+    objects.extend(more);
+    (
+        Snapshot::new(objects, vec![], vec![], NOW.parse().unwrap()),
+        cache,
+    )
+}
+
+#[test]
+fn a_lagging_resource_whose_operator_stopped_names_the_operator() {
+    let mut more = operator(true);
+    more.push(lease(
+        "cache-system",
+        "a1b2c3d4.example.com",
+        "cache-operator-6d5f7c9b8-x2x4z_3f1e2d",
+        "2026-11-29T22:22:00.000000Z",
+    ));
+    // The kubelets' leases are never a controller's.
+    more.push(lease(
+        "kube-node-lease",
+        "kwok-node-1",
+        "kwok-node-1",
+        "2026-11-29T22:29:58.000000Z",
+    ));
+    let (snap, cache) = quiet_snapshot(more);
+    let d = diagnose(&snap, &cache.uid);
+    let c = d.controller.clone().expect("the controller is looked for");
+    assert!(c.down && c.expired, "{c:?}");
+    assert_eq!(c.manager.as_deref(), Some("cache-operator"));
+    assert_eq!(
+        c.workload.as_ref().map(|w| w.name.as_str()),
+        Some("cache-operator")
+    );
+    for part in [
+        "lease cache-system/a1b2c3d4.example.com (lease name a1b2c3d4.example.com ends in the group's domain example.com)",
+        "held by cache-operator-6d5f7c9b8-x2x4z_3f1e2d: pod cache-operator-6d5f7c9b8-x2x4z of Deployment/cache-operator",
+        "last renewed 8m ago, longer than its 15s: its holder is not running",
+        "Deployment/cache-operator is Failed (CrashLoopBackOff)",
+        "status last written 8m ago by cache-operator",
+    ] {
+        assert!(c.summary.contains(part), "{part}\n{}", c.summary);
+    }
+    let cause = d.root_cause.clone().unwrap();
+    assert_eq!(
+        (cause.reason.as_str(), cause.objects[0].kind.as_str()),
+        ("ControllerDown", "Deployment")
+    );
+    assert_eq!(
+        d.chain.last().unwrap().edge,
+        Some(crate::relations::Edge::ReconciledBy)
+    );
+    let text = step_text(&d);
+    assert!(
+        text.starts_with("The controller that should act on it is down"),
+        "{text}"
+    );
+    assert!(
+        text.contains("kubectl -n cache-system logs deployment/cache-operator --previous"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_running_operator_is_named_but_not_blamed() {
+    let mut more = operator(false);
+    more.push(lease(
+        "cache-system",
+        "a1b2c3d4.example.com",
+        "cache-operator-6d5f7c9b8-x2x4z_3f1e2d",
+        "2026-11-29T22:29:57.000000Z",
+    ));
+    let (snap, cache) = quiet_snapshot(more);
+    let d = diagnose(&snap, &cache.uid);
+    let c = d.controller.clone().unwrap();
+    assert!(!c.down && !c.expired, "{c:?}");
+    assert!(c.summary.contains("renewed 3s ago"), "{}", c.summary);
+    assert_eq!(d.root_cause.unwrap().reason, "ObservedGenerationLag");
+    assert!(d.findings.iter().any(|f| f.reason == "Controller"));
+}
+
+#[test]
+fn no_lease_read_is_a_gap_not_a_dead_controller() {
+    // Leases forbidden: none in the snapshot, none known absent.
+    let (snap, cache) = quiet_snapshot(vec![]);
+    let d = diagnose(&snap, &cache.uid);
+    assert!(d.controller.is_none());
+    assert!(
+        !d.findings
+            .iter()
+            .any(|f| f.reason.starts_with("Controller"))
+    );
+    // Leases read, none matches: said, not guessed.
+    let (snap, cache) = quiet_snapshot(vec![lease(
+        "other",
+        "ingress-controller-leader",
+        "nginx-7f_1",
+        "2026-11-29T22:29:57Z",
+    )]);
+    let c = diagnose(&snap, &cache.uid).controller.unwrap();
+    assert!(!c.down);
+    assert!(
+        c.summary.ends_with(
+            "no leader-election lease matches Cache (1 lease(s) read): its controller is not found"
+        ),
+        "{}",
+        c.summary
+    );
+}
+
+#[test]
+fn a_deployment_change_never_observed_while_the_controller_manager_is_down() {
+    let deploy = obj(json!({"apiVersion": "apps/v1", "kind": "Deployment",
+        "metadata": {"name": "web", "namespace": "shop", "uid": "web", "generation": 2, "creationTimestamp": "2026-11-29T22:00:00Z",
+            "managedFields": [{"manager": "kubectl", "operation": "Update", "apiVersion": "apps/v1", "time": "2026-11-29T22:28:00Z",
+                "fieldsType": "FieldsV1", "fieldsV1": {"f:spec": {"f:replicas": {}}}}]},
+        "spec": {"replicas": 3, "selector": {"matchLabels": {"app": "web"}}},
+        "status": {"observedGeneration": 1, "replicas": 1, "updatedReplicas": 1, "readyReplicas": 1, "availableReplicas": 1}}));
+    let kcm = lease(
+        "kube-system",
+        "kube-controller-manager",
+        "cp-1_8d2c",
+        "2026-11-29T22:27:00.000000Z",
+    );
+    let snap = Snapshot::new(
+        vec![deploy.clone(), kcm],
+        vec![],
+        vec![],
+        NOW.parse().unwrap(),
+    );
+    let d = diagnose(&snap, &deploy.uid);
+    let c = d.controller.clone().unwrap();
+    assert!(c.down && c.expired, "{c:?}");
+    assert_eq!(
+        d.root_cause.clone().unwrap().objects[0].name,
+        "kube-controller-manager"
+    );
+    let text = step_text(&d);
+    assert!(
+        text.starts_with("kube-controller-manager is not running"),
+        "{text}"
+    );
+    assert!(
+        text.contains("control-plane outage, not a fault of this object"),
+        "{text}"
+    );
+}

@@ -51,6 +51,9 @@ pub enum Edge {
     /// A missing object and the resource that should make it (the
     /// ExternalSecret, SealedSecret or Certificate of a Secret).
     MadeBy,
+    /// An object whose status lags and the controller that should act on
+    /// it (found by its Lease; see `diagnose::controller`).
+    ReconciledBy,
 }
 
 impl Edge {
@@ -67,6 +70,7 @@ impl Edge {
             Edge::Manages => "manages",
             Edge::Contains => "contains",
             Edge::MadeBy => "made-by",
+            Edge::ReconciledBy => "reconciled-by",
         }
     }
 
@@ -298,6 +302,16 @@ pub fn backing_workloads<'a>(snap: &'a Snapshot, svc: &Object) -> Vec<&'a Object
         .collect();
     found.sort_by_key(|o| (o.kind(), o.name()));
     found
+}
+
+/// Whether `name` is one of `names`, or the start of one before a `-`: the
+/// workload a pod name or a manager name points at.
+pub fn named_like(names: &[String], name: &str) -> bool {
+    names.iter().any(|n| {
+        n == name
+            || n.strip_prefix(name)
+                .is_some_and(|rest| rest.starts_with('-'))
+    })
 }
 
 /// Whether a workload's pod template carries the labels a selector (query

@@ -36,6 +36,12 @@ pub enum Resource {
 pub enum Select {
     Name(String),
     Labels(String),
+    /// By a field selector (query form).
+    Fields(String),
+    /// Those named one of the names, or the start of one before a `-`
+    /// (the workload of pod `web-7d9f-x2x4z` is `web`), matched in memory
+    /// after a list.
+    NamedLike(Vec<String>),
     /// Workloads whose pod template the selector (query form) matches,
     /// matched in memory after a list: the workloads behind a Service.
     Template(String),
@@ -176,6 +182,9 @@ pub fn reads_for(objects: &[Object], events: &[Event]) -> Vec<RelatedRead> {
                 ));
             }
         }
+        // A status that lags its spec: the controller's lease, then the
+        // lease holder's pod and the workloads of its namespace.
+        out.extend(controller_reads(obj, objects));
         // An unschedulable pod: the nodes, to name what keeps it off them.
         if obj.kind() == "Pod"
             && obj.group().is_empty()
@@ -260,6 +269,65 @@ fn read(
         metadata_only,
         expect,
     }
+}
+
+/// The reads that find the controller of an object whose status lags:
+/// the control plane's Lease by name for built-in kinds, every Lease but
+/// the nodes' for custom resources; once read, the matching lease's
+/// holder pod and the Deployments and StatefulSets beside it.
+fn controller_reads(obj: &Object, objects: &[Object]) -> Vec<RelatedRead> {
+    use crate::diagnose::controller;
+    if !controller::lags(obj) && !controller::unscheduled(obj) {
+        return Vec::new();
+    }
+    let leases: Vec<&Object> = objects
+        .iter()
+        .filter(|o| o.kind() == "Lease" && o.group() == "coordination.k8s.io")
+        .collect();
+    let mut out = Vec::new();
+    if leases.is_empty() {
+        let lease = |select: Select, ns: Option<&str>| {
+            read("coordination.k8s.io/v1", "Lease", ns, select, false)
+        };
+        out.push(match controller::control_plane_lease(obj) {
+            Some(name) => lease(
+                Select::Name(name.into()),
+                Some(controller::CONTROL_PLANE_NAMESPACE),
+            ),
+            None => lease(
+                Select::Fields(format!(
+                    "metadata.namespace!={}",
+                    controller::NODE_LEASE_NAMESPACE
+                )),
+                None,
+            ),
+        });
+        return out;
+    }
+    if controller::control_plane_lease(obj).is_some() {
+        return out; // static pods: no workload to read
+    }
+    if let Some((lease, _)) = controller::matching_leases(&leases, obj).into_iter().next() {
+        let ns = lease.namespace();
+        let mut names: Vec<String> = controller::status_manager(obj)
+            .map(|(m, _)| m)
+            .into_iter()
+            .collect();
+        if let Some(pod) = controller::holder_pod(lease) {
+            out.push(read("v1", "Pod", ns, Select::Name(pod.into()), false));
+            names.push(pod.to_string());
+        }
+        for kind in ["Deployment", "StatefulSet"] {
+            out.push(read(
+                "apps/v1",
+                kind,
+                ns,
+                Select::NamedLike(names.clone()),
+                false,
+            ));
+        }
+    }
+    out
 }
 
 /// What a refused pod creation needs read to be explained.

@@ -739,8 +739,9 @@ impl<'a, R: Reader> Crawl<'a, R> {
                 return;
             }
             let mut lists: Vec<(Read, Vec<String>)> = Vec::new();
-            // Lists kept only where a pod template matches (read, query).
-            let mut templates: Vec<(Read, String)> = Vec::new();
+            // Lists kept only in part: where a pod template matches, or
+            // where a name is one of the names asked for.
+            let mut kept_if: Vec<(Read, Select)> = Vec::new();
             let mut gets: Vec<Read> = Vec::new();
             for related in plan {
                 let types: Vec<&ResourceType> = match &related.resource {
@@ -778,11 +779,14 @@ impl<'a, R: Reader> Crawl<'a, R> {
                             if let Select::Labels(l) = select {
                                 read = read.labels(l.clone());
                             }
+                            if let Select::Fields(f) = select {
+                                read = read.fields(f.clone());
+                            }
                             if related.metadata_only {
                                 read = read.metadata_only();
                             }
-                            if let Select::Template(q) = select {
-                                templates.push((read.clone(), q.clone()));
+                            if matches!(select, Select::Template(_) | Select::NamedLike(_)) {
+                                kept_if.push((read.clone(), select.clone()));
                             }
                             lists.push((read, related.expect.clone()));
                         }
@@ -810,9 +814,11 @@ impl<'a, R: Reader> Crawl<'a, R> {
                 }
             }
             new.extend(answered.into_iter().flat_map(|(read, objects)| {
-                let template = templates.iter().find(|(r, _)| *r == read).map(|(_, q)| q);
-                objects.into_iter().filter(move |o| {
-                    template.is_none_or(|q| crate::relations::template_matches(q, o))
+                let keep = kept_if.iter().find(|(r, _)| *r == read).map(|(_, s)| s);
+                objects.into_iter().filter(move |o| match keep {
+                    Some(Select::Template(q)) => crate::relations::template_matches(q, o),
+                    Some(Select::NamedLike(names)) => crate::relations::named_like(names, o.name()),
+                    _ => true,
                 })
             }));
             for (read, got) in self.gets(gets).await {

@@ -1,0 +1,462 @@
+//! The quiet controller: when an object's status lags its spec, find the
+//! controller that should act on it and judge that controller. The
+//! evidence, cheapest first: who writes its status (managedFields), the
+//! leader-election Lease that matches the kind's group or that manager, the
+//! lease's holder pod and the workload that runs it. Built-in kinds are the
+//! kube-controller-manager's, and a pod nobody schedules the
+//! kube-scheduler's: their Leases in kube-system. Every match says how it
+//! was made; nothing matched is said, not guessed. Pure.
+
+use jiff::{SignedDuration, Timestamp};
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::model::{Object, ObjectRef, Snapshot, age};
+use crate::verdict::{Verdict, judge};
+
+/// How long a lag may last before the controller behind it is looked at.
+pub const CONTROLLER_GRACE: SignedDuration = SignedDuration::from_secs(30);
+
+/// The namespace of the control plane's own Leases.
+pub const CONTROL_PLANE_NAMESPACE: &str = "kube-system";
+/// The namespace of the kubelets' Leases, one per node: never a controller.
+pub const NODE_LEASE_NAMESPACE: &str = "kube-node-lease";
+
+/// What was found out about the controller of a lagging object.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ControllerCheck {
+    /// The status manager from managedFields, when there is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub manager: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lease: Option<ObjectRef>,
+    /// How the lease was matched to the object.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub matched_by: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub holder: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub renewed: Option<Timestamp>,
+    /// Not renewed within its leaseDurationSeconds: the holder is not running.
+    pub expired: bool,
+    /// The workload that runs the holder pod, and its verdict.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub workload: Option<ObjectRef>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub workload_verdict: Option<Verdict>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub workload_reason: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub workload_message: Option<String>,
+    /// The controller is down: the lease expired, or its workload fails.
+    pub down: bool,
+    /// One sentence for people: what was found and how.
+    pub summary: String,
+}
+
+/// Whether an object's status lags its spec (read-plan side: no clock):
+/// observedGeneration below generation, or a custom resource with a
+/// generation and no status at all.
+pub fn lags(obj: &Object) -> bool {
+    match (obj.generation, obj.observed_generation()) {
+        (Some(g), Some(o)) => o < g,
+        (Some(_), None) => {
+            !crate::catalog::is_builtin_group(obj.group())
+                && obj
+                    .status()
+                    .is_none_or(|s| s.as_object().is_some_and(|m| m.is_empty()))
+        }
+        _ => false,
+    }
+}
+
+/// Whether a pod waits for a scheduler that has not looked at it: Pending,
+/// no node, and no PodScheduled condition at all.
+pub fn unscheduled(obj: &Object) -> bool {
+    obj.kind() == "Pod"
+        && obj.group().is_empty()
+        && obj.str("/status/phase").unwrap_or("Pending") == "Pending"
+        && obj.str("/spec/nodeName").is_none()
+        && obj.condition("PodScheduled").is_none()
+}
+
+/// Whether a kind is reconciled by kube-controller-manager.
+fn built_in(obj: &Object) -> bool {
+    matches!(
+        obj.group(),
+        "apps" | "batch" | "autoscaling" | "policy" | ""
+    ) && obj.kind() != "Pod"
+}
+
+/// The control-plane Lease that answers for the object, if it is one of
+/// the control plane's: (namespace, name).
+pub fn control_plane_lease(obj: &Object) -> Option<&'static str> {
+    if unscheduled(obj) {
+        Some("kube-scheduler")
+    } else if built_in(obj) {
+        Some("kube-controller-manager")
+    } else {
+        None
+    }
+}
+
+/// The manager that last wrote the object's status (managedFields).
+pub fn status_manager(obj: &Object) -> Option<(String, Timestamp)> {
+    obj.at("/metadata/managedFields")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter(|e| e.get("subresource").and_then(Value::as_str) == Some("status"))
+        .filter_map(|e| {
+            Some((
+                e.get("manager")?.as_str()?.to_string(),
+                crate::model::parse_time(e.get("time"))?,
+            ))
+        })
+        .max_by_key(|(_, t)| *t)
+}
+
+fn is_lease(o: &Object) -> bool {
+    o.kind() == "Lease" && o.group() == "coordination.k8s.io"
+}
+
+/// The leases that may be the controller's, best first, with how each was
+/// matched: the control plane's own for built-in kinds; for custom
+/// resources, a lease named for the kind's API group or its domain (as
+/// operator SDKs name them, `<id>.<domain>`), or whose name or holder
+/// names the status manager.
+pub fn matching_leases<'a>(leases: &[&'a Object], obj: &Object) -> Vec<(&'a Object, String)> {
+    let leases: Vec<&Object> = leases
+        .iter()
+        .copied()
+        .filter(|l| is_lease(l) && l.namespace() != Some(NODE_LEASE_NAMESPACE))
+        .collect();
+    if let Some(name) = control_plane_lease(obj) {
+        return leases
+            .into_iter()
+            .filter(|l| l.namespace() == Some(CONTROL_PLANE_NAMESPACE) && l.name() == name)
+            .map(|l| (l, format!("{name} reconciles {} objects", obj.kind())))
+            .collect();
+    }
+    let group = obj.group();
+    let domain = group
+        .split_once('.')
+        .map(|(_, d)| d)
+        .filter(|d| d.contains('.'));
+    let manager = status_manager(obj).map(|(m, _)| m);
+    let mut out: Vec<(u8, &Object, String)> = Vec::new();
+    for l in leases {
+        let name = l.name();
+        let holder = holder(l).unwrap_or_default();
+        let how = if !group.is_empty() && name.contains(group) {
+            Some((
+                0,
+                format!("lease name {name} contains the API group {group}"),
+            ))
+        } else if let Some(d) = domain.filter(|d| name.ends_with(&format!(".{d}"))) {
+            Some((
+                1,
+                format!("lease name {name} ends in the group's domain {d}"),
+            ))
+        } else if let Some(m) = manager
+            .as_deref()
+            .filter(|m| m.len() > 3 && m != &"manager")
+        {
+            (name.contains(m) || holder.contains(m))
+                .then(|| (2, format!("lease {name} names the status manager {m}")))
+        } else {
+            None
+        };
+        if let Some((rank, how)) = how {
+            out.push((rank, l, how));
+        }
+    }
+    out.sort_by_key(|(rank, l, _)| {
+        (
+            *rank,
+            l.namespace().map(str::to_string),
+            l.name().to_string(),
+        )
+    });
+    out.into_iter().map(|(_, l, how)| (l, how)).collect()
+}
+
+/// The lease's holder identity.
+fn holder(lease: &Object) -> Option<&str> {
+    lease.str("/spec/holderIdentity").filter(|h| !h.is_empty())
+}
+
+/// The pod a holder identity names: client-go's leader election writes
+/// `<hostname>_<uuid>`, and a pod's hostname is its name.
+pub fn holder_pod(lease: &Object) -> Option<&str> {
+    let h = holder(lease)?;
+    let pod = h.split_once('_').map(|(p, _)| p).unwrap_or(h);
+    (!pod.is_empty() && pod.len() <= 253).then_some(pod)
+}
+
+/// When the lease was last renewed, and whether that is longer ago than
+/// its duration.
+fn renewal(lease: &Object, now: Timestamp) -> (Option<Timestamp>, bool) {
+    let renewed = crate::model::parse_time(lease.at("/spec/renewTime"))
+        .or_else(|| crate::model::parse_time(lease.at("/spec/acquireTime")));
+    let duration = lease.int("/spec/leaseDurationSeconds").unwrap_or(15);
+    let expired = holder(lease).is_none()
+        || renewed.is_some_and(|t| now.duration_since(t) > SignedDuration::from_secs(duration));
+    (renewed, expired)
+}
+
+/// The workload that runs a pod: its controller's controller, as the
+/// snapshot holds them (ReplicaSet → Deployment), else the pod's owner.
+fn workload_of<'a>(snap: &'a Snapshot, pod: &'a Object) -> Option<&'a Object> {
+    let owner = pod.controller()?;
+    let rs = snap
+        .get(&owner.uid)
+        .or_else(|| snap.find("apps", &owner.kind, pod.namespace(), &owner.name));
+    match rs {
+        Some(rs) if rs.kind() == "ReplicaSet" => rs
+            .controller()
+            .and_then(|d| {
+                snap.get(&d.uid)
+                    .or_else(|| snap.find("apps", &d.kind, rs.namespace(), &d.name))
+            })
+            .or(Some(rs)),
+        Some(w) => Some(w),
+        None => None,
+    }
+}
+
+/// A Deployment or StatefulSet of the lease's namespace named like the
+/// manager or the holder pod: the workload when the pod is gone.
+fn named_workload<'a>(
+    snap: &'a Snapshot,
+    ns: Option<&str>,
+    names: &[String],
+) -> Option<&'a Object> {
+    snap.objects().iter().find(|o| {
+        o.group() == "apps"
+            && matches!(o.kind(), "Deployment" | "StatefulSet")
+            && o.namespace() == ns
+            && crate::relations::named_like(names, o.name())
+    })
+}
+
+/// Finds and judges the controller of `obj`, whose status lags. None when
+/// no lease was read at all (the search did not run, or was forbidden:
+/// a gap, never "down").
+pub fn check(snap: &Snapshot, obj: &Object) -> Option<ControllerCheck> {
+    let leases: Vec<&Object> = snap.objects().iter().filter(|o| is_lease(o)).collect();
+    let manager = status_manager(obj);
+    let written = manager
+        .as_ref()
+        .map(|(m, t)| format!("status last written {} ago by {m}", age(snap.now, *t)))
+        .unwrap_or_else(|| "status never written".into());
+    let mut check = ControllerCheck {
+        manager: manager.as_ref().map(|(m, _)| m.clone()),
+        lease: None,
+        matched_by: None,
+        holder: None,
+        renewed: None,
+        expired: false,
+        workload: None,
+        workload_verdict: None,
+        workload_reason: None,
+        workload_message: None,
+        down: false,
+        summary: String::new(),
+    };
+    let Some((lease, how)) = matching_leases(&leases, obj).into_iter().next() else {
+        if leases.is_empty() && !snap.absent.iter().any(|a| a.kind == "Lease") {
+            return None;
+        }
+        check.summary = format!(
+            "{written}; no leader-election lease matches {} ({} lease(s) read): its controller is not found",
+            obj.kind(),
+            leases.len()
+        );
+        return Some(check);
+    };
+    let (renewed, expired) = renewal(lease, snap.now);
+    check.lease = Some(lease.id.clone());
+    check.matched_by = Some(how.clone());
+    check.holder = holder(lease).map(str::to_string);
+    check.renewed = renewed;
+    check.expired = expired;
+    let pod_name = holder_pod(lease);
+    let pod = pod_name.and_then(|p| snap.find("", "Pod", lease.namespace(), p));
+    let mut names: Vec<String> = pod_name.map(str::to_string).into_iter().collect();
+    names.extend(check.manager.clone());
+    let workload = pod
+        .and_then(|p| workload_of(snap, p))
+        .or_else(|| named_workload(snap, lease.namespace(), &names));
+    let lease_text = format!(
+        "lease {}/{} ({how})",
+        lease.namespace().unwrap_or_default(),
+        lease.name()
+    );
+    let renewed_text = match (renewed, expired) {
+        (Some(t), true) => format!(
+            "last renewed {} ago, longer than its {}s: its holder is not running",
+            age(snap.now, t),
+            lease.int("/spec/leaseDurationSeconds").unwrap_or(15)
+        ),
+        (Some(t), false) => format!("renewed {} ago", age(snap.now, t)),
+        (None, _) => "never renewed".into(),
+    };
+    let held = match (check.holder.as_deref(), pod, workload) {
+        (Some(h), Some(p), Some(w)) => {
+            format!("held by {h}: pod {} of {}/{}", p.name(), w.kind(), w.name())
+        }
+        (Some(h), None, Some(w)) => format!(
+            "held by {h}; that pod is gone; {}/{} is named like it",
+            w.kind(),
+            w.name()
+        ),
+        (Some(h), Some(p), None) => format!("held by {h}: pod {}", p.name()),
+        (Some(h), None, None) => format!("held by {h}, a pod that was not found"),
+        (None, ..) => "held by no one".into(),
+    };
+    let mut summary = format!("{lease_text}, {held}, {renewed_text}");
+    if let Some(w) = workload {
+        let j = judge(w, snap);
+        check.workload = Some(w.id.clone());
+        check.workload_verdict = Some(j.verdict);
+        check.workload_reason = Some(j.reason.clone());
+        check.workload_message = Some(j.message.clone());
+        if j.verdict != Verdict::Converged {
+            summary.push_str(&format!(
+                "; {}/{} is {} ({}): {}",
+                w.kind(),
+                w.name(),
+                j.verdict,
+                j.reason,
+                j.message
+            ));
+            check.down = matches!(j.verdict, Verdict::Failed | Verdict::NotFound)
+                || w.at("/spec/replicas").and_then(Value::as_i64) == Some(0);
+        }
+    }
+    if let Some(p) = pod.filter(|_| !check.down) {
+        let j = judge(p, snap);
+        if j.verdict == Verdict::Failed {
+            summary.push_str(&format!(
+                "; pod {} is Failed ({}): {}",
+                p.name(),
+                j.reason,
+                j.message
+            ));
+            check.down = true;
+        }
+    }
+    check.down |= expired;
+    summary.push_str(&format!("; {written}"));
+    check.summary = summary;
+    Some(check)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::relations::{Resource, Select, reads_for};
+
+    fn obj(v: Value) -> Object {
+        Object::from_value(v).unwrap()
+    }
+
+    fn lease(ns: &str, name: &str, holder: &str) -> Object {
+        obj(
+            json!({"apiVersion": "coordination.k8s.io/v1", "kind": "Lease",
+            "metadata": {"name": name, "namespace": ns, "uid": name},
+            "spec": {"holderIdentity": holder, "leaseDurationSeconds": 15, "renewTime": "2026-11-29T22:29:59.000000Z"}}),
+        )
+    }
+
+    fn widget(manager: &str) -> Object {
+        obj(json!({"apiVersion": "widgets.acme.io/v1", "kind": "Widget",
+            "metadata": {"name": "w", "namespace": "apps", "uid": "w", "generation": 2,
+                "managedFields": [{"manager": manager, "operation": "Update", "subresource": "status",
+                    "time": "2026-11-29T22:00:00Z", "fieldsV1": {"f:status": {}}}]},
+            "status": {"observedGeneration": 1}}))
+    }
+
+    #[test]
+    fn leases_match_by_group_domain_or_status_manager() {
+        let by_group = lease("acme-system", "widgets.acme.io-leader", "x_1");
+        let by_domain = lease(
+            "acme-system",
+            "9f3e1c2a.acme.io",
+            "widget-controller-5f-abcde_77",
+        );
+        let by_manager = lease("tools", "leader-lock", "widget-controller-5f-abcde_77");
+        let node = lease("kube-node-lease", "widgets.acme.io", "node");
+        let unrelated = lease("other", "ingress-nginx-leader", "nginx_1");
+        let all = [&by_group, &by_domain, &by_manager, &node, &unrelated];
+        let found: Vec<(String, String)> = matching_leases(&all, &widget("widget-controller"))
+            .into_iter()
+            .map(|(l, how)| (l.name().to_string(), how))
+            .collect();
+        assert_eq!(
+            found,
+            vec![
+                (
+                    "widgets.acme.io-leader".to_string(),
+                    "lease name widgets.acme.io-leader contains the API group widgets.acme.io"
+                        .to_string()
+                ),
+                (
+                    "9f3e1c2a.acme.io".to_string(),
+                    "lease name 9f3e1c2a.acme.io ends in the group's domain acme.io".to_string()
+                ),
+                (
+                    "leader-lock".to_string(),
+                    "lease leader-lock names the status manager widget-controller".to_string()
+                ),
+            ]
+        );
+        // kubebuilder's default manager name says nothing.
+        assert!(matching_leases(&[&by_manager], &widget("manager")).is_empty());
+        assert_eq!(holder_pod(&by_domain), Some("widget-controller-5f-abcde"));
+    }
+
+    #[test]
+    fn the_search_reads_leases_only_for_what_lags_and_then_the_holder() {
+        let w = widget("widget-controller");
+        let mut fine = w.clone();
+        fine.raw["status"]["observedGeneration"] = json!(2);
+        let fine = obj(fine.raw);
+        assert!(
+            reads_for(std::slice::from_ref(&fine), &[]).is_empty(),
+            "a healthy object costs nothing"
+        );
+        let first = reads_for(std::slice::from_ref(&w), &[]);
+        let leases: Vec<_> = first
+            .iter()
+            .filter(|r| matches!(&r.resource, Resource::Kind { kind, .. } if kind == "Lease"))
+            .collect();
+        assert_eq!(leases.len(), 1, "{first:?}");
+        assert_eq!(
+            leases[0].select,
+            Select::Fields("metadata.namespace!=kube-node-lease".into())
+        );
+        assert_eq!(leases[0].namespace, None);
+        let with = vec![
+            w,
+            lease(
+                "acme-system",
+                "9f3e1c2a.acme.io",
+                "widget-controller-5f-abcde_77",
+            ),
+        ];
+        let second = reads_for(&with, &[]);
+        assert!(
+            second.iter().any(
+                |r| r.select == Select::Name("widget-controller-5f-abcde".into())
+                    && r.namespace.as_deref() == Some("acme-system")
+            ),
+            "{second:?}"
+        );
+        assert!(second.iter().any(|r| matches!(&r.select, Select::NamedLike(n) if n.contains(&"widget-controller".to_string()))), "{second:?}");
+    }
+}
