@@ -448,3 +448,84 @@ fn a_first_consumer_claim_with_no_volume_is_the_cause_not_a_cycle() {
         steps(&item)
     );
 }
+
+#[test]
+fn a_resource_whose_operator_stopped_names_the_operator() {
+    support::install_crd("caches", "Cache", "cache.reconcile.test", "", "");
+    let op = Namespace::new("cause-operator-system");
+    // The operator: a Deployment whose pod crash-loops, and the Lease its
+    // leader election held, last renewed a minute ago.
+    op.apply(&support::deployment(
+        "cache-operator",
+        1,
+        "",
+        ", reconcile.test/failure: crash-loop",
+        "",
+        "",
+    ));
+    let mut pod = String::new();
+    wait_until("the operator's pod", Duration::from_secs(60), || {
+        pod = op.jsonpath("pods", "{.items[0].metadata.name}");
+        !pod.is_empty()
+    });
+    op.apply(&format!(
+        "apiVersion: coordination.k8s.io/v1\nkind: Lease\nmetadata: {{name: 5b7c2f1e.reconcile.test}}\nspec:\n  holderIdentity: {pod}_5e1f9a70-3b1c-4c1e-9d0a-2f7f3f1b8c11\n  leaseDurationSeconds: 15\n  acquireTime: \"2026-01-01T00:00:00.000000Z\"\n  renewTime: \"2026-01-01T00:00:00.000000Z\"\n"
+    ));
+    let ns = Namespace::new("cause-operator");
+    ns.apply("apiVersion: cache.reconcile.test/v1\nkind: Cache\nmetadata: {name: sessions}\nspec: {size: 1}\n");
+    // What the operator wrote while it ran: status, under its field manager.
+    ns.kubectl(&[
+        "patch",
+        "cache.cache.reconcile.test/sessions",
+        "--subresource=status",
+        "--type=merge",
+        "--field-manager=cache-operator",
+        "-p",
+        r#"{"status":{"observedGeneration":1,"conditions":[{"type":"Ready","status":"True","reason":"Reconciled","message":"1 replica","lastTransitionTime":"2026-01-01T00:00:00Z"}]}}"#,
+    ])
+    .ok();
+    // Then the spec changes, and nothing observes it.
+    ns.kubectl(&[
+        "patch",
+        "cache.cache.reconcile.test/sessions",
+        "--type=merge",
+        "-p",
+        r#"{"spec":{"size":3}}"#,
+    ])
+    .ok();
+    let (code, item) = why_until(
+        &ns,
+        "cache.cache.reconcile.test/sessions",
+        "the operator named",
+        |i| root_reason(i) == "ControllerDown",
+    );
+    assert_eq!(code, 1);
+    let cause = &item["rootCause"]["objects"][0];
+    assert_eq!(
+        (cause["kind"].as_str(), cause["name"].as_str()),
+        (Some("Deployment"), Some("cache-operator"))
+    );
+    let c = &item["controller"];
+    assert_eq!(
+        (c["expired"].as_bool(), c["manager"].as_str()),
+        (Some(true), Some("cache-operator")),
+        "{c:#}"
+    );
+    let summary = c["summary"].as_str().unwrap();
+    assert!(
+        summary.contains(&format!("held by {pod}_5e1f9a70-3b1c-4c1e-9d0a-2f7f3f1b8c11: pod {pod} of Deployment/cache-operator")),
+        "{summary}"
+    );
+    assert!(
+        summary.contains("ends in the group's domain reconcile.test"),
+        "{summary}"
+    );
+    assert!(
+        steps(&item).contains(&format!(
+            "kubectl -n {} logs deployment/cache-operator --previous",
+            op.name
+        )),
+        "{}",
+        steps(&item)
+    );
+}

@@ -303,7 +303,9 @@ pub fn check(snap: &Snapshot, obj: &Object) -> Option<ControllerCheck> {
         (Some(t), false) => format!("renewed {} ago", age(snap.now, t)),
         (None, _) => "never renewed".into(),
     };
+    let control_plane = control_plane_lease(obj).is_some();
     let held = match (check.holder.as_deref(), pod, workload) {
+        (Some(h), ..) if control_plane => format!("held by {h}"),
         (Some(h), Some(p), Some(w)) => {
             format!("held by {h}: pod {} of {}/{}", p.name(), w.kind(), w.name())
         }

@@ -158,52 +158,23 @@ pub fn diagnose(snap: &Snapshot, uid: &str) -> Diagnosis {
     let events = events::timeline(snap, &uids);
     let (mut causes, mut chain) = (causes, chain);
     let controller = quiet(snap, target, &judgement, &generation);
-    if let Some(c) = &controller {
-        findings.push(Finding {
-            reason: if c.down {
-                "ControllerDown"
-            } else {
-                "Controller"
-            }
-            .into(),
-            message: c.summary.clone(),
-            objects: c.workload.iter().chain(c.lease.iter()).cloned().collect(),
-        });
-        if c.down {
-            let who = c
-                .workload
-                .clone()
-                .or_else(|| c.lease.clone())
-                .expect("a down controller has a lease");
-            let cause = Cause {
-                verdict: Verdict::Failed,
-                reason: "ControllerDown".into(),
-                message: c.summary.clone(),
-                count: 1,
-                objects: vec![who.clone()],
-            };
-            chain.truncate(1);
-            chain.push(Link {
-                object: Some(who),
-                edge: Some(crate::relations::Edge::ReconciledBy),
-                container: None,
-                verdict: Some(Verdict::Failed),
-                reason: c
-                    .workload_reason
-                    .clone()
-                    .unwrap_or_else(|| "LeaseExpired".into()),
-                message: c
-                    .workload_message
-                    .clone()
-                    .unwrap_or_else(|| c.summary.clone()),
-            });
-            causes.insert(0, cause);
+    let next_steps = match controller.as_ref() {
+        Some(c) if c.down => {
+            blame_controller(c, target, &mut causes, &mut chain);
+            let mut s = vec![steps::controller_down(c)];
+            s.extend(steps::next_steps(snap, target, None, &chain, &findings));
+            s
         }
-    }
-    let mut next_steps = steps::next_steps(snap, target, causes.first(), &chain, &findings);
-    if let Some(c) = controller.as_ref().filter(|c| c.down) {
-        next_steps.insert(0, steps::controller_down(c));
-    }
+        Some(c) => {
+            findings.push(Finding {
+                reason: "Controller".into(),
+                message: c.summary.clone(),
+                objects: c.workload.iter().chain(c.lease.iter()).cloned().collect(),
+            });
+            steps::next_steps(snap, target, causes.first(), &chain, &findings)
+        }
+        None => steps::next_steps(snap, target, causes.first(), &chain, &findings),
+    };
     Diagnosis {
         item: Item::with(target, judgement),
         generation_check: (target.generation.is_some()).then_some(generation),
@@ -219,6 +190,48 @@ pub fn diagnose(snap: &Snapshot, uid: &str) -> Diagnosis {
         same_cause: vec![],
         members: uids.iter().map(|u| u.to_string()).collect(),
     }
+}
+
+/// A controller that is down is the root cause: the chain goes from the
+/// target to it, and the target's own lag (its symptom) is no cause of
+/// its own.
+fn blame_controller(
+    c: &controller::ControllerCheck,
+    target: &Object,
+    causes: &mut Vec<Cause>,
+    chain: &mut Vec<Link>,
+) {
+    let who = c
+        .workload
+        .clone()
+        .or_else(|| c.lease.clone())
+        .expect("a down controller has a lease");
+    causes.retain(|c| c.objects != [target.id.clone()]);
+    causes.insert(
+        0,
+        Cause {
+            verdict: Verdict::Failed,
+            reason: "ControllerDown".into(),
+            message: c.summary.clone(),
+            count: 1,
+            objects: vec![who.clone()],
+        },
+    );
+    chain.truncate(1);
+    chain.push(Link {
+        object: Some(who),
+        edge: Some(crate::relations::Edge::ReconciledBy),
+        container: None,
+        verdict: Some(Verdict::Failed),
+        reason: c
+            .workload_reason
+            .clone()
+            .unwrap_or_else(|| "LeaseExpired".into()),
+        message: c
+            .workload_message
+            .clone()
+            .unwrap_or_else(|| c.summary.clone()),
+    });
 }
 
 /// The controller behind a target whose status lags past

@@ -477,10 +477,13 @@ pub fn controller_down(c: &super::controller::ControllerCheck) -> NextStep {
     });
     if control_plane {
         let name = lease.map(|l| l.name.as_str()).unwrap_or_default();
+        let renewed = c
+            .renewed
+            .map(|t| format!("its Lease kube-system/{name} has not been renewed since {t}"))
+            .unwrap_or_else(|| format!("its Lease kube-system/{name} is not renewed"));
         return step(
             format!(
-                "{name} is not running ({}): this is a control-plane outage, not a fault of this object; nothing acts on it until {name} runs again. Check the control plane ({name}'s process or static pod and its logs).",
-                c.summary
+                "{name} is not running ({renewed}): this is a control-plane outage, not a fault of this object; nothing acts on it until {name} runs again. Check the control plane ({name}'s process or static pod and its logs)."
             ),
             vec![
                 format!("kubectl -n kube-system get lease {name} -o yaml"),
@@ -501,10 +504,16 @@ pub fn controller_down(c: &super::controller::ControllerCheck) -> NextStep {
         .as_ref()
         .map(|w| format!("{}/{}", w.kind, w.name))
         .unwrap_or_else(|| "its controller".into());
+    let state = match (&c.workload_verdict, &c.workload_reason) {
+        (Some(v), Some(r)) if *v != crate::verdict::Verdict::Converged => {
+            format!("{who} is {v} ({r})")
+        }
+        _ if c.expired => format!("the lease {who} holds is not renewed"),
+        _ => format!("{who} is not healthy"),
+    };
     step(
         format!(
-            "The controller that should act on it is down ({}): nothing updates this object until {who} runs again. Fix {who} first (its own verdict and logs).",
-            c.summary
+            "The controller that should act on it is down: {state}. Nothing updates this object until it runs again: fix {who} first (its own verdict, events and logs)."
         ),
         commands,
     )
