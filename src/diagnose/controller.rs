@@ -49,6 +49,9 @@ pub struct ControllerCheck {
     pub workload_reason: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub workload_message: Option<String>,
+    /// The holder pod's failure (`its pod X is Failed (CrashLoopBackOff)`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pod_failure: Option<String>,
     /// The controller is down: the lease expired, or its workload fails.
     pub down: bool,
     /// One sentence for people: what was found and how.
@@ -262,6 +265,7 @@ pub fn check(snap: &Snapshot, obj: &Object) -> Option<ControllerCheck> {
         workload_verdict: None,
         workload_reason: None,
         workload_message: None,
+        pod_failure: None,
         down: false,
         summary: String::new(),
     };
@@ -338,15 +342,18 @@ pub fn check(snap: &Snapshot, obj: &Object) -> Option<ControllerCheck> {
                 || w.at("/spec/replicas").and_then(Value::as_i64) == Some(0);
         }
     }
-    if let Some(p) = pod.filter(|_| !check.down) {
+    if let Some(p) = pod {
         let j = judge(p, snap);
         if j.verdict == Verdict::Failed {
-            summary.push_str(&format!(
-                "; pod {} is Failed ({}): {}",
-                p.name(),
-                j.reason,
-                j.message
-            ));
+            if !check.down {
+                summary.push_str(&format!(
+                    "; pod {} is Failed ({}): {}",
+                    p.name(),
+                    j.reason,
+                    j.message
+                ));
+            }
+            check.pod_failure = Some(format!("its pod {} is Failed ({})", p.name(), j.reason));
             check.down = true;
         }
     }

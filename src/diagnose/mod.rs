@@ -222,7 +222,7 @@ fn blame_controller(
         object: Some(who),
         edge: Some(crate::relations::Edge::ReconciledBy),
         container: None,
-        verdict: Some(Verdict::Failed),
+        verdict: Some(c.workload_verdict.unwrap_or(Verdict::Failed)),
         reason: c
             .workload_reason
             .clone()

@@ -505,6 +505,9 @@ pub fn controller_down(c: &super::controller::ControllerCheck) -> NextStep {
         .map(|w| format!("{}/{}", w.kind, w.name))
         .unwrap_or_else(|| "its controller".into());
     let state = match (&c.workload_verdict, &c.workload_reason) {
+        _ if c.pod_failure.is_some() => {
+            format!("{} ({who})", c.pod_failure.clone().unwrap_or_default())
+        }
         (Some(v), Some(r)) if *v != crate::verdict::Verdict::Converged => {
             format!("{who} is {v} ({r})")
         }

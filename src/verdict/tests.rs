@@ -635,6 +635,11 @@ fn the_docs_state_every_grace_period() {
         ("NO_PROGRESS_GRACE", super::conventions::NO_PROGRESS_GRACE),
         ("PROVISION_GRACE", super::kinds::PROVISION_GRACE),
         ("GATE_GRACE", super::kinds::GATE_GRACE),
+        (
+            "CONTROLLER_GRACE",
+            crate::diagnose::controller::CONTROLLER_GRACE,
+        ),
+        ("GONE_FAILURE_WINDOW", crate::diagnose::GONE_FAILURE_WINDOW),
     ];
     for (name, length) in graces {
         let row = docs
