@@ -24,8 +24,20 @@ pub enum ApiError {
     /// The TLS handshake failed: the server's certificate is not trusted,
     /// names another host, or the server refused ours.
     Tls(String),
+    /// The answer was larger than [`MAX_ANSWER`] (on the wire or once
+    /// decompressed): read no further, a gap in the answer.
+    TooLarge(String),
     Other(u16, String),
 }
+
+/// The most bytes one answer may have, on the wire and decompressed: far
+/// above any real list page (500 objects), far below what would exhaust
+/// memory. A gzip bomb or an endless body stops here.
+pub const MAX_ANSWER: usize = 128 << 20;
+
+/// The most bytes one watch event may have: an object is at most 1.5 MiB
+/// in etcd, and a line that never ends stops here.
+pub const MAX_WATCH_LINE: usize = 16 << 20;
 
 impl ApiError {
     /// A short word for `incomplete` entries.
@@ -39,6 +51,7 @@ impl ApiError {
             ApiError::Timeout => "timeout".into(),
             ApiError::Unreachable(_) => "unreachable".into(),
             ApiError::Tls(_) => "TLS handshake failed".into(),
+            ApiError::TooLarge(_) => format!("answer larger than {} MiB", MAX_ANSWER >> 20),
             // The server's own words say which part failed (a conversion
             // webhook, an aggregated API); escaped where it is printed.
             ApiError::Other(code, message) if !message.is_empty() => {
@@ -107,7 +120,9 @@ impl Api {
     }
 
     /// Opens a watch: `path_and_query` must carry `watch=1`. The stream ends
-    /// when the server closes it or the connection breaks.
+    /// when the server closes it or the connection breaks. Each event is one
+    /// line of at most [`MAX_WATCH_LINE`] bytes: a line that never ends is
+    /// an error, not a buffer that grows.
     pub async fn watch(
         &self,
         path_and_query: &str,
@@ -116,25 +131,79 @@ impl Api {
         impl futures::Stream<Item = Result<kube::core::WatchEvent<Value>, ApiError>> + use<>,
         ApiError,
     > {
-        use futures::StreamExt;
-        let request = http::Request::get(path_and_query)
-            .header(http::header::ACCEPT, accept)
-            .body(Vec::new())
-            .map_err(|e| ApiError::Other(0, e.to_string()))?;
         let started = std::time::Instant::now();
         let result =
-            match tokio::time::timeout(self.timeout, self.client.request_events::<Value>(request))
-                .await
+            match tokio::time::timeout(self.timeout, self.open_watch(path_and_query, accept)).await
             {
                 Err(_) => Err(ApiError::Timeout),
-                Ok(Ok(stream)) => Ok(stream.map(
-                    |r: Result<kube::core::WatchEvent<Value>, kube::Error>| r.map_err(classify),
-                )),
-                Ok(Err(err)) => Err(classify(err)),
+                Ok(r) => r,
             };
         let error = result.as_ref().err();
         crate::log::response("GET", path_and_query, None, error, started.elapsed());
         result
+    }
+
+    async fn open_watch(
+        &self,
+        path_and_query: &str,
+        accept: &str,
+    ) -> Result<
+        impl futures::Stream<Item = Result<kube::core::WatchEvent<Value>, ApiError>> + use<>,
+        ApiError,
+    > {
+        use futures::{StreamExt, TryStreamExt};
+        use http_body_util::BodyExt;
+        use tokio_util::codec::{FramedRead, LinesCodec, LinesCodecError};
+        // Uncompressed, as kube asks: newer servers gzip a watch one member
+        // per event, which the decompression layer reads only the first of.
+        let request = http::Request::get(path_and_query)
+            .header(http::header::ACCEPT, accept)
+            .header(http::header::ACCEPT_ENCODING, "identity")
+            .body(kube::client::Body::empty())
+            .map_err(|e| ApiError::Other(0, e.to_string()))?;
+        let response = self.client.send(request).await.map_err(classify)?;
+        let status = response.status();
+        if !status.is_success() {
+            let body = http_body_util::Limited::new(response.into_body(), MAX_ANSWER)
+                .collect()
+                .await
+                .map_err(|e| body_error(e, path_and_query))?
+                .to_bytes();
+            return Err(status_error(status.as_u16(), &body));
+        }
+        let bytes = response.into_body().into_data_stream().map_err(|e| {
+            // A watch the server or the network ended: resumable.
+            std::io::Error::new(std::io::ErrorKind::UnexpectedEof, e)
+        });
+        let lines = FramedRead::new(
+            tokio_util::io::StreamReader::new(bytes),
+            LinesCodec::new_with_max_length(MAX_WATCH_LINE),
+        );
+        Ok(lines.filter_map(|line| async move {
+            match line {
+                Ok(line) => match serde_json::from_str::<kube::core::WatchEvent<Value>>(&line) {
+                    Ok(event) => Some(Ok(event)),
+                    Err(e) if e.is_eof() => None,
+                    Err(e) => Some(Err(
+                        match serde_json::from_str::<kube::core::Status>(&line) {
+                            Ok(status) => classify(kube::Error::Api(status.boxed())),
+                            Err(_) => ApiError::Other(0, format!("a watch event is not JSON: {e}")),
+                        },
+                    )),
+                },
+                Err(LinesCodecError::Io(e)) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
+                    None
+                }
+                Err(LinesCodecError::Io(e)) if e.kind() == std::io::ErrorKind::TimedOut => None,
+                Err(LinesCodecError::Io(e)) => Some(Err(ApiError::Unreachable(e.to_string()))),
+                Err(LinesCodecError::MaxLineLengthExceeded) => {
+                    Some(Err(ApiError::TooLarge(format!(
+                        "a watch event is longer than {} MiB, the most read from a server",
+                        MAX_WATCH_LINE >> 20
+                    ))))
+                }
+            }
+        }))
     }
 
     /// GETs `path_and_query` and parses the JSON answer.
@@ -221,11 +290,10 @@ impl Api {
                 header(http::header::RETRY_AFTER),
             )
         };
-        let body = response
-            .into_body()
+        let body = http_body_util::Limited::new(response.into_body(), MAX_ANSWER)
             .collect()
             .await
-            .map_err(|e| Failure::Final(classify(e)))?
+            .map_err(|e| Failure::Final(body_error(e, path_and_query)))?
             .to_bytes();
         if status.is_success() || status == http::StatusCode::NOT_MODIFIED {
             return Ok(Answer {
@@ -339,6 +407,31 @@ fn status_error(code: u16, body: &[u8]) -> ApiError {
         410 => ApiError::Gone,
         504 => ApiError::Timeout,
         code => ApiError::Other(code, message),
+    }
+}
+
+/// A body that could not be read whole: too large (here or on the wire,
+/// see `transport.rs`), or the connection's error.
+fn body_error(err: tower::BoxError, path: &str) -> ApiError {
+    let too_large = |e: &(dyn std::error::Error + 'static)| {
+        let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(e);
+        while let Some(c) = cause {
+            if c.is::<http_body_util::LengthLimitError>() {
+                return true;
+            }
+            cause = c.source();
+        }
+        false
+    };
+    if too_large(err.as_ref()) {
+        return ApiError::TooLarge(format!(
+            "the answer to {path} is larger than {} MiB, the most read from a server",
+            MAX_ANSWER >> 20
+        ));
+    }
+    match err.downcast::<kube::Error>() {
+        Ok(e) => classify(*e),
+        Err(e) => ApiError::Unreachable(e.to_string()),
     }
 }
 

@@ -513,6 +513,9 @@ fn explain(err: &ApiError, server: &str, doing: &str) -> FetchError {
         ApiError::Gone => {
             format!("the server's answer expired while trying to {doing}; run the command again")
         }
+        ApiError::TooLarge(message) => format!(
+            "{message}, while trying to {doing}\nhint: is something other than the API server answering (a proxy, an aggregated API server)?"
+        ),
         ApiError::Other(code, message) => {
             format!("the API server answered {code} while trying to {doing}: {message}")
         }

@@ -56,6 +56,7 @@ pub fn client(
         .option_layer(token.map(|token| AsyncFilterLayer::new(Bearer(token))))
         .layer(config.extra_headers_layer()?)
         .map_err(BoxError::from)
+        .layer_fn(|inner| WireLimit { inner })
         .service(hyper);
     Ok(kube::Client::new(service, config.default_namespace))
 }
@@ -81,6 +82,52 @@ impl AsyncPredicate<http::Request<kube::client::Body>> for Bearer {
                 .headers_mut()
                 .insert(http::header::AUTHORIZATION, value);
             Ok(request)
+        })
+    }
+}
+
+/// Caps the bytes read from the wire for one answer at
+/// [`super::api::MAX_ANSWER`], below decompression: a compressed body that
+/// never ends (empty gzip blocks inflate to nothing) stops too. A watch is
+/// a stream that lasts minutes; its events are bounded one by one instead
+/// (`api.rs`, a line at a time).
+#[derive(Clone)]
+struct WireLimit<S> {
+    inner: S,
+}
+
+impl<S, B> tower::Service<http::Request<B>> for WireLimit<S>
+where
+    S: tower::Service<http::Request<B>, Response = http::Response<hyper::body::Incoming>>,
+    S::Future: Send + 'static,
+{
+    type Response = http::Response<http_body_util::Limited<hyper::body::Incoming>>;
+    type Error = S::Error;
+    type Future = std::pin::Pin<
+        Box<dyn std::future::Future<Output = Result<Self::Response, Self::Error>> + Send>,
+    >;
+
+    fn poll_ready(
+        &mut self,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Result<(), Self::Error>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: http::Request<B>) -> Self::Future {
+        let watch = request
+            .uri()
+            .query()
+            .is_some_and(|q| q.split('&').any(|p| p == "watch=1" || p == "watch=true"));
+        let limit = if watch {
+            usize::MAX
+        } else {
+            super::api::MAX_ANSWER
+        };
+        let answer = self.inner.call(request);
+        Box::pin(async move {
+            let response = answer.await?;
+            Ok(response.map(|body| http_body_util::Limited::new(body, limit)))
         })
     }
 }

@@ -23,6 +23,13 @@ use crate::model::{Event, Incomplete, Object, Snapshot};
 
 /// How long the server keeps one watch open before we resume it.
 const WATCH_SECONDS: u64 = 240;
+/// A watch with nothing, not even a bookmark, for this long is a
+/// half-open connection: the server closes every watch after
+/// [`WATCH_SECONDS`] and sends bookmarks before that.
+const WATCH_IDLE: Duration = Duration::from_secs(WATCH_SECONDS + 30);
+/// A watch that ends sooner than this after it opened, with no event, is
+/// a server that ends them at once: the next one waits a backoff.
+const WATCH_TOO_SHORT: Duration = Duration::from_secs(1);
 /// Backoff between reconnections: doubling from the first, up to the last.
 const BACKOFF: (Duration, Duration) = (Duration::from_millis(500), Duration::from_secs(8));
 /// Events kept per watch; the oldest go first, so memory stays bounded.
@@ -255,10 +262,22 @@ async fn run(
                 }
             };
             answered(&store);
-            backoff = BACKOFF.0;
+            let opened = Instant::now();
+            let mut events = 0usize;
             let mut stream = std::pin::pin!(stream);
             let mut relist = false;
-            while let Some(event) = stream.next().await {
+            loop {
+                let event = match tokio::time::timeout(WATCH_IDLE, stream.next()).await {
+                    Ok(Some(event)) => event,
+                    Ok(None) => break,
+                    Err(_) => {
+                        // Silent past the server's own timeout: half-open.
+                        lost(&store, &ApiError::Timeout);
+                        let _ = tx.send(());
+                        break;
+                    }
+                };
+                events += 1;
                 match event {
                     Ok(WatchEvent::Added(v) | WatchEvent::Modified(v)) => {
                         rv = version(&v).unwrap_or(rv);
@@ -284,6 +303,12 @@ async fn run(
             }
             if relist {
                 break;
+            }
+            if events == 0 && opened.elapsed() < WATCH_TOO_SHORT {
+                tokio::time::sleep(backoff).await;
+                backoff = (backoff * 2).min(BACKOFF.1);
+            } else {
+                backoff = BACKOFF.0;
             }
         }
     }

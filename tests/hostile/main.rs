@@ -5,6 +5,7 @@
 //! itself with the right exit status, inside its deadline, and print no raw
 //! control character.
 
+mod bounds;
 mod fake;
 mod fuzz;
 mod input;
@@ -23,6 +24,8 @@ pub struct Run {
     pub stdout: String,
     pub stderr: String,
     pub took: Duration,
+    /// The most memory it held (VmHWM), in KiB, as last read while it ran.
+    pub peak_kib: u64,
 }
 
 impl Run {
@@ -92,7 +95,9 @@ pub fn run(dir: &Path, args: &[&str], limit: Duration) -> Run {
     };
     let out = drain(Box::new(child.stdout.take().unwrap()));
     let err = drain(Box::new(child.stderr.take().unwrap()));
+    let mut peak_kib = 0;
     let status = loop {
+        peak_kib = peak_kib.max(high_water_kib(child.id()));
         if let Some(status) = child.try_wait().unwrap() {
             break status;
         }
@@ -120,7 +125,20 @@ pub fn run(dir: &Path, args: &[&str], limit: Duration) -> Run {
         stdout: text(out, "stdout"),
         stderr: text(err, "stderr"),
         took,
+        peak_kib,
     }
+}
+
+/// A running process's peak resident memory (VmHWM), in KiB; 0 once gone.
+fn high_water_kib(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        })
+        .unwrap_or(0)
 }
 
 /// A kubeconfig for `server` whose user authenticates with `user` (YAML of

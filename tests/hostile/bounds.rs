@@ -1,0 +1,209 @@
+//! Bounded in memory: answers larger than any real one (an endless body, a
+//! gzip bomb), a watch line that never ends, and a watch that ends at once.
+//! Each ends with a clear error or the right verdict, never an abort, and
+//! the peak memory stays far below what the answer would take.
+
+use std::io::Write;
+use std::net::TcpStream;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use crate::fake::{self, Fake};
+use crate::{run, scratch, token_kubeconfig};
+
+/// Peak memory a run may reach against these servers: the answer cap is
+/// 128 MiB, and the answer is held once more while it is parsed.
+const PEAK_KIB: u64 = 600 * 1024;
+
+fn pod(ready: bool) -> String {
+    serde_json::json!({"apiVersion": "v1", "kind": "Pod",
+        "metadata": {"name": "p", "namespace": "default", "uid": "u1", "resourceVersion": "5", "creationTimestamp": "2026-01-10T10:00:00Z"},
+        "spec": {"containers": [{"name": "c", "image": "nginx"}]},
+        "status": {"phase": "Running", "conditions": [{"type": "Ready", "status": if ready { "True" } else { "False" }}],
+                   "containerStatuses": [{"name": "c", "ready": ready, "restartCount": 0, "state": {"running": {}}}]}})
+    .to_string()
+}
+
+fn pod_list() -> String {
+    format!(
+        r#"{{"kind":"PodList","apiVersion":"v1","metadata":{{"resourceVersion":"5"}},"items":[{}]}}"#,
+        pod(false)
+    )
+}
+
+/// A server whose pod answer is `body` (written by the closure); discovery
+/// and events as usual.
+fn pod_server(body: impl Fn(&str, &mut TcpStream) -> bool + Send + Sync + 'static) -> Fake {
+    fake::serve(move |req, stream| {
+        if let Some(doc) = fake::discovery(&req.path) {
+            return fake::reply(stream, 200, &doc);
+        }
+        let path = req.path.split('?').next().unwrap_or("");
+        if path.ends_with("/events") {
+            let list = r#"{"kind":"EventList","apiVersion":"v1","metadata":{"resourceVersion":"1"},"items":[]}"#;
+            return fake::reply(stream, 200, list);
+        }
+        if path.starts_with("/api/v1/namespaces/default/pods") {
+            return body(&req.path, stream);
+        }
+        fake::reply(stream, 404, &fake::status(404, "NotFound", "not here"))
+    })
+}
+
+fn status_of_p(server: &Fake, extra: &[&str]) -> crate::Run {
+    let dir = scratch();
+    let kc = token_kubeconfig(dir.path(), &server.url());
+    let mut args = vec![
+        "status",
+        "pods/p",
+        "-n",
+        "default",
+        "--kubeconfig",
+        kc.to_str().unwrap(),
+    ];
+    args.extend(extra);
+    run(dir.path(), &args, Duration::from_secs(60))
+}
+
+fn assert_bounded(out: &crate::Run) {
+    assert!(
+        out.peak_kib > 0 && out.peak_kib < PEAK_KIB,
+        "peak memory {} MiB (bound {} MiB)\nstderr:\n{}",
+        out.peak_kib / 1024,
+        PEAK_KIB / 1024,
+        out.stderr
+    );
+}
+
+#[test]
+fn an_endless_answer_stops_at_the_cap() {
+    // 3 GB announced, zeros until the client stops reading.
+    let server = pod_server(|_, stream| {
+        let head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 3000000000\r\n\r\n";
+        if stream.write_all(head.as_bytes()).is_err() {
+            return false;
+        }
+        let chunk = vec![b' '; 1 << 20];
+        for _ in 0..3000 {
+            if stream.write_all(&chunk).is_err() {
+                break;
+            }
+        }
+        false
+    });
+    let out = status_of_p(&server, &[]);
+    out.assert(2, Duration::from_secs(30));
+    assert!(out.stderr.contains("larger than 128 MiB"), "{}", out.stderr);
+    assert_bounded(&out);
+}
+
+#[test]
+fn a_gzip_bomb_stops_at_the_cap() {
+    // 1 GiB of zeros, gzip-compressed to about a megabyte.
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    let zeros = vec![0u8; 1 << 20];
+    for _ in 0..1024 {
+        gz.write_all(&zeros).unwrap();
+    }
+    let bomb = Arc::new(gz.finish().unwrap());
+    let server = pod_server(move |_, stream| {
+        let head = format!(
+            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: {}\r\n\r\n",
+            bomb.len()
+        );
+        let _ = stream.write_all(head.as_bytes());
+        let _ = stream.write_all(&bomb);
+        true
+    });
+    let out = status_of_p(&server, &[]);
+    out.assert(2, Duration::from_secs(30));
+    assert!(out.stderr.contains("larger than 128 MiB"), "{}", out.stderr);
+    assert_bounded(&out);
+}
+
+#[test]
+fn a_watch_line_that_never_ends_is_bounded() {
+    // The list answers; every watch sends one line with no end.
+    let server = pod_server(|path, stream| {
+        if path.contains("watch=") {
+            let head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n";
+            if stream.write_all(head.as_bytes()).is_err() {
+                return false;
+            }
+            let chunk = vec![b'x'; 1 << 20];
+            let framed = [
+                format!("{:x}\r\n", chunk.len()).into_bytes(),
+                chunk,
+                b"\r\n".to_vec(),
+            ]
+            .concat();
+            for _ in 0..2000 {
+                if stream.write_all(&framed).is_err() {
+                    break;
+                }
+            }
+            return false;
+        }
+        if path.contains("fieldSelector=metadata.name")
+            || path.split('?').next() == Some("/api/v1/namespaces/default/pods")
+        {
+            return fake::reply(stream, 200, &pod_list());
+        }
+        fake::reply(stream, 200, &pod(false))
+    });
+    let dir = scratch();
+    let kc = token_kubeconfig(dir.path(), &server.url());
+    let out = run(
+        dir.path(),
+        &[
+            "wait",
+            "pods/p",
+            "-n",
+            "default",
+            "--timeout",
+            "6s",
+            "--kubeconfig",
+            kc.to_str().unwrap(),
+        ],
+        Duration::from_secs(60),
+    );
+    out.assert(1, Duration::from_secs(15));
+    assert_bounded(&out);
+}
+
+#[test]
+fn a_watch_that_ends_at_once_is_opened_again_with_backoff() {
+    let watches = Arc::new(AtomicUsize::new(0));
+    let counted = watches.clone();
+    let server = pod_server(move |path, stream| {
+        if path.contains("watch=") {
+            counted.fetch_add(1, Ordering::SeqCst);
+            return fake::reply(stream, 200, "");
+        }
+        if path.split('?').next() == Some("/api/v1/namespaces/default/pods") {
+            return fake::reply(stream, 200, &pod_list());
+        }
+        fake::reply(stream, 200, &pod(false))
+    });
+    let dir = scratch();
+    let kc = token_kubeconfig(dir.path(), &server.url());
+    let out = run(
+        dir.path(),
+        &[
+            "wait",
+            "pods/p",
+            "-n",
+            "default",
+            "--timeout",
+            "6s",
+            "--kubeconfig",
+            kc.to_str().unwrap(),
+        ],
+        Duration::from_secs(60),
+    );
+    out.assert(1, Duration::from_secs(15));
+    // 0.5 s doubling to 8 s: a handful in 6 s, not hundreds.
+    let opened = watches.load(Ordering::SeqCst);
+    assert!((1..=12).contains(&opened), "{opened} watches in 6 s");
+}
