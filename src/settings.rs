@@ -234,6 +234,15 @@ pub fn use_color(choice: ColorChoice, auto: anstream::ColorChoice) -> bool {
 /// `--request-timeout` also takes (`30`). Parsed by jiff's friendly format;
 /// only Go's units are let through, so `1 day` or `P1D` are refused.
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
+    parse_unbounded(text).map(|d| d.min(LONGEST))
+}
+
+/// The longest duration a flag means: anything longer is as good as
+/// forever, and the clock's arithmetic could not hold it (it overflowed to
+/// a crash).
+pub const LONGEST: Duration = Duration::from_secs(365 * 24 * 3600);
+
+fn parse_unbounded(text: &str) -> Result<Duration, String> {
     let bad = || format!("{text:?} is not a duration such as 30s, 1m30s, 2h or 500ms");
     let text = text.trim();
     if let Ok(secs) = text.parse::<u64>() {

@@ -215,4 +215,16 @@ fn a_huge_wait_timeout_is_no_crash() {
     );
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("cannot reach the API server"), "{err}");
+    // The same for every duration flag: --request-timeout too.
+    let (code, _, err) = run_env(
+        &[
+            "status",
+            "deploy/web",
+            "--request-timeout",
+            "18446744073709551615",
+        ],
+        &[("KUBECONFIG", kubeconfig.to_str().unwrap())],
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("cannot reach the API server"), "{err}");
 }

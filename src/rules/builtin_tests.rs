@@ -87,3 +87,48 @@ fn every_builtin_rule_has_a_converged_case_and_another() {
         missing.join("\n")
     );
 }
+
+#[test]
+fn no_builtin_rule_fails_on_an_object_without_spec_or_status() {
+    // A resource just created, or written by a client that leaves spec
+    // out: every rule must still answer (`object.?spec`), not error.
+    let set = RuleSet::builtin();
+    let mut errors = Vec::new();
+    for r in set.rules() {
+        let group = r.selector.group.trim_start_matches("*.");
+        let kind = if r.selector.kind == "*" {
+            "Anything"
+        } else {
+            &r.selector.kind
+        };
+        let api_version = if group.is_empty() || group == "*" {
+            "example.com/v1".to_string()
+        } else {
+            format!("{group}/v1")
+        };
+        let obj = Object::from_value(serde_json::json!({"apiVersion": api_version, "kind": kind,
+            "metadata": {"name": "bare", "namespace": "default", "uid": "bare", "generation": 1,
+                "creationTimestamp": "2026-01-10T11:00:00Z"}}))
+        .unwrap();
+        let snap = Snapshot::new(vec![obj.clone()], vec![], vec![], NOW.parse().unwrap());
+        let j = judge(&obj, &snap);
+        if j.reason == "HealthRuleError" {
+            errors.push(format!("rule {} ({}): {}", r.index, r.selector, j.message));
+        }
+    }
+    assert!(errors.is_empty(), "\n{}", errors.join("\n"));
+}
+
+#[test]
+fn the_cnpg_rule_reads_a_cluster_without_spec() {
+    let obj = Object::from_value(
+        serde_json::json!({"apiVersion": "postgresql.cnpg.io/v1", "kind": "Cluster",
+        "metadata": {"name": "pg", "namespace": "default", "uid": "pg", "generation": 1},
+        "status": {"phase": "Cluster in healthy state", "readyInstances": 1, "instances": 1}}),
+    )
+    .unwrap();
+    let snap = Snapshot::new(vec![obj.clone()], vec![], vec![], NOW.parse().unwrap());
+    let j = judge(&obj, &snap);
+    assert_ne!(j.reason, "HealthRuleError", "{}", j.message);
+    assert_eq!(j.verdict, Verdict::Converged, "{} {}", j.reason, j.message);
+}

@@ -54,6 +54,8 @@ impl ApiError {
             ApiError::TooLarge(_) => format!("answer larger than {} MiB", MAX_ANSWER >> 20),
             // The server's own words say which part failed (a conversion
             // webhook, an aggregated API); escaped where it is printed.
+            // No HTTP status: the answer itself was wrong (not JSON).
+            ApiError::Other(0, message) => message.chars().take(200).collect(),
             ApiError::Other(code, message) if !message.is_empty() => {
                 let message: String = message.chars().take(200).collect();
                 format!("error {code}: {message}")

@@ -207,3 +207,16 @@ fn a_watch_that_ends_at_once_is_opened_again_with_backoff() {
     let opened = watches.load(Ordering::SeqCst);
     assert!((1..=12).contains(&opened), "{opened} watches in 6 s");
 }
+
+#[test]
+fn an_answer_that_is_not_json_is_worded_as_such() {
+    let server = pod_server(|_, stream| fake::reply(stream, 200, "<html>proxy login</html>"));
+    let out = status_of_p(&server, &[]);
+    out.assert(2, Duration::from_secs(20));
+    assert!(out.stderr.contains("not valid JSON"), "{}", out.stderr);
+    assert!(
+        !out.stderr.contains("error 0") && !out.stderr.contains("answered 0"),
+        "{}",
+        out.stderr
+    );
+}
