@@ -126,15 +126,92 @@ fn target_specs(args: &TargetArgs, settings: &Settings) -> Result<Vec<TargetSpec
 /// nothing went unread; a partial sweep cannot say all is converged, so it
 /// is 1 (the footer names what is missing).
 fn sweep_exit_code(items: &[Item], incomplete: &[crate::model::Incomplete], sweep: bool) -> u8 {
-    let code = exit_code(items);
-    if sweep && code == 0 && !incomplete.is_empty() {
-        1
+    answer_exit_code(exit_code(items), incomplete, sweep)
+}
+
+/// An answer with a gap that could hide a failure is not exit 0: in a
+/// sweep, any gap (a root may be in it); for targets, any gap but the
+/// reads that only explain ([`explains_only`]).
+fn answer_exit_code(code: u8, incomplete: &[crate::model::Incomplete], sweep: bool) -> u8 {
+    let hiding = if sweep {
+        !incomplete.is_empty()
     } else {
-        code
-    }
+        incomplete.iter().any(|gap| !explains_only(&gap.resource))
+    };
+    if code == 0 && hiding { 1 } else { code }
+}
+
+/// The reads whose gaps cannot hide a failure of the targets or their
+/// trees: events (a timeline), and the context a diagnosis reads to say
+/// why (nodes, the existence of ConfigMaps, Secrets and ServiceAccounts,
+/// classes, admission objects, quotas, Leases). A list of a tree's own
+/// children (pods, ReplicaSets, a custom resource's dependents) always can.
+pub fn explains_only(resource: &str) -> bool {
+    let plural = resource.split('.').next().unwrap_or(resource);
+    matches!(
+        plural,
+        "events"
+            | "nodes"
+            | "configmaps"
+            | "secrets"
+            | "serviceaccounts"
+            | "storageclasses"
+            | "ingressclasses"
+            | "priorityclasses"
+            | "runtimeclasses"
+            | "leases"
+            | "resourcequotas"
+            | "limitranges"
+            | "validatingwebhookconfigurations"
+            | "mutatingwebhookconfigurations"
+            | "validatingadmissionpolicies"
+            | "validatingadmissionpolicybindings"
+            | "namespaces"
+            | "persistentvolumes"
+    )
 }
 
 /// 0 when every target is converged, else 1.
 fn exit_code<'a>(items: impl IntoIterator<Item = &'a Item>) -> u8 {
     u8::from(items.into_iter().any(|i| i.verdict != Verdict::Converged))
+}
+
+#[cfg(test)]
+mod exit_tests {
+    use super::answer_exit_code;
+    use crate::model::Incomplete;
+
+    fn gap(resource: &str) -> Incomplete {
+        Incomplete {
+            resource: resource.into(),
+            namespace: Some("shop".into()),
+            error: "forbidden".into(),
+        }
+    }
+
+    #[test]
+    fn a_gap_that_could_hide_a_failure_is_not_exit_0() {
+        // Targets: the tree's own children could hide one; events and
+        // context only explain.
+        assert_eq!(answer_exit_code(0, &[gap("pods")], false), 1);
+        assert_eq!(answer_exit_code(0, &[gap("replicasets.apps")], false), 1);
+        assert_eq!(answer_exit_code(0, &[gap("widgets.example.com")], false), 1);
+        assert_eq!(
+            answer_exit_code(
+                0,
+                &[
+                    gap("events"),
+                    gap("nodes"),
+                    gap("leases.coordination.k8s.io")
+                ],
+                false
+            ),
+            0
+        );
+        // A sweep: any gap.
+        assert_eq!(answer_exit_code(0, &[gap("events")], true), 1);
+        // A failure stays what it is.
+        assert_eq!(answer_exit_code(1, &[], false), 1);
+        assert_eq!(answer_exit_code(0, &[], true), 0);
+    }
 }

@@ -87,7 +87,11 @@ pub fn frame(
     let states = nodes.iter().map(|n| state_line(&n.item)).collect();
     Frame {
         document: document(&report, settings, compact),
-        code: exit_code(report.items.iter().map(|t| &t.node.item)),
+        code: super::answer_exit_code(
+            exit_code(report.items.iter().map(|t| &t.node.item)),
+            &report.incomplete,
+            false,
+        ),
         states,
         text,
     }

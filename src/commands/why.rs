@@ -99,11 +99,11 @@ pub fn frame(
         .collect();
     Frame {
         document: document(&report, settings, compact),
-        code: if sweep && report.items.is_empty() && !report.incomplete.is_empty() {
-            1
-        } else {
-            exit_code(report.items.iter().map(|d| &d.item))
-        },
+        code: super::answer_exit_code(
+            exit_code(report.items.iter().map(|d| &d.item)),
+            &report.incomplete,
+            sweep,
+        ),
         states,
         text,
     }
