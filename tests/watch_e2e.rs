@@ -124,6 +124,33 @@ fn status_watch_records_verdicts_during_a_scale_up() {
 }
 
 #[test]
+fn a_watch_with_a_jsonpath_template_prints_the_template_only() {
+    // No YAML separators between frames: `-o jsonpath` is not YAML.
+    let ns = Namespace::new("watch-jsonpath");
+    ns.apply(&deployment("web", 1, "", ""));
+    let mut watcher = Background::start(&[
+        "-n",
+        &ns.name,
+        "status",
+        "deploy/web",
+        "--watch",
+        "-o",
+        "jsonpath={.items[0].verdict} {.items[0].reason}{\"\\n\"}",
+    ]);
+    watcher.line("converged", Duration::from_secs(60), |l| {
+        l == "Converged Available"
+    });
+    assert!(
+        watcher
+            .seen
+            .iter()
+            .all(|l| !l.contains("---") && !l.is_empty()),
+        "{:?}",
+        watcher.seen
+    );
+}
+
+#[test]
 fn status_watch_of_a_namespace_shows_a_bare_pod_created_later() {
     let ns = Namespace::new("watch-sweep");
     ns.apply(&deployment("web", 2, "", ""));

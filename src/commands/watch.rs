@@ -191,6 +191,9 @@ fn interrupt() -> impl std::future::Future<Output = ()> {
 /// Shows frames as they come; `false` once stdout is gone (`| head`).
 struct Printer {
     mode: Mode,
+    /// YAML documents are separated by `---`; JSON lines and templates
+    /// (`-o jsonpath`) are not.
+    yaml: bool,
     color: bool,
     last_text: String,
     last_document: String,
@@ -222,6 +225,8 @@ impl Printer {
         };
         Printer {
             mode,
+            yaml: settings.output == OutputFormat::Yaml
+                && !matches!(settings.view.output, crate::settings::Shape::JsonPath(_)),
             color: settings.color,
             last_text: String::new(),
             last_document: String::new(),
@@ -280,10 +285,10 @@ impl Printer {
                     return true;
                 }
                 self.last_document = f.document.clone();
-                if f.document.starts_with('{') {
-                    f.document.clone()
-                } else {
+                if self.yaml {
                     format!("---\n{}", f.document)
+                } else {
+                    f.document.clone()
                 }
             }
             Mode::Redraw => {

@@ -445,10 +445,12 @@ fn describe_sources(sources: &[SourceText]) -> String {
     }
 }
 
-/// A document, or the items of a list document with their 1-based index.
+/// A document, or the items of a list document (a `*List` or a JSON
+/// array) with their 1-based index: the one reader of lists, for
+/// `--snapshot` and `-f` alike.
 /// Items of a typed list (`PodList` from the raw API) may lack apiVersion
 /// and kind; they get them from the list.
-fn flatten(doc: Value) -> Vec<(Option<usize>, Value)> {
+pub fn flatten(doc: Value) -> Vec<(Option<usize>, Value)> {
     let items = match doc {
         Value::Array(items) => items,
         Value::Object(mut list) if is_list(&list) => {

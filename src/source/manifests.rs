@@ -19,17 +19,7 @@ pub fn identities(path: &str, recursive: bool) -> anyhow::Result<Vec<TargetSpec>
             .into_iter()
             .enumerate()
         {
-            let items = match doc.get("items").and_then(Value::as_array) {
-                Some(items)
-                    if doc
-                        .get("kind")
-                        .and_then(Value::as_str)
-                        .is_some_and(|k| k.ends_with("List")) =>
-                {
-                    items.clone()
-                }
-                _ => vec![doc],
-            };
+            let items = super::file::flatten(doc).into_iter().map(|(_, item)| item);
             for item in items {
                 let text = |p: &str| {
                     item.pointer(p)
@@ -64,4 +54,41 @@ pub fn identities(path: &str, recursive: bool) -> anyhow::Result<Vec<TargetSpec>
         bail!("{path} declares no Kubernetes objects");
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(text: &str) -> Vec<String> {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("m.json");
+        std::fs::write(&path, text).unwrap();
+        identities(path.to_str().unwrap(), false)
+            .unwrap()
+            .into_iter()
+            .map(|t| match t {
+                TargetSpec::Manifest { kind, name, .. } => format!("{kind}/{name}"),
+                other => panic!("{other:?}"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn manifests_are_read_as_snapshots_are_arrays_and_raw_lists_too() {
+        // A JSON array of objects, and a PodList as the API returns it
+        // (items without apiVersion and kind): as --snapshot reads them.
+        assert_eq!(
+            names(
+                r#"[{"apiVersion": "v1", "kind": "Service", "metadata": {"name": "web"}}, {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"}}]"#
+            ),
+            vec!["Service/web", "Deployment/web"]
+        );
+        assert_eq!(
+            names(
+                r#"{"apiVersion": "v1", "kind": "PodList", "items": [{"metadata": {"name": "a"}}, {"metadata": {"name": "b"}}]}"#
+            ),
+            vec!["Pod/a", "Pod/b"]
+        );
+    }
 }

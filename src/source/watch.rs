@@ -328,8 +328,15 @@ fn version(v: &Value) -> Option<String> {
         .map(str::to_string)
 }
 
+/// An object as the read asked for it: managedFields kept only where the
+/// read keeps them (`why`'s targets), as the first read did.
 fn convert(v: Value, read: &Read) -> Option<Object> {
-    to_object(v, &read.rt, read.is_metadata_only(), Keep::NoManagedFields)
+    let keep = if read.wants_managed_fields() {
+        Keep::All
+    } else {
+        Keep::NoManagedFields
+    };
+    to_object(v, &read.rt, read.is_metadata_only(), keep)
 }
 
 fn apply(store: &Arc<Mutex<Store>>, id: usize, read: &Read, v: Value, deleted: bool) {
@@ -368,6 +375,26 @@ fn apply(store: &Arc<Mutex<Store>>, id: usize, read: &Read, v: Value, deleted: b
 mod tests {
     use super::*;
     use crate::catalog::ResourceType;
+
+    #[test]
+    fn a_watched_change_keeps_managed_fields_where_the_read_does() {
+        // `why --watch` keeps "spec last changed … by …" after a change.
+        let apps = rt("apps", "Deployment", "deployments");
+        let event = serde_json::json!({"apiVersion": "apps/v1", "kind": "Deployment",
+            "metadata": {"name": "web", "namespace": "shop", "uid": "w", "generation": 2,
+                "managedFields": [{"manager": "kubectl-patch", "operation": "Update", "time": "2026-01-10T12:00:00Z",
+                    "fieldsType": "FieldsV1", "fieldsV1": {"f:spec": {"f:replicas": {}}}}]}});
+        let target = Read::get(&apps, Some("shop"), "web").with_managed_fields();
+        let kept = convert(event.clone(), &target).unwrap();
+        assert!(kept.at("/metadata/managedFields").is_some());
+        let plain = Read::list(&apps, Some("shop"));
+        assert!(
+            convert(event, &plain)
+                .unwrap()
+                .at("/metadata/managedFields")
+                .is_none()
+        );
+    }
 
     fn rt(group: &str, kind: &str, plural: &str) -> ResourceType {
         ResourceType {
