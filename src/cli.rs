@@ -87,6 +87,14 @@ Examples:
   # With your own rules (see docs/health-rules.md), as YAML
   kubectl reconcile rules --health-rules my-rules.yaml -o yaml";
 
+const EXAMPLES_CONTROLLERS: &str = "\
+Examples:
+  # Every controller's Lease, holder, last renewal and workload, down ones first
+  kubectl reconcile controllers
+
+  # In a health check: exit 1 when any controller is down
+  kubectl reconcile controllers -o json >/dev/null || page-the-platform-team";
+
 /// Is this Kubernetes object converged, and if not, why not?
 #[derive(Debug, Parser)]
 #[command(name = "kubectl-reconcile", bin_name = "kubectl reconcile", version, about, long_about = None)]
@@ -126,6 +134,9 @@ pub enum Command {
     /// The health rules in effect (built-in and yours) and where each came from.
     #[command(after_help = EXAMPLES_RULES)]
     Rules,
+    /// Is every controller alive? Each leader-election Lease, its holder, its last renewal and the holder's workload (exit 1 when one is down).
+    #[command(after_help = EXAMPLES_CONTROLLERS)]
+    Controllers,
 }
 
 #[derive(Debug, Args)]

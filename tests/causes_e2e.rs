@@ -528,4 +528,33 @@ fn a_resource_whose_operator_stopped_names_the_operator() {
         "{}",
         steps(&item)
     );
+
+    // `controllers` lists it as down, and exits 1.
+    let run = ns.reconcile(&["controllers", "-n", &op.name, "-o", "json"]);
+    assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
+    let doc = run.json();
+    assert_eq!(doc["kind"], "ControllersReport");
+    let ours = doc["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["lease"]["name"] == "5b7c2f1e.reconcile.test")
+        .cloned()
+        .unwrap_or_else(|| panic!("{doc:#}"));
+    assert_eq!(
+        (ours["down"].as_bool(), ours["expired"].as_bool()),
+        (Some(true), Some(true)),
+        "{ours:#}"
+    );
+    assert_eq!(ours["workload"]["name"], "cache-operator", "{ours:#}");
+    let table = ns.reconcile(&["controllers", "-n", &op.name]);
+    assert_eq!(table.code, 1);
+    assert!(
+        table.stdout.starts_with("LEASE")
+            && table
+                .stdout
+                .contains(&format!("{}/5b7c2f1e.reconcile.test  Down", op.name)),
+        "{}",
+        table.stdout
+    );
 }

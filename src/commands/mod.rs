@@ -2,6 +2,7 @@
 //! runs the pure stages, and returns the text to print and the exit status.
 
 pub mod completion;
+pub mod controllers;
 mod frame;
 mod load;
 pub mod rules;
@@ -73,6 +74,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<Outcome> {
             )
             .await
         }
+        Command::Controllers => controllers::run(&settings).await,
         Command::Wait(args) => {
             // 0 is kubectl's "check once": the state is read, judged, and
             // the wait ends at once (exit 1 with the diagnosis if pending).

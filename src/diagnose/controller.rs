@@ -280,24 +280,61 @@ pub fn check(snap: &Snapshot, obj: &Object) -> Option<ControllerCheck> {
         );
         return Some(check);
     };
+    let mut judged = judge_lease(snap, lease, Some(&how), control_plane_lease(obj).is_some());
+    judged.manager = check.manager;
+    judged.summary = format!("{}; {written}", judged.summary);
+    Some(judged)
+}
+
+/// Judges one leader-election Lease: renewed within its duration or not,
+/// its holder pod and the workload that runs it, and their verdicts.
+/// `how`: how it was matched to an object, when it was. `control_plane`:
+/// a control-plane component's, whose holder is a host, not a pod.
+pub fn judge_lease(
+    snap: &Snapshot,
+    lease: &Object,
+    how: Option<&str>,
+    control_plane: bool,
+) -> ControllerCheck {
+    let mut check = ControllerCheck {
+        manager: None,
+        lease: None,
+        matched_by: None,
+        holder: None,
+        renewed: None,
+        expired: false,
+        workload: None,
+        workload_verdict: None,
+        workload_reason: None,
+        workload_message: None,
+        pod_failure: None,
+        down: false,
+        summary: String::new(),
+    };
     let (renewed, expired) = renewal(lease, snap.now);
     check.lease = Some(lease.id.clone());
-    check.matched_by = Some(how.clone());
+    check.matched_by = how.map(str::to_string);
     check.holder = holder(lease).map(str::to_string);
     check.renewed = renewed;
     check.expired = expired;
     let pod_name = holder_pod(lease);
     let pod = pod_name.and_then(|p| snap.find("", "Pod", lease.namespace(), p));
-    let mut names: Vec<String> = pod_name.map(str::to_string).into_iter().collect();
-    names.extend(check.manager.clone());
+    let names: Vec<String> = pod_name.map(str::to_string).into_iter().collect();
     let workload = pod
         .and_then(|p| workload_of(snap, p))
         .or_else(|| named_workload(snap, lease.namespace(), &names));
-    let lease_text = format!(
-        "lease {}/{} ({how})",
-        lease.namespace().unwrap_or_default(),
-        lease.name()
-    );
+    let lease_text = match how {
+        Some(how) => format!(
+            "lease {}/{} ({how})",
+            lease.namespace().unwrap_or_default(),
+            lease.name()
+        ),
+        None => format!(
+            "lease {}/{}",
+            lease.namespace().unwrap_or_default(),
+            lease.name()
+        ),
+    };
     let renewed_text = match (renewed, expired) {
         (Some(t), true) => format!(
             "last renewed {} ago, longer than its {}s: its holder is not running",
@@ -307,7 +344,6 @@ pub fn check(snap: &Snapshot, obj: &Object) -> Option<ControllerCheck> {
         (Some(t), false) => format!("renewed {} ago", age(snap.now, t)),
         (None, _) => "never renewed".into(),
     };
-    let control_plane = control_plane_lease(obj).is_some();
     let held = match (check.holder.as_deref(), pod, workload) {
         (Some(h), ..) if control_plane => format!("held by {h}"),
         (Some(h), Some(p), Some(w)) => {
@@ -358,9 +394,8 @@ pub fn check(snap: &Snapshot, obj: &Object) -> Option<ControllerCheck> {
         }
     }
     check.down |= expired;
-    summary.push_str(&format!("; {written}"));
     check.summary = summary;
-    Some(check)
+    check
 }
 
 #[cfg(test)]

@@ -1,0 +1,182 @@
+//! `controllers`: is every controller alive? Each leader-election Lease
+//! (the kubelets' and the API servers' own left out), its holder, when it
+//! was last renewed, the workload that runs the holder pod and its verdict.
+//! Exit 1 when any controller is down, for a health check.
+
+use serde::Serialize;
+
+use super::Outcome;
+use super::load::load;
+use crate::diagnose::controller::{self, ControllerCheck};
+use crate::model::{Object, Snapshot, age};
+use crate::render::escape;
+use crate::render::layout::{Cell, table};
+use crate::settings::Settings;
+use crate::source::live::Mode;
+use crate::targets::TargetSpec;
+
+/// The document of `controllers -o json`.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ControllersReport {
+    pub api_version: &'static str,
+    pub kind: &'static str,
+    pub items: Vec<ControllerCheck>,
+    pub incomplete: Vec<crate::model::Incomplete>,
+}
+
+/// A Lease that is a controller's: not a kubelet's heartbeat nor an API
+/// server's identity.
+fn is_controller(lease: &Object) -> bool {
+    lease.namespace() != Some(controller::NODE_LEASE_NAMESPACE)
+        && !lease
+            .labels
+            .contains_key("apiserver.kubernetes.io/identity")
+}
+
+fn is_control_plane(lease: &Object) -> bool {
+    lease.namespace() == Some(controller::CONTROL_PLANE_NAMESPACE)
+        && matches!(lease.name(), "kube-controller-manager" | "kube-scheduler")
+}
+
+pub async fn run(settings: &Settings) -> anyhow::Result<Outcome> {
+    // Every namespace's Leases when the user may, else the namespace's.
+    let mut scope = settings.clone();
+    if settings.namespace.is_none() {
+        scope.all_namespaces = true;
+    }
+    let leases = TargetSpec::Type {
+        type_: "leases.coordination.k8s.io".into(),
+        selector: None,
+    };
+    let first = match load(&scope, std::slice::from_ref(&leases), Mode::Status).await {
+        Ok(f) => f,
+        Err(e)
+            if scope.all_namespaces
+                && !settings.all_namespaces
+                && e.to_string().contains("forbidden") =>
+        {
+            load(settings, std::slice::from_ref(&leases), Mode::Status).await?
+        }
+        Err(e) => return Err(e),
+    };
+    let found: Vec<Object> = first
+        .snapshot
+        .objects()
+        .iter()
+        .filter(|o| o.kind() == "Lease" && is_controller(o))
+        .cloned()
+        .collect();
+    // The holder pods, with their owners up to the workload.
+    let pods: Vec<TargetSpec> = found
+        .iter()
+        .filter(|l| !is_control_plane(l))
+        .filter_map(|l| {
+            Some(TargetSpec::Manifest {
+                api_version: "v1".into(),
+                kind: "Pod".into(),
+                namespace: l.namespace().map(str::to_string),
+                name: controller::holder_pod(l)?.to_string(),
+            })
+        })
+        .collect();
+    let mut objects = found.clone();
+    let mut incomplete = first.snapshot.incomplete.clone();
+    if !pods.is_empty() {
+        let holders = load(settings, &pods, Mode::Tree { owners: true }).await?;
+        objects.extend(holders.snapshot.objects().iter().cloned());
+        incomplete.extend(holders.snapshot.incomplete.iter().cloned());
+    }
+    let snap = Snapshot::new(objects, vec![], incomplete.clone(), first.snapshot.now);
+    let mut items: Vec<ControllerCheck> = found
+        .iter()
+        .map(|l| controller::judge_lease(&snap, l, None, is_control_plane(l)))
+        .collect();
+    items.sort_by_key(|c| {
+        (
+            !c.down,
+            c.lease
+                .as_ref()
+                .map(|l| (l.namespace.clone(), l.name.clone())),
+        )
+    });
+    let report = ControllersReport {
+        api_version: crate::report::API_VERSION,
+        kind: "ControllersReport",
+        items,
+        incomplete,
+    };
+    let code = u8::from(report.items.iter().any(|c| c.down));
+    let stdout = match settings.output {
+        crate::cli::OutputFormat::Json => crate::render::json(&report),
+        crate::cli::OutputFormat::Yaml => crate::render::yaml(&report),
+        _ => text(&report, &snap, settings),
+    };
+    Ok(Outcome { stdout, code })
+}
+
+fn text(report: &ControllersReport, snap: &Snapshot, settings: &Settings) -> String {
+    if report.items.is_empty() {
+        return format!(
+            "No leader-election Leases found.\n{}",
+            crate::render::footer(
+                &report.incomplete,
+                crate::render::Style {
+                    color: settings.color
+                }
+            )
+        );
+    }
+    let e = |s: &str| escape(s).into_owned();
+    let rows = report
+        .items
+        .iter()
+        .map(|c| {
+            let lease = c
+                .lease
+                .as_ref()
+                .map(|l| format!("{}/{}", l.namespace.as_deref().unwrap_or(""), l.name))
+                .unwrap_or_default();
+            let workload = c
+                .workload
+                .as_ref()
+                .map(|w| format!("{}/{}", w.kind, w.name))
+                .unwrap_or_else(|| "-".into());
+            let state = if c.down {
+                "Down"
+            } else if c.expired {
+                "Expired"
+            } else {
+                "Running"
+            };
+            let verdict = c
+                .workload_verdict
+                .map(|v| format!("{v} ({})", c.workload_reason.clone().unwrap_or_default()))
+                .unwrap_or_else(|| "-".into());
+            vec![
+                Cell::plain(e(&lease)),
+                Cell::plain(state),
+                Cell::plain(e(c.holder.as_deref().unwrap_or("-"))),
+                Cell::plain(
+                    c.renewed
+                        .map(|t| age(snap.now, t))
+                        .unwrap_or_else(|| "never".into()),
+                ),
+                Cell::plain(e(&workload)),
+                Cell::plain(e(&verdict)),
+            ]
+        })
+        .collect();
+    let mut out = table(
+        &["LEASE", "STATE", "HOLDER", "RENEWED", "WORKLOAD", "VERDICT"],
+        rows,
+        settings.width,
+    );
+    out.push_str(&crate::render::footer(
+        &report.incomplete,
+        crate::render::Style {
+            color: settings.color,
+        },
+    ));
+    out
+}
