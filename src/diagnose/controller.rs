@@ -59,9 +59,23 @@ pub struct ControllerCheck {
 }
 
 /// Whether an object's status lags its spec (read-plan side: no clock):
-/// observedGeneration below generation, or a custom resource with a
-/// generation and no status at all.
+/// observedGeneration below generation, conditions that all reflect an
+/// older generation, or a custom resource with a generation and no status
+/// at all.
 pub fn lags(obj: &Object) -> bool {
+    // Conditions that carry their own observedGeneration, all behind.
+    let conditions: Vec<i64> = obj
+        .conditions()
+        .iter()
+        .filter_map(|c| c.observed_generation)
+        .collect();
+    if let Some(g) = obj.generation
+        && obj.observed_generation().is_none()
+        && !conditions.is_empty()
+        && conditions.iter().all(|o| *o < g)
+    {
+        return true;
+    }
     match (obj.generation, obj.observed_generation()) {
         (Some(g), Some(o)) => o < g,
         (Some(_), None) => {
@@ -423,6 +437,17 @@ mod tests {
                 "managedFields": [{"manager": manager, "operation": "Update", "subresource": "status",
                     "time": "2026-11-29T22:00:00Z", "fieldsV1": {"f:status": {}}}]},
             "status": {"observedGeneration": 1}}))
+    }
+
+    #[test]
+    fn conditions_of_an_older_generation_are_a_lag() {
+        let cr = |observed: i64| {
+            obj(json!({"apiVersion": "widgets.acme.io/v1", "kind": "Widget",
+                "metadata": {"name": "w", "namespace": "apps", "uid": "w", "generation": 3},
+                "status": {"conditions": [{"type": "Ready", "status": "True", "observedGeneration": observed}]}}))
+        };
+        assert!(lags(&cr(2)));
+        assert!(!lags(&cr(3)));
     }
 
     #[test]
