@@ -721,6 +721,22 @@ impl<'a, R: Reader> Crawl<'a, R> {
         }
     }
 
+    /// Names the conversion webhook behind each gap a failing conversion
+    /// made (a custom resource read through a webhook that does not
+    /// answer): its Service and whether that Service has ready endpoints.
+    pub async fn explain_conversion_gaps(&mut self) {
+        let mut gaps = std::mem::take(&mut self.gaps.incomplete);
+        for gap in gaps
+            .iter_mut()
+            .filter(|g| g.error.contains("conversion webhook"))
+        {
+            if let Some(more) = conversion_webhook(self.reader, self.catalog, &gap.resource).await {
+                gap.error = format!("{}; {more}", gap.error);
+            }
+        }
+        self.gaps.incomplete = gaps;
+    }
+
     /// Follows relations beyond ownership (see [`crate::relations`]): the
     /// relations' read plan, in up to three rounds (an Ingress's Service,
     /// then the pods it selects). What a plan expected and did not find is
@@ -890,4 +906,53 @@ pub async fn first_event_pages<R: Reader>(
         (ns.clone(), reader.page(&read, PAGE, None).await)
     });
     futures::future::join_all(pages).await.into_iter().collect()
+}
+
+/// The conversion webhook of the custom resource type `resource` (the
+/// CRD's name, `widgets.example.com`): its Service, and whether that
+/// Service has a ready endpoint. None when the CRD or its webhook cannot
+/// be read.
+pub async fn conversion_webhook<R: Reader>(
+    reader: &R,
+    catalog: &Catalog,
+    resource: &str,
+) -> Option<String> {
+    let crds = catalog.by_kind("apiextensions.k8s.io", "CustomResourceDefinition")?;
+    let crd = reader.get(&Read::get(crds, None, resource)).await.ok()??;
+    let service = crd.pointer("/spec/conversion/webhook/clientConfig/service")?;
+    let ns = service.get("namespace")?.as_str()?;
+    let name = service.get("name")?.as_str()?;
+    let mut text = format!("its conversion webhook is Service {ns}/{name}");
+    let state = match catalog.by_kind("discovery.k8s.io", "EndpointSlice") {
+        Some(slices) => {
+            let read =
+                Read::list(slices, Some(ns)).labels(format!("kubernetes.io/service-name={name}"));
+            match reader.list(&read).await {
+                Ok(listing) => {
+                    let ready = listing
+                        .items
+                        .iter()
+                        .flat_map(|s| {
+                            s.get("endpoints")
+                                .and_then(Value::as_array)
+                                .into_iter()
+                                .flatten()
+                        })
+                        .filter(|e| {
+                            e.pointer("/conditions/ready").and_then(Value::as_bool) != Some(false)
+                        })
+                        .count();
+                    if ready == 0 {
+                        ", which has no ready endpoints: start the webhook's pods".to_string()
+                    } else {
+                        format!(", which has {ready} ready endpoint(s): read the webhook's logs")
+                    }
+                }
+                Err(_) => String::new(),
+            }
+        }
+        None => String::new(),
+    };
+    text.push_str(&state);
+    Some(text)
 }

@@ -329,6 +329,7 @@ impl<R: Reader> Ask<'_, R> {
         for gap in self.stale {
             crawl.gap(gap.clone());
         }
+        crawl.explain_conversion_gaps().await;
         let crawled = crawl.finish();
         if let Some(e) = &crawled.fatal {
             return Err(explain(e, self.server, "read the cluster"));
@@ -378,6 +379,25 @@ impl<R: Reader> Ask<'_, R> {
                             name,
                             uid: None,
                         })),
+                        Err(ApiError::Other(code, message))
+                            if message.contains("conversion webhook") =>
+                        {
+                            let more = super::crawl::conversion_webhook(
+                                self.reader,
+                                self.catalog,
+                                &rt.full_name(),
+                            )
+                            .await;
+                            let message = match more {
+                                Some(more) => format!("{message}; {more}"),
+                                None => message,
+                            };
+                            return Err(explain(
+                                &ApiError::Other(code, message),
+                                self.server,
+                                &format!("get {} {name}", rt.full_name()),
+                            ));
+                        }
                         Err(e) => {
                             return Err(explain(
                                 &e,

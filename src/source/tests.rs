@@ -710,3 +710,40 @@ fn a_snapshot_and_the_live_sweep_judge_the_same_roots() {
     let offline = super::offline::resolve(&file, &[], Some("shop")).unwrap();
     assert_eq!(label(&file, &offline), live);
 }
+
+#[tokio::test]
+async fn a_failing_conversion_names_its_webhook_service_and_endpoints() {
+    let crd = json!({"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+        "metadata": {"name": "widgets.example.com", "uid": "crd-w"},
+        "spec": {"group": "example.com", "names": {"plural": "widgets", "kind": "Widget"}, "scope": "Namespaced",
+            "conversion": {"strategy": "Webhook", "webhook": {"conversionReviewVersions": ["v1"],
+                "clientConfig": {"service": {"namespace": "widget-system", "name": "widget-webhook", "path": "/convert", "port": 443}}}}}});
+    let slice = |ready: bool| {
+        json!({"apiVersion": "discovery.k8s.io/v1", "kind": "EndpointSlice", "addressType": "IPv4",
+            "metadata": {"name": "widget-webhook-x", "namespace": "widget-system", "uid": "s1",
+                "labels": {"kubernetes.io/service-name": "widget-webhook"}},
+            "endpoints": [{"addresses": ["10.0.0.9"], "conditions": {"ready": ready}}]})
+    };
+    let catalog = catalog();
+    let down = Memory::new(vec![crd.clone(), slice(false)]);
+    assert_eq!(
+        super::crawl::conversion_webhook(&down, &catalog, "widgets.example.com")
+            .await
+            .as_deref(),
+        Some(
+            "its conversion webhook is Service widget-system/widget-webhook, which has no ready endpoints: start the webhook's pods"
+        )
+    );
+    let up = Memory::new(vec![crd, slice(true)]);
+    assert!(
+        super::crawl::conversion_webhook(&up, &catalog, "widgets.example.com")
+            .await
+            .unwrap()
+            .ends_with("which has 1 ready endpoint(s): read the webhook's logs")
+    );
+    let none = Memory::new(vec![]);
+    assert_eq!(
+        super::crawl::conversion_webhook(&none, &catalog, "widgets.example.com").await,
+        None
+    );
+}
