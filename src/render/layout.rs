@@ -1,5 +1,6 @@
 //! Aligned columns for text output. The last column (the message) is cut to
-//! the terminal width when there is one; off a terminal nothing is cut.
+//! the terminal width when there is one, down to nothing, so that a row
+//! never wraps; off a terminal (and with `-o wide`) nothing is cut.
 
 use unicode_width::UnicodeWidthStr;
 
@@ -25,8 +26,6 @@ impl Cell {
 }
 
 const GAP: usize = 2;
-/// The message column keeps at least this much room, even on a narrow terminal.
-const MIN_LAST: usize = 12;
 
 /// Lays out rows under a header. Padding is computed on plain text, so
 /// colour never shifts the columns.
@@ -39,7 +38,7 @@ pub fn table(header: &[&str], rows: Vec<Vec<Cell>>, width: Option<usize>) -> Str
         }
     }
     let fixed: usize = widths[..cols - 1].iter().map(|w| w + GAP).sum();
-    let last_room = width.map(|w| w.saturating_sub(fixed).max(MIN_LAST));
+    let last_room = width.map(|w| w.saturating_sub(fixed));
     let mut out = String::new();
     let header_cells: Vec<Cell> = header.iter().map(|h| Cell::plain(*h)).collect();
     for row in std::iter::once(header_cells).chain(rows) {
@@ -66,6 +65,9 @@ pub fn table(header: &[&str], rows: Vec<Vec<Cell>>, width: Option<usize>) -> Str
 pub fn truncate(text: &str, room: usize) -> String {
     if text.width() <= room {
         return text.to_string();
+    }
+    if room == 0 {
+        return String::new();
     }
     let mut out = String::new();
     for c in text.chars() {
@@ -103,6 +105,40 @@ mod tests {
              Deployment/web  Failed     a long message that wi…\n\
              └─Pod/x         <Converged>\n"
         );
+    }
+
+    #[test]
+    fn a_row_never_exceeds_the_width_the_message_goes_first() {
+        let rows = vec![vec![
+            Cell::plain("Deployment/checkout-api"),
+            Cell::plain("Progressing"),
+            Cell::plain("0/3 replicas available: Pod checkout-api-7d9f-x2x4z ImagePullBackOff"),
+        ]];
+        for width in [80, 40, 37, 36] {
+            let out = table(
+                &["NAME", "VERDICT", "MESSAGE"],
+                rows_like(&rows),
+                Some(width),
+            );
+            for line in out.lines() {
+                assert!(
+                    line.width() <= width,
+                    "{width}: {line:?} is {} wide",
+                    line.width()
+                );
+            }
+        }
+        let narrow = table(&["NAME", "VERDICT", "MESSAGE"], rows_like(&rows), Some(36));
+        assert!(
+            narrow.lines().nth(1).unwrap().ends_with("Progressing"),
+            "{narrow}"
+        );
+    }
+
+    fn rows_like(rows: &[Vec<Cell>]) -> Vec<Vec<Cell>> {
+        rows.iter()
+            .map(|r| r.iter().map(|c| Cell::plain(c.text.clone())).collect())
+            .collect()
     }
 
     #[test]

@@ -98,7 +98,9 @@ pub fn render(report: &StatusReport, opts: &StatusOptions) -> String {
         "No objects found.\n".to_string()
     } else {
         let header: Vec<&str> = header.iter().map(String::as_str).collect();
-        without_header(table(&header, rows, opts.width), opts.view.no_headers)
+        // `-o wide` prints messages whole, as kubectl's wide output does.
+        let width = if wide { None } else { opts.width };
+        without_header(table(&header, rows, width), opts.view.no_headers)
     };
     out.push_str(&footer(&report.incomplete, style));
     out
