@@ -372,6 +372,15 @@ pub fn type_names(catalog: &Catalog, partial: &str) -> Vec<Candidate> {
     out.into_iter().map(Candidate::plain).collect()
 }
 
+/// A name as Kubernetes and kubeconfig spell them: letters, digits and
+/// `-._:@/=+,`, nothing a shell would expand or a terminal would act on.
+fn is_plain_name(value: &str) -> bool {
+    !value.is_empty()
+        && value
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-._:@/=+,".contains(c))
+}
+
 /// What to print: the candidates that start with the partial word, with the
 /// prefix put back, then cobra's directive.
 pub fn answer(request: &Request, candidates: &[Candidate]) -> String {
@@ -380,12 +389,28 @@ pub fn answer(request: &Request, candidates: &[Candidate]) -> String {
         if !c.value.starts_with(&request.partial) {
             continue;
         }
-        // A value never spans lines or holds the separator.
+        // What the cluster names is offered only when it is a name a
+        // shell can take as it is: no `$(…)`, no spaces, no bidi or
+        // invisible characters. A shortName such as `$(touch /tmp/x)` from
+        // a hostile discovery document is dropped, not offered.
+        let from_cluster = matches!(
+            request.source,
+            Source::Namespaces
+                | Source::Contexts
+                | Source::Clusters
+                | Source::Users
+                | Source::Types
+                | Source::Names { .. }
+        );
+        if from_cluster && !is_plain_name(&c.value) {
+            continue;
+        }
         let value: String = c.value.chars().filter(|ch| !ch.is_control()).collect();
         out.push_str(&request.prefix);
         out.push_str(&value);
         if let Some(help) = &c.help {
-            let help: String = help.chars().filter(|ch| !ch.is_control()).collect();
+            // A description: shown, never run; made inert as everywhere.
+            let help = crate::render::escape(help).replace('\t', " ");
             out.push('\t');
             out.push_str(&help);
         }
@@ -414,6 +439,25 @@ mod tests {
             words.push(String::new());
         }
         parse(&root, &words)
+    }
+
+    #[test]
+    fn names_a_shell_would_run_or_a_terminal_hide_are_never_offered() {
+        let request = req("status ");
+        let request = Request {
+            source: Source::Types,
+            ..request
+        };
+        let offered = answer(
+            &request,
+            &[
+                Candidate::plain("deployments"),
+                Candidate::plain("$(touch /tmp/x)"),
+                Candidate::plain("wid\u{202e}gets"),
+                Candidate::plain("caches.cache.example.com"),
+            ],
+        );
+        assert_eq!(offered, "deployments\ncaches.cache.example.com\n:4\n");
     }
 
     fn values(r: &Request) -> Vec<String> {

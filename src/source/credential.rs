@@ -143,8 +143,16 @@ pub async fn run(exec: &ExecConfig, deadline: Duration) -> anyhow::Result<Creden
         anyhow!("cannot run the credential plugin {name}: {e}{hint}")
     })?;
     let group = child.id();
-    let out = match tokio::time::timeout(deadline, child.wait_with_output()).await {
-        Ok(out) => out.map_err(|e| anyhow!("the credential plugin {name} failed: {e}"))?,
+    let out = match tokio::time::timeout(deadline, bounded_output(child)).await {
+        Ok(Ok(Some(out))) => out,
+        Ok(Ok(None)) => {
+            kill_group(group, interactive);
+            bail!(
+                "the credential plugin {name} wrote more than {} KiB on stdout, more than any credential\nhint: run it yourself to see what it prints",
+                MAX_PLUGIN_OUTPUT >> 10
+            );
+        }
+        Ok(Err(e)) => bail!("the credential plugin {name} failed: {e}"),
         Err(_) => {
             // The child itself dies as its handle drops; its children with it.
             kill_group(group, interactive);
@@ -163,6 +171,51 @@ pub async fn run(exec: &ExecConfig, deadline: Duration) -> anyhow::Result<Creden
         );
     }
     parse(&out.stdout).map_err(|why| anyhow!("the credential plugin {name} {why}"))
+}
+
+/// The most a credential plugin may write on stdout: an ExecCredential is
+/// a token or a certificate, a few KiB.
+pub const MAX_PLUGIN_OUTPUT: usize = 1 << 20;
+/// What is kept of its stderr, for the last line of a failure.
+const MAX_PLUGIN_STDERR: usize = 64 << 10;
+
+/// The plugin's exit status and output, read up to the bounds; `None` when
+/// stdout is larger than [`MAX_PLUGIN_OUTPUT`].
+async fn bounded_output(
+    mut child: tokio::process::Child,
+) -> std::io::Result<Option<std::process::Output>> {
+    use tokio::io::AsyncReadExt;
+    let stdout = child.stdout.take();
+    let stderr = child.stderr.take();
+    let read_out = async {
+        let mut buf = Vec::new();
+        if let Some(s) = stdout {
+            s.take(MAX_PLUGIN_OUTPUT as u64 + 1)
+                .read_to_end(&mut buf)
+                .await?;
+        }
+        Ok::<_, std::io::Error>(buf)
+    };
+    let read_err = async {
+        let mut buf = Vec::new();
+        if let Some(s) = stderr {
+            s.take(MAX_PLUGIN_STDERR as u64)
+                .read_to_end(&mut buf)
+                .await?;
+        }
+        Ok::<_, std::io::Error>(buf)
+    };
+    let (stdout, stderr) = tokio::join!(read_out, read_err);
+    let stdout = stdout?;
+    if stdout.len() > MAX_PLUGIN_OUTPUT {
+        return Ok(None);
+    }
+    let status = child.wait().await?;
+    Ok(Some(std::process::Output {
+        status,
+        stdout,
+        stderr: stderr?,
+    }))
 }
 
 /// `KUBERNETES_EXEC_INFO`: what the plugin is told about the call.

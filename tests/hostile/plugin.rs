@@ -261,3 +261,25 @@ echo '{{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","
     assert!(later.iter().all(|t| t == "t2"), "{later:?}\n{}", out.stderr);
     assert_eq!(std::fs::read_to_string(&count).unwrap().trim(), "2");
 }
+
+#[test]
+fn a_plugin_that_writes_without_end_is_cut_off() {
+    // `yes` as a credential plugin: the output is bounded, the plugin is
+    // stopped, and the command ends with one line naming it.
+    let dir = crate::scratch();
+    let plugin = script(dir.path(), "chatty-plugin", "exec yes");
+    let server = fake::answering(|_| Some((500, fake::status(500, "InternalError", "unreached"))));
+    let kc = kubeconfig(dir.path(), &server.url(), &exec_user(&plugin));
+    let out = run(
+        dir.path(),
+        &["status", "pods/p", "--kubeconfig", kc.to_str().unwrap()],
+        Duration::from_secs(30),
+    );
+    out.assert(2, Duration::from_secs(5));
+    assert!(
+        out.stderr.contains("wrote more than 1024 KiB on stdout"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.peak_kib < 200 * 1024, "peak {} KiB", out.peak_kib);
+}
