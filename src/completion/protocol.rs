@@ -711,8 +711,8 @@ mod tests {
                 &r,
                 &[Candidate::plain("web"), Candidate::plain("api\u{1b}[31m")]
             ),
-            "deploy/web\ndeploy/api[31m\n:4\n",
-            "control characters from the cluster never reach the shell"
+            "deploy/web\n:4\n",
+            "a name with control characters from the cluster is not offered at all"
         );
     }
 }
