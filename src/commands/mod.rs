@@ -44,6 +44,23 @@ pub async fn run(cli: Cli) -> anyhow::Result<Outcome> {
         )
         .into());
     };
+    // The whole command's deadline holds for CPU work too (discovery of a
+    // huge catalog, a costly health rule over a huge object): I/O has its
+    // timeouts, but work on the CPU does not yield to them.
+    let watching = match &command {
+        Command::Tree(a) => a.watch,
+        Command::Status(a) => a.watch,
+        Command::Why(a) => a.watch,
+        _ => false,
+    };
+    if !watching {
+        let limit = match &command {
+            Command::Wait(a) => crate::settings::parse_duration(&a.timeout).unwrap_or_default(),
+            Command::Completion(_) => std::time::Duration::from_secs(5),
+            _ => std::time::Duration::ZERO,
+        };
+        watchdog(settings.deadline.max(limit) + WATCHDOG_MARGIN);
+    }
     if !matches!(command, Command::Completion(_)) {
         let locations = crate::rules::sources::Locations::from_env(settings.health_rules.clone());
         settings.rules = crate::rules::sources::load(&locations)?;
@@ -106,6 +123,23 @@ pub async fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Completion(args) => completion::run(&args),
         Command::Rules => Ok(rules::run(&settings)),
     }
+}
+
+/// Past the command's own deadline, the margin the watchdog leaves for an
+/// answer already being printed.
+const WATCHDOG_MARGIN: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// Ends the process with exit 2 once `after` has passed, whatever it is
+/// doing: the bound of last resort on a command that computes too long.
+fn watchdog(after: std::time::Duration) {
+    std::thread::spawn(move || {
+        std::thread::sleep(after);
+        eprintln!(
+            "error: gave up after {}s: the answer took too long to compute\nhint: narrow the question (a namespace, a target), or check the health rules in effect (kubectl reconcile rules)",
+            after.as_secs()
+        );
+        std::process::exit(2);
+    });
 }
 
 fn target_specs(args: &TargetArgs, settings: &Settings) -> Result<Vec<TargetSpec>, UsageError> {

@@ -25,6 +25,77 @@ fn env() -> &'static Arc<Env> {
 }
 
 /// Compiles one expression.
+/// The longest expression a rule may have (the built-in ones are under 300
+/// characters).
+pub const MAX_EXPRESSION_LENGTH: usize = 4096;
+/// How deep `(`, `[` and `{` may nest.
+pub const MAX_NESTING: usize = 32;
+/// How many operators and member accesses an expression may chain: each is
+/// a level of recursion when it is parsed and evaluated.
+pub const MAX_TERMS: usize = 256;
+/// How many comprehensions (`all`, `exists`, `exists_one`, `map`,
+/// `filter`) an expression may hold: nested, each multiplies the cost by
+/// the length of a list (eight nested over ten elements took 18 s).
+pub const MAX_COMPREHENSIONS: usize = 3;
+
+/// Refuses, with the reason, an expression whose size alone could exhaust
+/// the stack or the CPU, as Kubernetes bounds its own CEL rules.
+pub fn within_limits(source: &str) -> Result<(), String> {
+    if source.len() > MAX_EXPRESSION_LENGTH {
+        return Err(format!(
+            "the expression is {} characters long, more than {MAX_EXPRESSION_LENGTH}",
+            source.len()
+        ));
+    }
+    let (mut depth, mut deepest, mut terms) = (0usize, 0usize, 0usize);
+    let mut quote: Option<char> = None;
+    let mut chars = source.chars().peekable();
+    while let Some(c) = chars.next() {
+        if let Some(q) = quote {
+            match c {
+                '\\' => {
+                    chars.next();
+                }
+                c if c == q => quote = None,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' | '\'' => quote = Some(c),
+            '(' | '[' | '{' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            ')' | ']' | '}' => depth = depth.saturating_sub(1),
+            '.' | '+' | '-' | '*' | '/' | '%' | '<' | '>' | '=' | '!' | '&' | '|' | '?' => {
+                terms += 1
+            }
+            _ => {}
+        }
+    }
+    if deepest > MAX_NESTING {
+        return Err(format!(
+            "the expression nests {deepest} levels deep, more than {MAX_NESTING}"
+        ));
+    }
+    if terms > MAX_TERMS {
+        return Err(format!(
+            "the expression has {terms} operators and member accesses, more than {MAX_TERMS}"
+        ));
+    }
+    let comprehensions = ["all(", "exists(", "exists_one(", "map(", "filter("]
+        .iter()
+        .map(|m| source.matches(&format!(".{m}")).count())
+        .sum::<usize>();
+    if comprehensions > MAX_COMPREHENSIONS {
+        return Err(format!(
+            "the expression has {comprehensions} comprehensions (all, exists, map, filter), more than {MAX_COMPREHENSIONS}: nested, their cost multiplies"
+        ));
+    }
+    Ok(())
+}
+
 pub fn compile(source: &str) -> Result<Program, ParseErrors> {
     env().compile(source)
 }

@@ -218,6 +218,11 @@ fn is_word(text: &str) -> bool {
 }
 
 fn compile_expr(text: &str, at: Place<'_>) -> Result<Expr, RulesError> {
+    // Checked before parsing: the parser and the evaluator recurse, and a
+    // deep enough expression overflows the stack (an abort, not an error).
+    if let Err(why) = super::cel::within_limits(text) {
+        return Err(expression_error(text, &at, why, 1, 1));
+    }
     let program = match compile(text) {
         Ok(program) => program,
         Err(errors) => {

@@ -176,3 +176,92 @@ fn documents_carry_hostile_text_as_escapes_and_stay_valid() {
         );
     }
 }
+
+/// A rules file with one check whose `when` is `expr`.
+fn rules_with(dir: &std::path::Path, expr: &str) -> String {
+    let path = dir.join("rules.yaml");
+    let quoted = serde_json::to_string(expr).unwrap();
+    std::fs::write(
+        &path,
+        format!(
+            "rules:\n- group: example.com\n  kind: Widget\n  checks:\n  - when: {quoted}\n    verdict: Converged\n    reason: Ready\n    message: '\"ready\"'\n"
+        ),
+    )
+    .unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+#[test]
+fn health_rules_too_costly_or_too_deep_are_refused_not_run() {
+    let dir = scratch();
+    let nested_all = format!(
+        "{}true{}",
+        "[1,2,3,4,5,6,7,8,9,10].all(a, ".repeat(8),
+        ")".repeat(8)
+    );
+    let long_sum = format!("1{} == 0", " + 1".repeat(5000));
+    let deep_index = format!("[0]{} == 0", "[0]".repeat(5000));
+    let deep_member = format!("object{} == 1", ".a".repeat(20_000));
+    for (expr, said) in [
+        (&nested_all, "comprehensions"),
+        (&long_sum, "characters long"),
+        (&deep_index, "characters long"),
+        (&deep_member, "characters long"),
+    ] {
+        let file = rules_with(dir.path(), expr);
+        let out = run(
+            dir.path(),
+            &["rules", "--health-rules", &file],
+            Duration::from_secs(30),
+        );
+        out.assert(2, Duration::from_secs(3));
+        assert!(out.stderr.contains(said), "{}", out.stderr);
+    }
+    // Under the length, but chained past the terms a parse may recurse.
+    let chained = format!("object{} == 1", ".a".repeat(300));
+    let file = rules_with(dir.path(), &chained);
+    let out = run(
+        dir.path(),
+        &["rules", "--health-rules", &file],
+        Duration::from_secs(30),
+    );
+    out.assert(2, Duration::from_secs(3));
+    assert!(
+        out.stderr.contains("operators and member accesses"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn a_costly_rule_cannot_outlive_the_commands_deadline() {
+    // Three nested comprehensions (allowed) over a thousand elements: a
+    // billion steps. The whole-command deadline (30 s at the least) ends it.
+    let dir = scratch();
+    let items: Vec<u32> = (0..1000).collect();
+    let widget = serde_json::json!({"apiVersion": "example.com/v1", "kind": "Widget",
+        "metadata": {"name": "w", "namespace": "default", "uid": "w", "generation": 1},
+        "status": {"items": items}});
+    let snap = dir.path().join("snap.json");
+    std::fs::write(&snap, widget.to_string()).unwrap();
+    let expr = "object.status.items.all(a, object.status.items.all(b, object.status.items.all(c, c >= 0)))";
+    let file = rules_with(dir.path(), expr);
+    let out = run(
+        dir.path(),
+        &[
+            "status",
+            "widgets/w",
+            "-n",
+            "default",
+            "--snapshot",
+            snap.to_str().unwrap(),
+            "--health-rules",
+            &file,
+            "--request-timeout",
+            "1s",
+        ],
+        Duration::from_secs(90),
+    );
+    out.assert(2, Duration::from_secs(45));
+    assert!(out.stderr.contains("gave up after 35s"), "{}", out.stderr);
+}
