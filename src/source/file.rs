@@ -346,16 +346,16 @@ fn too_deep(text: &str) -> Option<usize> {
                 }
             }
             In::Code => match b {
-                b'"' => state = In::Double,
-                // A quote starts a YAML string only where a scalar can
-                // start, not inside a word (`doesn't`).
-                b'\''
+                // A quote starts a string only where a scalar can start,
+                // not inside a word (`doesn't`, `name: a"` is a plain
+                // scalar in YAML).
+                b'"' | b'\''
                     if matches!(
                         prev,
                         b' ' | b'\t' | b'\n' | b'[' | b'{' | b',' | b':' | b'-' | b'\''
                     ) =>
                 {
-                    state = In::Single
+                    state = if b == b'"' { In::Double } else { In::Single }
                 }
                 b'#' if matches!(prev, b' ' | b'\t' | b'\n') => state = In::Comment,
                 b'[' | b'{' => {
@@ -1234,6 +1234,9 @@ binaryData:
             assert_eq!(too_deep(&text), None, "{text}");
         }
         assert_eq!(too_deep(&format!("a: \"x\"\nb: c\nd: {many}")), Some(3));
+        // A quote inside a plain scalar opens no string: what follows counts.
+        assert_eq!(too_deep(&format!("name: a\"\nspec: {many}")), Some(2));
+        assert_eq!(too_deep(&format!("name: it's\"x\nspec: {many}")), Some(2));
     }
 
     #[test]

@@ -265,3 +265,31 @@ fn a_costly_rule_cannot_outlive_the_commands_deadline() {
     out.assert(2, Duration::from_secs(45));
     assert!(out.stderr.contains("gave up after 35s"), "{}", out.stderr);
 }
+
+#[test]
+fn deep_yaml_after_a_quote_in_a_plain_scalar_is_refused_at_once() {
+    // `name: a"` is a plain scalar: the quote opens no string, and the
+    // 100,000 levels after it are refused before parsing (31 s before).
+    let dir = scratch();
+    let yaml = dir.path().join("quoted.yaml");
+    std::fs::write(
+        &yaml,
+        format!(
+            "apiVersion: v1\nkind: Pod\nmetadata:\n  name: a\"\nspec: {}\n",
+            "{a: [".repeat(50_000)
+        ),
+    )
+    .unwrap();
+    let file = yaml.to_str().unwrap();
+    let out = run(
+        dir.path(),
+        &["status", "--snapshot", file],
+        Duration::from_secs(60),
+    );
+    out.assert(2, Duration::from_secs(2));
+    assert!(
+        out.stderr.contains("nested more than 128 levels deep"),
+        "{}",
+        out.stderr
+    );
+}
