@@ -54,11 +54,17 @@ struct Held {
     refresh_at: Option<Timestamp>,
 }
 
+/// A token is used at least this long before the plugin runs again, even
+/// when it says it has already expired (a plugin with a wrong clock would
+/// otherwise run on every request).
+const MIN_TOKEN_REUSE: jiff::SignedDuration = jiff::SignedDuration::from_secs(10);
+
 impl Held {
     fn new(token: String, expires: Option<Timestamp>, now: Timestamp) -> Held {
         let refresh_at = expires.map(|end| {
             let life = end.duration_since(now);
-            now.checked_add(life.mul_f64(0.8)).unwrap_or(end)
+            let at = now.checked_add(life.mul_f64(0.8)).unwrap_or(end);
+            at.max(now.checked_add(MIN_TOKEN_REUSE).unwrap_or(now))
         });
         Held { token, refresh_at }
     }
@@ -298,6 +304,25 @@ fn kill_group(group: Option<u32>, interactive: bool) {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_token_already_expired_is_still_used_a_little_while() {
+        let now: Timestamp = "2026-01-10T12:00:00Z".parse().unwrap();
+        let past: Timestamp = "2026-01-10T11:00:00Z".parse().unwrap();
+        let held = Held::new("t".into(), Some(past), now);
+        assert_eq!(
+            held.refresh_at,
+            Some("2026-01-10T12:00:10Z".parse().unwrap())
+        );
+        let hour: Timestamp = "2026-01-10T13:00:00Z".parse().unwrap();
+        let held = Held::new("t".into(), Some(hour), now);
+        assert_eq!(
+            held.refresh_at,
+            Some("2026-01-10T12:48:00Z".parse().unwrap()),
+            "four fifths of its life"
+        );
+    }
+
     use super::*;
 
     /// A plugin that answers `t1`, `t2`, ... each run, valid for `life`.
