@@ -57,7 +57,7 @@ struct Held {
 /// A token is used at least this long before the plugin runs again, even
 /// when it says it has already expired (a plugin with a wrong clock would
 /// otherwise run on every request).
-const MIN_TOKEN_REUSE: jiff::SignedDuration = jiff::SignedDuration::from_secs(10);
+const MIN_TOKEN_REUSE: jiff::SignedDuration = jiff::SignedDuration::from_secs(1);
 
 impl Held {
     fn new(token: String, expires: Option<Timestamp>, now: Timestamp) -> Held {
@@ -312,7 +312,7 @@ mod tests {
         let held = Held::new("t".into(), Some(past), now);
         assert_eq!(
             held.refresh_at,
-            Some("2026-01-10T12:00:10Z".parse().unwrap())
+            Some("2026-01-10T12:00:01Z".parse().unwrap())
         );
         let hour: Timestamp = "2026-01-10T13:00:00Z".parse().unwrap();
         let held = Held::new("t".into(), Some(hour), now);
