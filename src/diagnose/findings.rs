@@ -17,7 +17,7 @@ use crate::verdict::Judgement;
 pub struct Finding {
     /// Stable CamelCase: BarePod, NoOwner, OwnerGone, InvalidOwner,
     /// SelectorOverlap, StaleStatus, NoStatusWriter, DisruptionsBlocked,
-    /// NoMatchingNodes.
+    /// NoMatchingNodes, RolloutChange, Controller.
     pub reason: String,
     pub message: String,
     #[serde(skip_serializing_if = "Vec::is_empty")]

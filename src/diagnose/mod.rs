@@ -142,6 +142,16 @@ pub fn diagnose(snap: &Snapshot, uid: &str) -> Diagnosis {
     });
     let mut findings = findings;
     findings.extend(rollout::rollout(snap, target));
+    if judgement.verdict != Verdict::Converged {
+        let who = generation.spec_changed.as_ref().map(|c| {
+            format!(
+                "spec changed {} ago by {}",
+                crate::model::age(snap.now, c.at),
+                c.manager
+            )
+        });
+        findings.extend(rollout::what_changed(snap, target, who));
+    }
     tree.walk(&mut |n| {
         if let Some(obj) = n.uid().and_then(|u| snap.get(u))
             && let Some(hint) = crate::relations::near_miss(snap, obj)

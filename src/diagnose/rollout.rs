@@ -125,3 +125,209 @@ fn deployment(snap: &Snapshot, deploy: &Object) -> Option<Finding> {
         objects: vec![old_rs.id.clone(), pod.id.clone()],
     })
 }
+
+/// What the newest revision of a Deployment changed in the pod template,
+/// against the revision before it (both ReplicaSets keep their template):
+/// the first question when a rollout breaks. `who`: who last changed the
+/// spec, and when, from managedFields.
+pub fn what_changed(snap: &Snapshot, deploy: &Object, who: Option<String>) -> Option<Finding> {
+    if (deploy.group(), deploy.kind()) != ("apps", "Deployment") {
+        return None;
+    }
+    let revision = |o: &Object| -> Option<i64> {
+        o.str("/metadata/annotations/deployment.kubernetes.io~1revision")?
+            .parse()
+            .ok()
+    };
+    let mut sets: Vec<(i64, &Object)> = owned_by(snap, deploy, "ReplicaSet")
+        .into_iter()
+        .filter_map(|rs| Some((revision(rs)?, rs)))
+        .collect();
+    sets.sort_by_key(|(r, _)| std::cmp::Reverse(*r));
+    let [(new_rev, new), (old_rev, old), ..] = sets.as_slice() else {
+        return None;
+    };
+    let changes = template_changes(
+        old.at("/spec/template").unwrap_or(&Value::Null),
+        new.at("/spec/template").unwrap_or(&Value::Null),
+    );
+    if changes.is_empty() {
+        return None;
+    }
+    const SHOWN: usize = 5;
+    let mut listed: Vec<String> = changes.iter().take(SHOWN).cloned().collect();
+    if changes.len() > SHOWN {
+        listed.push(format!("and {} more", changes.len() - SHOWN));
+    }
+    let by = who.map(|w| format!(" ({w})")).unwrap_or_default();
+    Some(Finding {
+        reason: "RolloutChange".into(),
+        message: format!(
+            "revision {new_rev}{by} changed the pod template of revision {old_rev}: {}; `kubectl rollout undo` goes back to revision {old_rev}",
+            listed.join("; ")
+        ),
+        objects: vec![new.id.clone(), old.id.clone()],
+    })
+}
+
+/// The differences between two pod templates, in words: per container its
+/// image, command, arguments, environment and resources; then the pod's
+/// own fields (service account, node selector, volumes, labels).
+fn template_changes(old: &Value, new: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    let text = |v: Option<&Value>| -> String {
+        match v {
+            None | Some(Value::Null) => "none".into(),
+            Some(Value::String(s)) => s.clone(),
+            Some(v) => v.to_string(),
+        }
+    };
+    for list in ["initContainers", "containers"] {
+        let by_name = |t: &Value| -> Vec<(String, Value)> {
+            t.pointer(&format!("/spec/{list}"))
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .map(|c| {
+                    (
+                        c.get("name")
+                            .and_then(Value::as_str)
+                            .unwrap_or("?")
+                            .to_string(),
+                        c.clone(),
+                    )
+                })
+                .collect()
+        };
+        let (before, after) = (by_name(old), by_name(new));
+        for (name, c) in &after {
+            let Some((_, was)) = before.iter().find(|(n, _)| n == name) else {
+                out.push(format!("container {name} added"));
+                continue;
+            };
+            for field in ["image", "command", "args", "resources"] {
+                if was.get(field) != c.get(field) {
+                    out.push(format!(
+                        "container {name} {field} {} → {}",
+                        text(was.get(field)),
+                        text(c.get(field))
+                    ));
+                }
+            }
+            let env = |c: &Value| -> Vec<(String, Value)> {
+                c.get("env")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                    .map(|e| {
+                        (
+                            e.get("name")
+                                .and_then(Value::as_str)
+                                .unwrap_or("?")
+                                .to_string(),
+                            e.clone(),
+                        )
+                    })
+                    .collect()
+            };
+            let (e0, e1) = (env(was), env(c));
+            for (k, v) in &e1 {
+                match e0.iter().find(|(n, _)| n == k) {
+                    None => out.push(format!("container {name} env {k} added")),
+                    Some((_, w)) if w != v => out.push(format!("container {name} env {k} changed")),
+                    _ => {}
+                }
+            }
+            for (k, _) in e0.iter().filter(|(k, _)| !e1.iter().any(|(n, _)| n == k)) {
+                out.push(format!("container {name} env {k} removed"));
+            }
+        }
+        for (name, _) in before
+            .iter()
+            .filter(|(n, _)| !after.iter().any(|(m, _)| m == n))
+        {
+            out.push(format!("container {name} removed"));
+        }
+    }
+    for field in [
+        "serviceAccountName",
+        "nodeSelector",
+        "volumes",
+        "affinity",
+        "tolerations",
+        "priorityClassName",
+        "runtimeClassName",
+    ] {
+        let (a, b) = (
+            old.pointer(&format!("/spec/{field}")),
+            new.pointer(&format!("/spec/{field}")),
+        );
+        if a != b {
+            out.push(format!("{field} changed"));
+        }
+    }
+    for (what, at) in [
+        ("label", "/metadata/labels"),
+        ("annotation", "/metadata/annotations"),
+    ] {
+        let map = |t: &Value| -> serde_json::Map<String, Value> {
+            let mut m = t
+                .pointer(at)
+                .and_then(Value::as_object)
+                .cloned()
+                .unwrap_or_default();
+            m.remove("pod-template-hash");
+            m
+        };
+        let (a, b) = (map(old), map(new));
+        for (k, v) in &b {
+            match a.get(k) {
+                None => out.push(format!("pod {what} {k}={} added", text(Some(v)))),
+                Some(w) if w != v => out.push(format!(
+                    "pod {what} {k} {} → {}",
+                    text(Some(w)),
+                    text(Some(v))
+                )),
+                _ => {}
+            }
+        }
+        for k in a.keys().filter(|k| !b.contains_key(*k)) {
+            out.push(format!("pod {what} {k} removed"));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn a_template_change_is_said_field_by_field() {
+        let old = json!({"metadata": {"labels": {"app": "web", "pod-template-hash": "a"}},
+            "spec": {"containers": [{"name": "web", "image": "registry.example.com/web:1.4.2",
+                "env": [{"name": "LOG", "value": "info"}, {"name": "OLD", "value": "1"}]}]}});
+        let new = json!({"metadata": {"labels": {"app": "web", "pod-template-hash": "b"},
+                "annotations": {"kubectl.kubernetes.io/restartedAt": "2026-01-10T12:00:00Z"}},
+            "spec": {"serviceAccountName": "web",
+                "containers": [{"name": "web", "image": "registry.example.com/web:1.5.0",
+                    "env": [{"name": "LOG", "value": "debug"}, {"name": "NEW", "value": "1"}],
+                    "resources": {"limits": {"memory": "64Mi"}}},
+                {"name": "proxy", "image": "envoy"}]}});
+        assert_eq!(
+            template_changes(&old, &new),
+            vec![
+                "container web image registry.example.com/web:1.4.2 → registry.example.com/web:1.5.0",
+                "container web resources none → {\"limits\":{\"memory\":\"64Mi\"}}",
+                "container web env LOG changed",
+                "container web env NEW added",
+                "container web env OLD removed",
+                "container proxy added",
+                "serviceAccountName changed",
+                "pod annotation kubectl.kubernetes.io/restartedAt=2026-01-10T12:00:00Z added",
+            ]
+        );
+    }
+}

@@ -1270,3 +1270,31 @@ fn a_deployment_change_never_observed_while_the_controller_manager_is_down() {
         "{text}"
     );
 }
+
+#[test]
+fn a_broken_rollout_says_what_its_revision_changed() {
+    let snap = shop();
+    let web = snap
+        .find("apps", "Deployment", Some("shop"), "web")
+        .unwrap();
+    let d = diagnose(&snap, &web.uid);
+    let change = d
+        .findings
+        .iter()
+        .find(|f| f.reason == "RolloutChange")
+        .expect("the change of the broken revision");
+    assert_eq!(
+        change.message,
+        "revision 3 changed the pod template of revision 2: pod label reconcile.test/failure=image-pull-backoff added; `kubectl rollout undo` goes back to revision 2"
+    );
+    // A converged Deployment says nothing of its last change.
+    let api = snap
+        .find("apps", "Deployment", Some("shop"), "api")
+        .unwrap();
+    assert!(
+        !diagnose(&snap, &api.uid)
+            .findings
+            .iter()
+            .any(|f| f.reason == "RolloutChange")
+    );
+}
