@@ -558,3 +558,42 @@ fn a_resource_whose_operator_stopped_names_the_operator() {
         table.stdout
     );
 }
+
+#[test]
+fn a_workload_names_the_gitops_object_that_applies_it() {
+    support::install_crd(
+        "kustomizations",
+        "Kustomization",
+        "kustomize.toolkit.fluxcd.io",
+        "",
+        "",
+    );
+    let flux = Namespace::new("cause-flux");
+    flux.apply("apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata: {name: apps}\nspec: {suspend: true, interval: 10m, path: ./apps, prune: true, sourceRef: {kind: GitRepository, name: fleet}}\n");
+    let ns = Namespace::new("cause-managed");
+    ns.apply(&support::deployment("web", 1, "", "", "", "").replacen(
+        "metadata: {name: web}",
+        &format!("metadata:\n  name: web\n  labels: {{kustomize.toolkit.fluxcd.io/name: apps, kustomize.toolkit.fluxcd.io/namespace: {}}}", flux.name),
+        1,
+    ));
+    let (_, item) = why_until(&ns, "deploy/web", "the manager named", |i| {
+        i["findings"]
+            .as_array()
+            .is_some_and(|f| f.iter().any(|f| f["reason"] == "ManagedBy"))
+    });
+    let f = item["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["reason"] == "ManagedBy")
+        .unwrap()
+        .clone();
+    let message = f["message"].as_str().unwrap();
+    assert!(
+        message.starts_with(&format!(
+            "Deployment/web is applied by Kustomization {}/apps (label kustomize.toolkit.fluxcd.io/name), which is Suspended",
+            flux.name
+        )),
+        "{message}"
+    );
+}

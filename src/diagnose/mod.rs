@@ -166,6 +166,8 @@ pub fn diagnose(snap: &Snapshot, uid: &str) -> Diagnosis {
     let mut uids: HashSet<&str> = HashSet::new();
     collect_uids(&tree, &mut uids);
     let events = events::timeline(snap, &uids);
+    let manager = manager_finding(snap, target);
+    findings.extend(manager.iter().map(|(f, _)| f.clone()));
     let (mut causes, mut chain) = (causes, chain);
     let controller = quiet(snap, target, &judgement, &generation);
     let next_steps = match controller.as_ref() {
@@ -185,6 +187,10 @@ pub fn diagnose(snap: &Snapshot, uid: &str) -> Diagnosis {
         }
         None => steps::next_steps(snap, target, causes.first(), &chain, &findings),
     };
+    let mut next_steps = next_steps;
+    if let Some((_, Some(step))) = manager {
+        next_steps.push(step);
+    }
     Diagnosis {
         item: Item::with(target, judgement),
         generation_check: (target.generation.is_some()).then_some(generation),
@@ -200,6 +206,90 @@ pub fn diagnose(snap: &Snapshot, uid: &str) -> Diagnosis {
         same_cause: vec![],
         members: uids.iter().map(|u| u.to_string()).collect(),
     }
+}
+
+/// Who manages the target (or the workload above it), from the labels the
+/// GitOps and packaging tools stamp: the finding, and a step when that
+/// manager is not converged (a fix made here by hand would be reverted).
+fn manager_finding(snap: &Snapshot, target: &Object) -> Option<(Finding, Option<NextStep>)> {
+    let mut at = Some(target);
+    for _ in 0..4 {
+        let obj = at?;
+        if let Some((named, how)) = crate::relations::manager_of(obj) {
+            let who = format!(
+                "{} {}/{}",
+                named.kind,
+                named.namespace.as_deref().unwrap_or(""),
+                named.name
+            );
+            let Some(m) = named.find(snap) else {
+                return Some((
+                    Finding {
+                        reason: "ManagedBy".into(),
+                        message: format!(
+                            "{}/{} is applied by {who} ({how}), which could not be read",
+                            obj.kind(),
+                            obj.name()
+                        ),
+                        objects: vec![obj.id.clone()],
+                    },
+                    None,
+                ));
+            };
+            let j = judge(m, snap);
+            let state = match j.verdict {
+                Verdict::Suspended => format!(
+                    "which is Suspended ({}): drift here is not corrected, and changes in its source are not applied",
+                    j.reason
+                ),
+                v => format!("which is {v} ({}): {}", j.reason, j.message),
+            };
+            let step = (j.verdict != Verdict::Converged).then(|| NextStep {
+                text: format!(
+                    "{who} manages it and is {}: fix it there; a change made here by hand is reverted (or left behind) at its next reconciliation.",
+                    j.verdict
+                ),
+                commands: vec![format!(
+                    "kubectl -n {} describe {}.{}/{}",
+                    named.namespace.as_deref().unwrap_or("default"),
+                    named.kind.to_ascii_lowercase(),
+                    named.group(),
+                    named.name
+                )],
+            });
+            return Some((
+                Finding {
+                    reason: "ManagedBy".into(),
+                    message: format!(
+                        "{}/{} is applied by {who} ({how}), {state}",
+                        obj.kind(),
+                        obj.name()
+                    ),
+                    objects: vec![obj.id.clone(), m.id.clone()],
+                },
+                step,
+            ));
+        }
+        if let Some((ns, release)) = crate::relations::helm_release(obj) {
+            let revision = crate::relations::helm_revision(snap, &ns, &release)
+                .map(|(v, status)| format!(", revision {v}: {status}"))
+                .unwrap_or_default();
+            return Some((
+                Finding {
+                    reason: "ManagedBy".into(),
+                    message: format!(
+                        "{}/{} is installed by Helm release {ns}/{release}{revision} (labels app.kubernetes.io/managed-by, meta.helm.sh/release-name)",
+                        obj.kind(),
+                        obj.name()
+                    ),
+                    objects: vec![obj.id.clone()],
+                },
+                None,
+            ));
+        }
+        at = obj.controller().and_then(|c| snap.get(&c.uid));
+    }
+    None
 }
 
 /// A controller that is down is the root cause: the chain goes from the

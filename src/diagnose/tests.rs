@@ -1298,3 +1298,50 @@ fn a_broken_rollout_says_what_its_revision_changed() {
             .any(|f| f.reason == "RolloutChange")
     );
 }
+
+#[test]
+fn the_manager_named_by_its_labels_is_said_and_judged() {
+    let mut deploy = deployment("web", "web-uid", "web");
+    deploy.raw["metadata"]["labels"] = json!({"kustomize.toolkit.fluxcd.io/name": "apps", "kustomize.toolkit.fluxcd.io/namespace": "flux-system"});
+    let deploy = obj(deploy.raw);
+    let ks = obj(
+        json!({"apiVersion": "kustomize.toolkit.fluxcd.io/v1", "kind": "Kustomization",
+        "metadata": {"name": "apps", "namespace": "flux-system", "uid": "ks", "generation": 4},
+        "spec": {"suspend": true, "interval": "10m", "path": "./apps", "sourceRef": {"kind": "GitRepository", "name": "fleet"}},
+        "status": {"observedGeneration": 4, "conditions": [{"type": "Ready", "status": "True", "reason": "ReconciliationSucceeded",
+            "message": "Applied revision: main@sha1:0a1b2c", "lastTransitionTime": "2026-11-29T22:00:00Z"}]}}),
+    );
+    let snap = Snapshot::new(
+        vec![deploy.clone(), ks],
+        vec![],
+        vec![],
+        NOW.parse().unwrap(),
+    );
+    let d = diagnose(&snap, &deploy.uid);
+    let f = d
+        .findings
+        .iter()
+        .find(|f| f.reason == "ManagedBy")
+        .expect("the manager");
+    assert!(
+        f.message.starts_with("Deployment/web is applied by Kustomization flux-system/apps (label kustomize.toolkit.fluxcd.io/name), which is Suspended"),
+        "{}",
+        f.message
+    );
+    assert!(
+        f.message.contains("drift here is not corrected"),
+        "{}",
+        f.message
+    );
+    let text = step_text(&d);
+    assert!(
+        text.contains("Kustomization flux-system/apps manages it and is Suspended"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "kubectl -n flux-system describe kustomization.kustomize.toolkit.fluxcd.io/apps"
+        ),
+        "{text}"
+    );
+}

@@ -4,6 +4,7 @@
 //! plan of the extra reads they need (`reads_for`).
 
 mod gitops;
+mod managers;
 mod near;
 mod pods;
 mod producers;
@@ -18,6 +19,7 @@ use serde::Serialize;
 use crate::model::{Object, ObjectRef, Snapshot, group_of};
 use crate::selector;
 
+pub use managers::{helm_release, helm_revision, manager_of};
 pub use near::near_miss;
 pub use producers::{producers, secret_producer_types};
 pub use reads::{RelatedRead, Resource, Select, reads_for};

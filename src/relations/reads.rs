@@ -24,8 +24,8 @@ pub enum Resource {
     /// kind that most clusters do not have (not found, it costs nothing,
     /// not even a discovery refresh).
     IfServed {
-        api_version: &'static str,
-        kind: &'static str,
+        api_version: String,
+        kind: String,
     },
     /// Every listable namespaced type (a Terminating namespace's content).
     EveryNamespacedType,
@@ -94,10 +94,23 @@ pub fn reads_for(objects: &[Object], events: &[Event]) -> Vec<RelatedRead> {
     let mut named_reads: BTreeMap<TypeIn, (Vec<String>, bool)> = BTreeMap::new();
     let mut out: Vec<RelatedRead> = Vec::new();
     let mut nodes = 0;
+    // Managers that objects already read name by their labels: read for
+    // their verdict, not for their whole inventory.
+    let named_managers: HashSet<(String, String, Option<String>, String)> = objects
+        .iter()
+        .filter_map(super::manager_of)
+        .map(|(m, _)| (m.group().to_string(), m.kind, m.namespace, m.name))
+        .collect();
     for obj in objects {
         let failing = needs_context(obj, events);
+        let is_manager = named_managers.contains(&(
+            obj.group().to_string(),
+            obj.kind().to_string(),
+            obj.namespace().map(str::to_string),
+            obj.name().to_string(),
+        ));
         for (edge, n) in named(obj) {
-            if present(&n) {
+            if present(&n) || (is_manager && edge == Edge::Manages) {
                 continue;
             }
             let existence_only =
@@ -126,7 +139,10 @@ pub fn reads_for(objects: &[Object], events: &[Event]) -> Vec<RelatedRead> {
             if existence_only && n.kind == "Secret" {
                 for (api_version, kind) in super::secret_producer_types() {
                     out.push(RelatedRead {
-                        resource: Resource::IfServed { api_version, kind },
+                        resource: Resource::IfServed {
+                            api_version: api_version.into(),
+                            kind: kind.into(),
+                        },
                         namespace: n.namespace.clone(),
                         select: Select::All,
                         metadata_only: false,
@@ -181,6 +197,33 @@ pub fn reads_for(objects: &[Object], events: &[Event]) -> Vec<RelatedRead> {
                     false,
                 ));
             }
+        }
+        // Who manages it, named by its labels: the GitOps object (only
+        // where the cluster serves its kind), or a Helm release's Secrets
+        // (metadata only, by Helm's labels).
+        if let Some((m, _)) = super::manager_of(obj) {
+            out.push(RelatedRead {
+                resource: Resource::IfServed {
+                    api_version: m.api_version.clone(),
+                    kind: m.kind.clone(),
+                },
+                namespace: m.namespace.clone(),
+                select: Select::Name(m.name.clone()),
+                metadata_only: false,
+                expect: vec![],
+            });
+        }
+        if let Some((ns, release)) = super::helm_release(obj) {
+            out.push(RelatedRead {
+                resource: Resource::Kind {
+                    api_version: "v1".into(),
+                    kind: "Secret".into(),
+                },
+                namespace: Some(ns),
+                select: Select::Labels(format!("owner=helm,name={release}")),
+                metadata_only: true,
+                expect: vec![],
+            });
         }
         // A status that lags its spec: the controller's lease, then the
         // lease holder's pod and the workloads of its namespace.

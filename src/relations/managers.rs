@@ -1,0 +1,142 @@
+//! Upward: who manages an object, from the labels and annotations the
+//! GitOps and packaging tools stamp on what they apply (the inventory of
+//! `manages` goes the other way, see `gitops.rs`). No list of every type:
+//! the labels name the manager.
+
+use super::Named;
+use crate::model::{Object, Snapshot};
+
+/// The manager an object's labels name, and which label says so.
+pub fn manager_of(obj: &Object) -> Option<(Named, String)> {
+    let label = |k: &str| {
+        obj.labels
+            .get(k)
+            .map(String::as_str)
+            .filter(|v| !v.is_empty())
+    };
+    let annotation = |k: &str| {
+        obj.str(&format!("/metadata/annotations/{}", k.replace('/', "~1")))
+            .filter(|v| !v.is_empty())
+    };
+    for (prefix, api_version, kind) in [
+        (
+            "kustomize.toolkit.fluxcd.io",
+            "kustomize.toolkit.fluxcd.io/v1",
+            "Kustomization",
+        ),
+        (
+            "helm.toolkit.fluxcd.io",
+            "helm.toolkit.fluxcd.io/v2",
+            "HelmRelease",
+        ),
+    ] {
+        if let Some(name) = label(&format!("{prefix}/name")) {
+            let ns = label(&format!("{prefix}/namespace")).or(obj.namespace());
+            return Some((
+                Named::new(api_version, kind, ns, name),
+                format!("label {prefix}/name"),
+            ));
+        }
+    }
+    // Argo CD: `<app>:<group>/<kind>:<namespace>/<name>`; an app outside
+    // Argo CD's own namespace is written `<namespace>_<app>`.
+    if let Some(id) = annotation("argocd.argoproj.io/tracking-id") {
+        let app = id.split(':').next().unwrap_or("");
+        let (ns, name) = app.split_once('_').unwrap_or(("argocd", app));
+        if !name.is_empty() {
+            return Some((
+                Named::new("argoproj.io/v1alpha1", "Application", Some(ns), name),
+                "annotation argocd.argoproj.io/tracking-id".into(),
+            ));
+        }
+    }
+    None
+}
+
+/// A Helm release an object belongs to: (namespace, release), from the
+/// labels and annotations Helm writes.
+pub fn helm_release(obj: &Object) -> Option<(String, String)> {
+    if obj
+        .labels
+        .get("app.kubernetes.io/managed-by")
+        .map(String::as_str)
+        != Some("Helm")
+    {
+        return None;
+    }
+    let annotation = |k: &str| obj.str(&format!("/metadata/annotations/meta.helm.sh~1{k}"));
+    let name = annotation("release-name")?;
+    let ns = annotation("release-namespace").or(obj.namespace())?;
+    Some((ns.to_string(), name.to_string()))
+}
+
+/// The newest revision of a Helm release, from its release Secrets'
+/// metadata (never their data): (revision, status label).
+pub fn helm_revision(snap: &Snapshot, ns: &str, release: &str) -> Option<(u64, String)> {
+    snap.objects()
+        .iter()
+        .filter(|o| {
+            o.kind() == "Secret"
+                && o.namespace() == Some(ns)
+                && o.labels.get("owner").map(String::as_str) == Some("helm")
+                && o.labels.get("name").map(String::as_str) == Some(release)
+        })
+        .filter_map(|o| {
+            let version: u64 = o.labels.get("version")?.parse().ok()?;
+            Some((version, o.labels.get("status").cloned().unwrap_or_default()))
+        })
+        .max_by_key(|(v, _)| *v)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn obj(v: serde_json::Value) -> Object {
+        Object::from_value(v).unwrap()
+    }
+
+    #[test]
+    fn managers_are_named_by_their_labels_and_annotations() {
+        let flux = obj(json!({"apiVersion": "apps/v1", "kind": "Deployment",
+            "metadata": {"name": "web", "namespace": "shop", "uid": "1",
+                "labels": {"kustomize.toolkit.fluxcd.io/name": "apps", "kustomize.toolkit.fluxcd.io/namespace": "flux-system"}}}));
+        let (n, how) = manager_of(&flux).unwrap();
+        assert_eq!(
+            (n.kind.as_str(), n.namespace.as_deref(), n.name.as_str()),
+            ("Kustomization", Some("flux-system"), "apps")
+        );
+        assert_eq!(how, "label kustomize.toolkit.fluxcd.io/name");
+        let argo = obj(json!({"apiVersion": "apps/v1", "kind": "Deployment",
+            "metadata": {"name": "web", "namespace": "shop", "uid": "2",
+                "annotations": {"argocd.argoproj.io/tracking-id": "shop:apps/Deployment:shop/web"}}}));
+        let (n, _) = manager_of(&argo).unwrap();
+        assert_eq!(
+            (n.kind.as_str(), n.namespace.as_deref(), n.name.as_str()),
+            ("Application", Some("argocd"), "shop")
+        );
+        let helm = obj(json!({"apiVersion": "apps/v1", "kind": "Deployment",
+            "metadata": {"name": "web", "namespace": "shop", "uid": "3",
+                "labels": {"app.kubernetes.io/managed-by": "Helm"},
+                "annotations": {"meta.helm.sh/release-name": "web", "meta.helm.sh/release-namespace": "shop"}}}));
+        assert!(manager_of(&helm).is_none());
+        assert_eq!(helm_release(&helm), Some(("shop".into(), "web".into())));
+        let secret = |v: u64, status: &str| {
+            obj(json!({"apiVersion": "v1", "kind": "Secret",
+                "metadata": {"name": format!("sh.helm.release.v1.web.v{v}"), "namespace": "shop", "uid": format!("s{v}"),
+                    "labels": {"owner": "helm", "name": "web", "version": v.to_string(), "status": status}}}))
+        };
+        let snap = Snapshot::new(
+            vec![secret(1, "superseded"), secret(2, "failed")],
+            vec![],
+            vec![],
+            jiff::Timestamp::UNIX_EPOCH,
+        );
+        assert_eq!(
+            helm_revision(&snap, "shop", "web"),
+            Some((2, "failed".into()))
+        );
+    }
+}
