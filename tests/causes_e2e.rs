@@ -9,20 +9,15 @@ use std::time::Duration;
 use serde_json::Value;
 use support::{Namespace, wait_until};
 
-/// `why TARGET -o json` until `ready` holds for the first item.
+/// `why TARGET -o json` until `ready` holds; its first item.
 fn why_until(
     ns: &Namespace,
     target: &str,
     what: &str,
     ready: impl Fn(&Value) -> bool,
 ) -> (i32, Value) {
-    let mut last = (0, Value::Null);
-    wait_until(what, Duration::from_secs(90), || {
-        let run = ns.reconcile(&["why", target, "-o", "json"]);
-        last = (run.code, run.json());
-        ready(&last.1["items"][0])
-    });
-    (last.0, last.1["items"][0].clone())
+    let (code, doc) = support::why_until(ns, target, what, ready);
+    (code, doc["items"][0].clone())
 }
 
 fn root_reason(item: &Value) -> &str {

@@ -7,7 +7,7 @@ mod support;
 use std::time::Duration;
 
 use serde_json::Value;
-use support::{Namespace, wait_until};
+use support::{Namespace, wait_until, why_until};
 
 fn deployment(
     name: &str,
@@ -24,23 +24,6 @@ fn deployment(
         pod_annotations,
         resources,
     )
-}
-
-/// `why TARGET -o json` in the namespace, until `ready` holds for the first
-/// item (controllers take a moment), and its exit status.
-fn why_until(
-    ns: &Namespace,
-    target: &str,
-    what: &str,
-    ready: impl Fn(&Value) -> bool,
-) -> (i32, Value) {
-    let mut last = (0, Value::Null);
-    wait_until(what, Duration::from_secs(90), || {
-        let run = ns.reconcile(&["why", target, "-o", "json"]);
-        last = (run.code, run.json());
-        ready(&last.1["items"][0])
-    });
-    last
 }
 
 fn root_reason(item: &Value) -> &str {

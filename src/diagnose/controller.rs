@@ -23,7 +23,7 @@ pub const CONTROL_PLANE_NAMESPACE: &str = "kube-system";
 pub const NODE_LEASE_NAMESPACE: &str = "kube-node-lease";
 
 /// What was found out about the controller of a lagging object.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ControllerCheck {
     /// The status manager from managedFields, when there is one.
@@ -270,18 +270,7 @@ pub fn check(snap: &Snapshot, obj: &Object) -> Option<ControllerCheck> {
         .unwrap_or_else(|| "status never written".into());
     let mut check = ControllerCheck {
         manager: manager.as_ref().map(|(m, _)| m.clone()),
-        lease: None,
-        matched_by: None,
-        holder: None,
-        renewed: None,
-        expired: false,
-        workload: None,
-        workload_verdict: None,
-        workload_reason: None,
-        workload_message: None,
-        pod_failure: None,
-        down: false,
-        summary: String::new(),
+        ..ControllerCheck::default()
     };
     let Some((lease, how)) = matching_leases(&leases, obj).into_iter().next() else {
         if leases.is_empty() && !snap.absent.iter().any(|a| a.kind == "Lease") {
@@ -310,21 +299,7 @@ pub fn judge_lease(
     how: Option<&str>,
     control_plane: bool,
 ) -> ControllerCheck {
-    let mut check = ControllerCheck {
-        manager: None,
-        lease: None,
-        matched_by: None,
-        holder: None,
-        renewed: None,
-        expired: false,
-        workload: None,
-        workload_verdict: None,
-        workload_reason: None,
-        workload_message: None,
-        pod_failure: None,
-        down: false,
-        summary: String::new(),
-    };
+    let mut check = ControllerCheck::default();
     let (renewed, expired) = renewal(lease, snap.now);
     check.lease = Some(lease.id.clone());
     check.matched_by = how.map(str::to_string);

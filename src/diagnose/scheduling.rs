@@ -228,17 +228,21 @@ fn term_matches(term: &Value, node: &Object) -> bool {
     expressions(term).all(|e| expression_matches(e, node))
 }
 
-/// A node selector requirement against a node's labels (`In`, `NotIn`,
-/// `Exists`, `DoesNotExist`, `Gt`, `Lt`).
-fn expression_matches(e: &Value, node: &Object) -> bool {
-    let key = e.get("key").and_then(Value::as_str).unwrap_or("");
-    let values: Vec<&str> = e
-        .get("values")
+/// A requirement's `values`.
+fn values_of(e: &Value) -> Vec<&str> {
+    e.get("values")
         .and_then(Value::as_array)
         .into_iter()
         .flatten()
         .filter_map(Value::as_str)
-        .collect();
+        .collect()
+}
+
+/// A node selector requirement against a node's labels (`In`, `NotIn`,
+/// `Exists`, `DoesNotExist`, `Gt`, `Lt`).
+fn expression_matches(e: &Value, node: &Object) -> bool {
+    let key = e.get("key").and_then(Value::as_str).unwrap_or("");
+    let values = values_of(e);
     let label = node.labels.get(key).map(String::as_str);
     let number = |s: Option<&str>| s.and_then(|s| s.parse::<i64>().ok());
     match e.get("operator").and_then(Value::as_str).unwrap_or("") {
@@ -300,13 +304,7 @@ fn affinity_blockers(spec: &Value, nodes: &[&Object]) -> Vec<Blocker> {
         for e in expressions(term).filter(|e| !nodes.iter().any(|n| expression_matches(e, n))) {
             let key = e.get("key").and_then(Value::as_str).unwrap_or("");
             let op = e.get("operator").and_then(Value::as_str).unwrap_or("");
-            let values: Vec<&str> = e
-                .get("values")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .filter_map(Value::as_str)
-                .collect();
+            let values = values_of(e);
             let wanted = if values.is_empty() {
                 format!("{key} {op}")
             } else {

@@ -507,3 +507,20 @@ pub fn item_names(doc: &serde_json::Value) -> Vec<String> {
         })
         .collect()
 }
+
+/// `why TARGET -o json` in the namespace until `ready` holds for its first
+/// item (controllers take a moment), and the exit status with the document.
+pub fn why_until(
+    ns: &Namespace,
+    target: &str,
+    what: &str,
+    ready: impl Fn(&serde_json::Value) -> bool,
+) -> (i32, serde_json::Value) {
+    let mut last = (0, serde_json::Value::Null);
+    wait_until(what, Duration::from_secs(90), || {
+        let run = ns.reconcile(&["why", target, "-o", "json"]);
+        last = (run.code, run.json());
+        ready(&last.1["items"][0])
+    });
+    last
+}
