@@ -61,6 +61,35 @@ pub fn table(header: &[&str], rows: Vec<Vec<Cell>>, width: Option<usize>) -> Str
     out
 }
 
+/// Wraps prose at a display width, word by word: the first line after
+/// `first`, the others after `rest` (a hanging indent). A word longer than
+/// the width (a URL, an image name) is kept whole. Without a width, one
+/// line.
+pub fn wrap(text: &str, width: Option<usize>, first: &str, rest: &str) -> String {
+    let Some(width) = width else {
+        return format!("{first}{text}\n");
+    };
+    let mut out = String::new();
+    let mut line = first.to_string();
+    let mut empty = true;
+    for word in text.split(' ').filter(|w| !w.is_empty()) {
+        if !empty && line.width() + 1 + word.width() > width {
+            out.push_str(&line);
+            out.push('\n');
+            line = rest.to_string();
+            empty = true;
+        }
+        if !empty {
+            line.push(' ');
+        }
+        line.push_str(word);
+        empty = false;
+    }
+    out.push_str(&line);
+    out.push('\n');
+    out
+}
+
 /// Cuts text to a display width, marking the cut with `…`.
 pub fn truncate(text: &str, room: usize) -> String {
     if text.width() <= room {
@@ -139,6 +168,19 @@ mod tests {
         rows.iter()
             .map(|r| r.iter().map(|c| Cell::plain(c.text.clone())).collect())
             .collect()
+    }
+
+    #[test]
+    fn prose_wraps_at_the_width_with_a_hanging_indent() {
+        let text = "The container keeps exiting and is restarted with back-off: read the logs of the last run";
+        assert_eq!(
+            wrap(text, Some(40), "  ", "    "),
+            "  The container keeps exiting and is\n    restarted with back-off: read the\n    logs of the last run\n"
+        );
+        for line in wrap(text, Some(40), "  ", "    ").lines() {
+            assert!(line.width() <= 40, "{line}");
+        }
+        assert_eq!(wrap(text, None, "  ", "    "), format!("  {text}\n"));
     }
 
     #[test]

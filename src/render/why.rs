@@ -3,7 +3,7 @@
 use jiff::Timestamp;
 
 use super::escape::escape;
-use super::layout::{Cell, table};
+use super::layout::{Cell, table, wrap};
 use super::{Style, footer};
 use crate::diagnose::Diagnosis;
 use crate::model::age;
@@ -71,7 +71,7 @@ fn diagnosis(d: &Diagnosis, opts: &WhyOptions) -> String {
         e(&item.reason)
     ));
     if !item.message.is_empty() {
-        out.push_str(&format!("  {}\n", e(&item.message)));
+        out.push_str(&wrap(&e(&item.message), opts.width, "  ", "    "));
     }
     if item.verdict == Verdict::NotFound {
         // What is left of a deleted object: its events.
@@ -103,7 +103,7 @@ fn diagnosis(d: &Diagnosis, opts: &WhyOptions) -> String {
     if let Some(g) = d.generation_check.as_ref().filter(|_| opts.full) {
         out.push_str(&format!("\n{}\n", style.bold("Generation")));
         for line in &g.summary {
-            out.push_str(&format!("  {}\n", e(line)));
+            out.push_str(&wrap(&e(line), opts.width, "  ", "    "));
         }
     }
 
@@ -180,7 +180,7 @@ fn diagnosis(d: &Diagnosis, opts: &WhyOptions) -> String {
                     )
                 )
             ));
-            out.push_str(&format!("  {}\n", e(&cause.message)));
+            out.push_str(&wrap(&e(&cause.message), opts.width, "  ", "    "));
             let mut rows = Vec::new();
             // The failing containers of the last pod hang side by side under it.
             let objects = d.chain.iter().filter(|l| l.object.is_some()).count();
@@ -253,7 +253,7 @@ fn diagnosis(d: &Diagnosis, opts: &WhyOptions) -> String {
     if !d.next_steps.is_empty() {
         out.push_str(&format!("\n{}\n", style.bold("Next step")));
         for s in &d.next_steps {
-            out.push_str(&format!("  {}\n", e(&s.text)));
+            out.push_str(&wrap(&e(&s.text), opts.width, "  ", "    "));
             for c in &s.commands {
                 out.push_str(&format!("    {}\n", e(c)));
             }
