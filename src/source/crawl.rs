@@ -504,8 +504,8 @@ impl<'a, R: Reader> Crawl<'a, R> {
     }
 
     /// What verdicts need besides the targets (see [`plan::context`]).
-    pub async fn context(&mut self, targets: &[Object]) {
-        let reads = plan::context(self.catalog, targets);
+    pub async fn context(&mut self, targets: &[Object], swept: bool) {
+        let reads = plan::context(self.catalog, targets, swept);
         for (_, objects) in self.run(reads).await {
             self.objects.extend(objects);
         }

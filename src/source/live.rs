@@ -446,7 +446,7 @@ impl<R: Reader> Ask<'_, R> {
                 crawl.trees(&objects).await;
                 crawl.owners(&objects).await;
             }
-            Mode::Status => crawl.context(&objects).await,
+            Mode::Status => crawl.context(&objects, sweep).await,
         }
         crawl.add(objects);
         Ok(resolved)

@@ -139,11 +139,15 @@ pub fn service_context(catalog: &Catalog, svc: &Object) -> Vec<Read> {
 }
 
 /// What `status` needs besides the targets: a Service's EndpointSlices and
-/// pods, a CronJob's Jobs (its last Job's outcome is its health).
-pub fn context(catalog: &Catalog, targets: &[Object]) -> Vec<Read> {
+/// pods, a CronJob's Jobs (its last Job's outcome is its health). After a
+/// sweep (`swept`), which read every EndpointSlice of its scope, a Service
+/// needs nothing more: its verdict comes from its slices, and one that is
+/// not converged is read in depth afterwards, as any failing root.
+pub fn context(catalog: &Catalog, targets: &[Object], swept: bool) -> Vec<Read> {
     let mut reads: Vec<Read> = Vec::new();
     for obj in targets {
         let more = match (obj.group(), obj.kind()) {
+            ("", "Service") if swept => Vec::new(),
             ("", "Service") => service_context(catalog, obj),
             ("batch", "CronJob") => catalog
                 .by_kind("batch", "Job")

@@ -747,3 +747,49 @@ async fn a_failing_conversion_names_its_webhook_service_and_endpoints() {
         None
     );
 }
+
+#[test]
+fn a_sweep_judges_services_from_the_slices_it_read_with_no_list_per_service() {
+    let cat = catalog();
+    let mut objects = web();
+    for name in ["web", "api", "db"] {
+        objects.push(json!({"apiVersion": "v1", "kind": "Service",
+            "metadata": {"name": name, "namespace": "shop", "uid": format!("svc-{name}"), "creationTimestamp": "2026-01-10T10:00:00Z"},
+            "spec": {"selector": {"app": name}, "ports": [{"port": 80, "targetPort": 8080}]}}));
+        objects.push(json!({"apiVersion": "discovery.k8s.io/v1", "kind": "EndpointSlice", "addressType": "IPv4",
+            "metadata": {"name": format!("{name}-x"), "namespace": "shop", "uid": format!("eps-{name}"),
+                "labels": {"kubernetes.io/service-name": name}},
+            "ports": [{"name": "", "port": 8080}],
+            "endpoints": [{"addresses": ["10.0.0.1"], "conditions": {"ready": true}}]}));
+    }
+    let memory = Memory::new(objects);
+    let fetched = run(ask(&memory, &cat, &[], Mode::Status, None)).unwrap();
+    let services: Vec<String> = fetched
+        .snapshot
+        .objects()
+        .iter()
+        .filter(|o| o.kind() == "Service")
+        .map(|o| crate::verdict::judge(o, &fetched.snapshot).reason)
+        .collect();
+    assert_eq!(
+        services,
+        ["EndpointsReady", "EndpointsReady", "EndpointsReady"]
+    );
+    // One list of the namespace's slices, none per Service (by its label),
+    // and no list of the pods a Service selects.
+    let requests = memory.requests();
+    let slice_lists: Vec<&str> = requests
+        .iter()
+        .map(|r| r.path.as_str())
+        .filter(|p| p.contains("endpointslices"))
+        .collect();
+    assert_eq!(slice_lists.len(), 1, "{slice_lists:?}");
+    assert!(!slice_lists[0].contains("labelSelector"), "{slice_lists:?}");
+    assert!(
+        !requests
+            .iter()
+            .any(|r| r.path.contains("/pods?") && r.path.contains("labelSelector=app")),
+        "{:?}",
+        requests.iter().map(|r| &r.path).collect::<Vec<_>>()
+    );
+}
