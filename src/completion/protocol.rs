@@ -416,11 +416,18 @@ pub fn answer(request: &Request, candidates: &[Candidate]) -> String {
         }
         out.push('\n');
     }
-    let directive = match request.source {
+    let mut directive = match request.source {
         Source::Files => directive::DEFAULT,
         Source::Dirs => directive::FILTER_DIRS,
         _ => directive::NO_FILE_COMP,
     };
+    // `jsonpath=` is not a whole word: no space after it, as cobra says.
+    if out
+        .lines()
+        .any(|l| l.split('\t').next().is_some_and(|v| v.ends_with('=')))
+    {
+        directive |= directive::NO_SPACE;
+    }
     out.push_str(&format!(":{directive}\n"));
     out
 }
@@ -439,6 +446,20 @@ mod tests {
             words.push(String::new());
         }
         parse(&root, &words)
+    }
+
+    #[test]
+    fn a_candidate_that_ends_in_an_equals_sign_asks_for_no_space() {
+        let r = req("status -o jsonp");
+        let Source::Fixed(c) = &r.source else {
+            unreachable!()
+        };
+        assert_eq!(answer(&r, c), "jsonpath=\njsonpath-file=\n:6\n");
+        let r = req("status -o ya");
+        let Source::Fixed(c) = &r.source else {
+            unreachable!()
+        };
+        assert_eq!(answer(&r, c), "yaml\n:4\n");
     }
 
     #[test]
