@@ -45,7 +45,10 @@ impl Memory {
 
     /// Every request made so far.
     pub fn requests(&self) -> Vec<Request> {
-        self.requests.lock().expect("requests lock").clone()
+        self.requests
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone()
     }
 
     /// The paths (with their queries) of the requests whose path holds
@@ -61,7 +64,7 @@ impl Memory {
     fn record(&self, path: String, accept: &'static str) {
         self.requests
             .lock()
-            .expect("requests lock")
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
             .push(Request { path, accept });
     }
 

@@ -8,7 +8,7 @@
 //! snapshot, with the gaps and absent owners of the first read.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use futures::StreamExt;
@@ -56,6 +56,12 @@ pub fn watch_path(read: &Read, resource_version: &str) -> String {
         ));
     }
     format!("{}?{}", read.as_list().path(), query.join("&"))
+}
+
+/// The cache, locked. A watch task that panicked while holding it leaves
+/// it poisoned; the others go on with what it holds rather than panic too.
+fn locked<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 #[derive(Default)]
@@ -123,21 +129,17 @@ impl Cache {
 
     /// Whether every watch has listed once, so a snapshot is whole.
     pub fn synced(&self) -> bool {
-        self.store.lock().expect("cache lock").synced.len() >= self.reads
+        locked(&self.store).synced.len() >= self.reads
     }
 
     /// How long the API server has not answered, while it does not.
     pub fn outage(&self) -> Option<Duration> {
-        self.store
-            .lock()
-            .expect("cache lock")
-            .lost_since
-            .map(|t| t.elapsed())
+        locked(&self.store).lost_since.map(|t| t.elapsed())
     }
 
     /// The current state as a snapshot, judged at `now`.
     pub fn snapshot(&self, now: jiff::Timestamp) -> Snapshot {
-        let store = self.store.lock().expect("cache lock");
+        let store = locked(&self.store);
         let mut builder = SnapshotBuilder::new();
         builder.objects(store.objects.values().flat_map(|m| m.values().cloned()));
         builder.events(store.events.values().flat_map(|m| m.values().cloned()));
@@ -150,7 +152,7 @@ impl Cache {
 }
 
 fn lost(store: &Mutex<Store>, e: &ApiError) {
-    let mut s = store.lock().expect("cache lock");
+    let mut s = locked(store);
     if matches!(
         e,
         ApiError::Unreachable(_) | ApiError::Tls(_) | ApiError::Timeout
@@ -160,7 +162,7 @@ fn lost(store: &Mutex<Store>, e: &ApiError) {
 }
 
 fn answered(store: &Mutex<Store>) {
-    store.lock().expect("cache lock").lost_since = None;
+    locked(store).lost_since = None;
 }
 
 async fn run(
@@ -190,7 +192,7 @@ async fn run(
                 let permanent = matches!(e, ApiError::Forbidden(_) | ApiError::NotFound);
                 lost(&store, &e);
                 {
-                    let mut s = store.lock().expect("cache lock");
+                    let mut s = locked(&store);
                     s.synced.insert(id);
                     s.gaps.insert(id, gap(&read, &e, "listing"));
                 }
@@ -206,7 +208,7 @@ async fn run(
         answered(&store);
         let mut rv = listing.resource_version;
         {
-            let mut s = store.lock().expect("cache lock");
+            let mut s = locked(&store);
             s.synced.insert(id);
             s.gaps.remove(&id);
             if read.is_events() {
@@ -241,9 +243,7 @@ async fn run(
                 Err(ApiError::Gone) => break,
                 Err(e @ ApiError::Forbidden(_)) => {
                     // Said at once; the list is then repeated instead.
-                    let first = store
-                        .lock()
-                        .expect("cache lock")
+                    let first = locked(&store)
                         .unwatchable
                         .insert(id, gap(&read, &e, "watching; re-listed every 5s instead"))
                         .is_none();
@@ -340,7 +340,7 @@ fn convert(v: Value, read: &Read) -> Option<Object> {
 }
 
 fn apply(store: &Arc<Mutex<Store>>, id: usize, read: &Read, v: Value, deleted: bool) {
-    let mut s = store.lock().expect("cache lock");
+    let mut s = locked(store);
     if read.is_events() {
         let Some(e) = Event::from_value(&v) else {
             return;
