@@ -82,12 +82,28 @@ pub async fn run(settings: &Settings) -> anyhow::Result<Outcome> {
         .collect();
     let mut objects = found.clone();
     let mut incomplete = first.snapshot.incomplete.clone();
+    let mut absent = Vec::new();
     if !pods.is_empty() {
-        let holders = load(settings, &pods, Mode::Tree { owners: true }).await?;
-        objects.extend(holders.snapshot.objects().iter().cloned());
-        incomplete.extend(holders.snapshot.incomplete.iter().cloned());
+        // Pods the user may not read leave the holders unknown: a gap, and
+        // the Leases are still judged by their renewals.
+        match load(settings, &pods, Mode::Tree { owners: true }).await {
+            Ok(holders) => {
+                absent.extend(holders.targets.iter().filter_map(|t| match t {
+                    crate::model::Target::Missing(id) => Some(id.clone()),
+                    crate::model::Target::Found(_) => None,
+                }));
+                objects.extend(holders.snapshot.objects().iter().cloned());
+                incomplete.extend(holders.snapshot.incomplete.iter().cloned());
+            }
+            Err(e) => incomplete.push(crate::model::Incomplete {
+                resource: "pods".into(),
+                namespace: None,
+                error: format!("{e:#}").lines().next().unwrap_or("").to_string(),
+            }),
+        }
     }
-    let snap = Snapshot::new(objects, vec![], incomplete.clone(), first.snapshot.now);
+    let mut snap = Snapshot::new(objects, vec![], incomplete.clone(), first.snapshot.now);
+    snap.absent = absent;
     let mut items: Vec<ControllerCheck> = found
         .iter()
         .map(|l| controller::judge_lease(&snap, l, None, is_control_plane(l)))
@@ -106,7 +122,8 @@ pub async fn run(settings: &Settings) -> anyhow::Result<Outcome> {
         items,
         incomplete,
     };
-    let code = u8::from(report.items.iter().any(|c| c.down));
+    // A health check never passes on what it could not read.
+    let code = u8::from(report.items.iter().any(|c| c.down) || !report.incomplete.is_empty());
     let stdout = match settings.output {
         crate::cli::OutputFormat::Json => crate::render::json(&report),
         crate::cli::OutputFormat::Yaml => crate::render::yaml(&report),

@@ -344,7 +344,15 @@ pub fn judge_lease(
             w.name()
         ),
         (Some(h), Some(p), None) => format!("held by {h}: pod {}", p.name()),
-        (Some(h), None, None) => format!("held by {h}, a pod that was not found"),
+        (Some(h), None, None) => {
+            let looked = pod_name
+                .is_some_and(|p| snap.absent.iter().any(|a| a.kind == "Pod" && a.name == p));
+            if looked {
+                format!("held by {h}, a pod that was not found")
+            } else {
+                format!("held by {h}, a pod that could not be read")
+            }
+        }
         (None, ..) => "held by no one".into(),
     };
     let mut summary = format!("{lease_text}, {held}, {renewed_text}");
@@ -423,6 +431,37 @@ mod tests {
         };
         assert!(lags(&cr(2)));
         assert!(!lags(&cr(3)));
+    }
+
+    #[test]
+    fn a_holder_pod_not_read_is_not_called_gone() {
+        let l = lease(
+            "acme-system",
+            "9f3e1c2a.acme.io",
+            "widget-controller-5f-abcde_77",
+        );
+        let now = "2026-11-29T22:30:00Z".parse().unwrap();
+        let unread = Snapshot::new(vec![l.clone()], vec![], vec![], now);
+        let c = judge_lease(&unread, &l, None, false);
+        assert!(
+            c.summary.contains("a pod that could not be read"),
+            "{}",
+            c.summary
+        );
+        let mut looked = Snapshot::new(vec![l.clone()], vec![], vec![], now);
+        looked.absent.push(ObjectRef {
+            api_version: "v1".into(),
+            kind: "Pod".into(),
+            namespace: Some("acme-system".into()),
+            name: "widget-controller-5f-abcde".into(),
+            uid: None,
+        });
+        let c = judge_lease(&looked, &l, None, false);
+        assert!(
+            c.summary.contains("a pod that was not found"),
+            "{}",
+            c.summary
+        );
     }
 
     #[test]

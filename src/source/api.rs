@@ -35,6 +35,9 @@ pub enum ApiError {
 /// memory. A gzip bomb or an endless body stops here.
 pub const MAX_ANSWER: usize = 128 << 20;
 
+/// One event of a watch, or why it could not be read.
+pub type WatchItem = Result<kube::core::WatchEvent<Value>, ApiError>;
+
 /// The most bytes one watch event may have: an object is at most 1.5 MiB
 /// in etcd, and a line that never ends stops here.
 pub const MAX_WATCH_LINE: usize = 16 << 20;
@@ -129,10 +132,7 @@ impl Api {
         &self,
         path_and_query: &str,
         accept: &str,
-    ) -> Result<
-        impl futures::Stream<Item = Result<kube::core::WatchEvent<Value>, ApiError>> + use<>,
-        ApiError,
-    > {
+    ) -> Result<impl futures::Stream<Item = WatchItem> + use<>, ApiError> {
         let started = std::time::Instant::now();
         let result =
             match tokio::time::timeout(self.timeout, self.open_watch(path_and_query, accept)).await
@@ -149,10 +149,7 @@ impl Api {
         &self,
         path_and_query: &str,
         accept: &str,
-    ) -> Result<
-        impl futures::Stream<Item = Result<kube::core::WatchEvent<Value>, ApiError>> + use<>,
-        ApiError,
-    > {
+    ) -> Result<impl futures::Stream<Item = WatchItem> + use<>, ApiError> {
         use futures::{StreamExt, TryStreamExt};
         use http_body_util::BodyExt;
         use tokio_util::codec::{FramedRead, LinesCodec, LinesCodecError};

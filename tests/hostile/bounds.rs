@@ -66,6 +66,29 @@ fn status_of_p(server: &Fake, extra: &[&str]) -> crate::Run {
     run(dir.path(), &args, Duration::from_secs(60))
 }
 
+/// `wait pods/p --timeout 6s` against `server`: exit 1 (not converged)
+/// within its timeout and a little more.
+fn wait_6s(server: &Fake) -> crate::Run {
+    let dir = scratch();
+    let kc = token_kubeconfig(dir.path(), &server.url());
+    let out = run(
+        dir.path(),
+        &[
+            "wait",
+            "pods/p",
+            "-n",
+            "default",
+            "--timeout",
+            "6s",
+            "--kubeconfig",
+            kc.to_str().unwrap(),
+        ],
+        Duration::from_secs(60),
+    );
+    out.assert(1, Duration::from_secs(15));
+    out
+}
+
 fn assert_bounded(out: &crate::Run) {
     assert!(
         out.peak_kib > 0 && out.peak_kib < PEAK_KIB,
@@ -152,23 +175,7 @@ fn a_watch_line_that_never_ends_is_bounded() {
         }
         fake::reply(stream, 200, &pod(false))
     });
-    let dir = scratch();
-    let kc = token_kubeconfig(dir.path(), &server.url());
-    let out = run(
-        dir.path(),
-        &[
-            "wait",
-            "pods/p",
-            "-n",
-            "default",
-            "--timeout",
-            "6s",
-            "--kubeconfig",
-            kc.to_str().unwrap(),
-        ],
-        Duration::from_secs(60),
-    );
-    out.assert(1, Duration::from_secs(15));
+    let out = wait_6s(&server);
     assert_bounded(&out);
 }
 
@@ -186,23 +193,7 @@ fn a_watch_that_ends_at_once_is_opened_again_with_backoff() {
         }
         fake::reply(stream, 200, &pod(false))
     });
-    let dir = scratch();
-    let kc = token_kubeconfig(dir.path(), &server.url());
-    let out = run(
-        dir.path(),
-        &[
-            "wait",
-            "pods/p",
-            "-n",
-            "default",
-            "--timeout",
-            "6s",
-            "--kubeconfig",
-            kc.to_str().unwrap(),
-        ],
-        Duration::from_secs(60),
-    );
-    out.assert(1, Duration::from_secs(15));
+    wait_6s(&server);
     // 0.5 s doubling to 8 s: a handful in 6 s, not hundreds.
     let opened = watches.load(Ordering::SeqCst);
     assert!((1..=12).contains(&opened), "{opened} watches in 6 s");
