@@ -133,6 +133,8 @@ impl Catalog {
     pub fn from_aggregated(documents: &[&Value]) -> Catalog {
         let mut types: Vec<ResourceType> = Vec::new();
         let mut other_versions: Vec<ResourceType> = Vec::new();
+        // (group, plural) already taken, so that each type costs one look.
+        let mut taken: std::collections::HashSet<(String, String)> = Default::default();
         for doc in documents {
             for (group_name, version) in group_versions(doc) {
                 let version_name = version.get("version").and_then(Value::as_str).unwrap_or("");
@@ -145,10 +147,7 @@ impl Catalog {
                     let Some(rt) = parse_resource(group_name, version_name, res) else {
                         continue;
                     };
-                    if !types
-                        .iter()
-                        .any(|t| t.group == rt.group && t.plural == rt.plural)
-                    {
+                    if taken.insert((rt.group.clone(), rt.plural.clone())) {
                         types.push(rt);
                     } else {
                         other_versions.push(rt);
@@ -228,7 +227,7 @@ impl Catalog {
                 .chain(std::iter::once(&t.singular))
                 .chain(t.short_names.iter());
             let best = candidates
-                .map(|c| distance(wrong, c))
+                .map(|c| strsim::levenshtein(wrong, c))
                 .min()
                 .unwrap_or(usize::MAX);
             let limit = (wrong.len() / 3).clamp(1, 3);
@@ -343,22 +342,6 @@ pub fn is_builtin_group(group: &str) -> bool {
             | "storage.k8s.io"
             | "storagemigration.k8s.io"
     )
-}
-
-/// Levenshtein distance, for suggestions.
-fn distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let cur = row[j + 1];
-            row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
-            prev = cur;
-        }
-    }
-    row[b.len()]
 }
 
 #[cfg(test)]

@@ -82,6 +82,12 @@ pub struct TreeItem {
     pub node: Node,
 }
 
+/// At most this many objects are drawn in one `tree` answer, over all its
+/// targets. One tree is bounded by its depth, but the trees of many targets
+/// can share their objects: every pod of an owner chain 10,000 long draws
+/// the chain again. Far above a real answer (a Deployment of 5,000 pods).
+pub const MAX_TREE_OBJECTS: usize = 50_000;
+
 /// `tree`: one tree per target.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -90,27 +96,104 @@ pub struct TreeReport {
     pub kind: &'static str,
     pub items: Vec<TreeItem>,
     pub incomplete: Vec<Incomplete>,
+    /// Set when the answer reached [`MAX_TREE_OBJECTS`]: what was left out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cut: Option<Cut>,
+}
+
+/// What a tree answer cut at [`MAX_TREE_OBJECTS`] left out. Every target
+/// is still judged; only the objects below are not drawn.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Cut {
+    pub limit: usize,
+    /// Objects left out below the trees that were drawn.
+    pub objects_left_out: usize,
+    /// Targets drawn without their trees and owners.
+    pub targets_without_tree: usize,
+}
+
+impl Cut {
+    /// What was left out, in one line (the hint is the renderer's).
+    pub fn text(&self) -> String {
+        let mut parts = Vec::new();
+        if self.objects_left_out > 0 {
+            parts.push(format!(
+                "{} objects below the trees drawn",
+                self.objects_left_out
+            ));
+        }
+        if self.targets_without_tree > 0 {
+            parts.push(format!(
+                "the trees of {} targets (each target is still judged)",
+                self.targets_without_tree
+            ));
+        }
+        format!(
+            "the answer is cut at {} objects: {} are left out",
+            self.limit,
+            parts.join(" and ")
+        )
+    }
+}
+
+/// How many objects an answer may still draw, and what it left out.
+struct Budget {
+    left: usize,
+    cut: Cut,
+}
+
+impl Budget {
+    fn new() -> Budget {
+        Budget {
+            left: MAX_TREE_OBJECTS,
+            cut: Cut {
+                limit: MAX_TREE_OBJECTS,
+                ..Cut::default()
+            },
+        }
+    }
+
+    fn take(&mut self, n: usize) {
+        self.left = self.left.saturating_sub(n);
+    }
+
+    fn into_cut(self) -> Option<Cut> {
+        (self.cut.objects_left_out + self.cut.targets_without_tree > 0).then_some(self.cut)
+    }
 }
 
 impl TreeReport {
     pub fn build(snap: &Snapshot, targets: &[Target], owners: bool) -> TreeReport {
         let graph = Graph::new(snap);
+        let mut budget = Budget::new();
         let items = targets
             .iter()
             .map(|t| match t {
-                Target::Found(uid) => TreeItem {
-                    owners: owners.then(|| chain(snap, &graph, uid)),
-                    node: node(snap, &relations::tree(snap, &graph, uid)),
-                },
+                Target::Found(uid) if budget.left == 0 => {
+                    budget.cut.targets_without_tree += 1;
+                    let obj = snap.get(uid).expect("found targets are in the snapshot");
+                    TreeItem {
+                        owners: None,
+                        node: leaf(
+                            Item::of(obj, snap),
+                            vec![format!(
+                                "its tree is not drawn: the answer is cut at {MAX_TREE_OBJECTS} objects"
+                            )],
+                        ),
+                    }
+                }
+                Target::Found(uid) => {
+                    let owners = owners.then(|| chain(snap, &graph, uid));
+                    budget.take(owners.as_ref().map_or(0, Vec::len));
+                    TreeItem {
+                        owners,
+                        node: node(snap, &relations::tree(snap, &graph, uid), &mut budget),
+                    }
+                }
                 Target::Missing(id) => TreeItem {
                     owners: None,
-                    node: Node {
-                        item: Item::missing(id),
-                        edge: None,
-                        also_owned_by: vec![],
-                        notes: vec![],
-                        children: vec![],
-                    },
+                    node: leaf(Item::missing(id), vec![]),
                 },
             })
             .collect();
@@ -119,11 +202,26 @@ impl TreeReport {
             kind: "TreeReport",
             items,
             incomplete: snap.incomplete.clone(),
+            cut: budget.into_cut(),
         }
     }
 }
 
-fn node(snap: &Snapshot, tree: &relations::Node) -> Node {
+/// A node with no children.
+fn leaf(item: Item, notes: Vec<String>) -> Node {
+    Node {
+        item,
+        edge: None,
+        also_owned_by: vec![],
+        notes,
+        children: vec![],
+    }
+}
+
+/// The report's node for a tree's node, within the budget: past it, the
+/// children are left out and counted in a note.
+fn node(snap: &Snapshot, tree: &relations::Node, budget: &mut Budget) -> Node {
+    budget.take(1);
     let (item, ns) = match &tree.end {
         End::Found(uid) => {
             let obj = snap.get(uid).expect("tree nodes are in the snapshot");
@@ -131,6 +229,22 @@ fn node(snap: &Snapshot, tree: &relations::Node) -> Node {
         }
         End::Missing(r) => (Item::missing(r), None),
     };
+    let mut notes: Vec<String> = tree.notes.iter().map(note_text).collect();
+    let mut children = Vec::new();
+    let mut left_out = 0;
+    for c in &tree.children {
+        if budget.left == 0 {
+            c.walk(&mut |_| left_out += 1);
+        } else {
+            children.push(node(snap, c, budget));
+        }
+    }
+    if left_out > 0 {
+        budget.cut.objects_left_out += left_out;
+        notes.push(format!(
+            "the answer is cut here, at {MAX_TREE_OBJECTS} objects: {left_out} objects below are left out"
+        ));
+    }
     Node {
         item,
         edge: tree.edge,
@@ -139,8 +253,8 @@ fn node(snap: &Snapshot, tree: &relations::Node) -> Node {
             .iter()
             .map(|o| owner_ref(o, ns))
             .collect(),
-        notes: tree.notes.iter().map(note_text).collect(),
-        children: tree.children.iter().map(|c| node(snap, c)).collect(),
+        notes,
+        children,
     }
 }
 

@@ -21,6 +21,11 @@ pub struct Incomplete {
     pub error: String,
 }
 
+/// The key of an object's identity: group, kind, namespace and name.
+fn identity(group: &str, kind: &str, namespace: Option<&str>, name: &str) -> String {
+    format!("{group}\0{kind}\0{}\0{name}", namespace.unwrap_or(""))
+}
+
 /// Whether two copies name the same object.
 fn same_identity(a: &Object, b: &Object) -> bool {
     a.group() == b.group()
@@ -34,6 +39,8 @@ fn same_identity(a: &Object, b: &Object) -> bool {
 pub struct Snapshot {
     objects: Vec<Object>,
     by_uid: HashMap<String, usize>,
+    /// By [`identity`]: the first object of each.
+    by_identity: HashMap<String, usize>,
     pub events: Vec<Event>,
     pub incomplete: Vec<Incomplete>,
     /// Objects the source looked for and found gone (dangling owners).
@@ -63,6 +70,7 @@ impl Snapshot {
         let mut snap = Snapshot {
             objects: Vec::new(),
             by_uid: HashMap::new(),
+            by_identity: HashMap::new(),
             events,
             incomplete: Vec::new(),
             absent: Vec::new(),
@@ -97,6 +105,14 @@ impl Snapshot {
             Some(_) => {}
             None => {
                 self.by_uid.insert(key, self.objects.len());
+                self.by_identity
+                    .entry(identity(
+                        obj.group(),
+                        obj.kind(),
+                        obj.namespace(),
+                        obj.name(),
+                    ))
+                    .or_insert(self.objects.len());
                 self.objects.push(obj);
             }
         }
@@ -144,9 +160,9 @@ impl Snapshot {
         namespace: Option<&str>,
         name: &str,
     ) -> Option<&Object> {
-        self.objects.iter().find(|o| {
-            o.kind() == kind && o.group() == group && o.name() == name && o.namespace() == namespace
-        })
+        self.by_identity
+            .get(&identity(group, kind, namespace, name))
+            .map(|&i| &self.objects[i])
     }
 
     /// Events about the object with this uid.

@@ -139,6 +139,10 @@ pub fn render(report: &TreeReport, opts: &TreeOptions) -> String {
             "{grouped} nodes are grouped by verdict and reason; --all lists every node\n"
         )));
     }
+    if let Some(cut) = &report.cut {
+        out.push_str(&style.bold(&format!("\n{}\n", cut.text())));
+        out.push_str("hint: name fewer targets: a name, -l or --field-selector\n");
+    }
     out.push_str(&footer(&report.incomplete, style));
     out
 }

@@ -227,7 +227,7 @@ async fn run(
                         .items
                         .into_iter()
                         .filter_map(|v| convert(v, &read))
-                        .map(|o| (o.uid.clone(), o))
+                        .map(|o| (key(&o), o))
                         .collect(),
                 );
             }
@@ -339,6 +339,13 @@ fn convert(v: Value, read: &Read) -> Option<Object> {
     to_object(v, &read.rt, read.is_metadata_only(), keep)
 }
 
+/// Where a watched object is kept: by namespace and name, which the API
+/// server keeps unique within a type. Uids are not unique in fact (copied
+/// manifests carry them), and two objects sharing one must both be kept.
+fn key(obj: &Object) -> String {
+    format!("{}/{}", obj.namespace().unwrap_or(""), obj.name())
+}
+
 fn apply(store: &Arc<Mutex<Store>>, id: usize, read: &Read, v: Value, deleted: bool) {
     let mut s = locked(store);
     if read.is_events() {
@@ -364,9 +371,9 @@ fn apply(store: &Arc<Mutex<Store>>, id: usize, read: &Read, v: Value, deleted: b
         let objects = s.objects.entry(id).or_default();
         // An object a controller adopted leaves a roots-only read.
         if deleted || !read.keeps(&obj.raw) {
-            objects.remove(&obj.uid);
+            objects.remove(&key(&obj));
         } else {
-            objects.insert(obj.uid.clone(), obj);
+            objects.insert(key(&obj), obj);
         }
     }
 }
@@ -427,6 +434,41 @@ mod tests {
         let all = Read::list(&rt("", "Pod", "pods"), Some("shop"));
         apply(&store, 1, &all, adopted, false);
         assert_eq!(store.lock().unwrap().objects[&1].len(), 1);
+    }
+
+    #[test]
+    fn two_watched_objects_that_share_a_uid_are_both_kept() {
+        // Copied manifests carry their uid into another namespace.
+        let read = Read::list(&rt("", "Pod", "pods"), None);
+        let store = Arc::new(Mutex::new(Store::default()));
+        for ns in ["shop", "shop-copy"] {
+            let pod = serde_json::json!({"metadata": {"name": "p", "namespace": ns, "uid": "u1"}});
+            apply(&store, 0, &read, pod, false);
+        }
+        assert_eq!(store.lock().unwrap().objects[&0].len(), 2);
+        let cache = Cache {
+            store: store.clone(),
+            reads: 1,
+            gaps: Gaps::default(),
+            changes: mpsc::unbounded_channel().1,
+            tasks: vec![],
+        };
+        let snap = cache.snapshot(jiff::Timestamp::UNIX_EPOCH);
+        let mut namespaces: Vec<_> = snap
+            .objects()
+            .iter()
+            .filter_map(|o| o.namespace())
+            .collect();
+        namespaces.sort();
+        assert_eq!(namespaces, ["shop", "shop-copy"]);
+        // Deleting one leaves the other.
+        let gone = serde_json::json!({"metadata": {"name": "p", "namespace": "shop", "uid": "u1"}});
+        apply(&store, 0, &read, gone, true);
+        let left: Vec<_> = store.lock().unwrap().objects[&0]
+            .values()
+            .map(|o| o.namespace().map(str::to_string))
+            .collect();
+        assert_eq!(left, [Some("shop-copy".to_string())]);
     }
 
     #[test]

@@ -107,6 +107,62 @@ fn an_owner_chain_thousands_deep_is_cut_and_says_where() {
 }
 
 #[test]
+fn a_tree_of_every_link_of_a_long_chain_is_bounded_in_all() {
+    // Every Widget of a 3,000 chain draws the 64 below it and the 64 above:
+    // 384,000 rows uncut. The answer stops at 50,000 objects and says so.
+    let dir = scratch();
+    let snap = dir.path().join("chain.json");
+    std::fs::write(&snap, chain(3_000)).unwrap();
+    let snap = snap.to_str().unwrap();
+    for format in ["text", "json"] {
+        let args = [
+            "tree",
+            "widgets",
+            "-n",
+            "a",
+            "--owners",
+            "-o",
+            format,
+            "--snapshot",
+            snap,
+        ];
+        let out = run(dir.path(), &args, Duration::from_secs(60));
+        out.assert(0, Duration::from_secs(30));
+        assert!(
+            out.peak_kib < 600 * 1024,
+            "{format}: peak {} MiB",
+            out.peak_kib / 1024
+        );
+        // Every target is still there, judged.
+        assert!(out.stdout.contains("w2999"), "{format}");
+        if format == "text" {
+            assert!(out.stdout.len() < 40_000_000, "{} bytes", out.stdout.len());
+            assert!(
+                out.stdout.contains("the answer is cut at 50000 objects: ")
+                    && out.stdout.contains("its tree is not drawn")
+                    && out.stdout.contains("hint: name fewer targets"),
+                "{}",
+                &out.stdout[out.stdout.len().saturating_sub(2000)..]
+            );
+        } else {
+            // The trees nest deeper than serde_json parses by default: the
+            // cut is read from the document's end, where it is written.
+            let at = out.stdout.rfind("\"cut\": ").expect("a cut") + "\"cut\": ".len();
+            let tail = &out.stdout[at..];
+            let cut: serde_json::Value =
+                serde_json::from_str(&tail[..=tail.find('}').unwrap()]).unwrap();
+            assert_eq!(cut["limit"], 50_000);
+            let without = cut["targetsWithoutTree"].as_u64().unwrap();
+            assert!(without > 2_000, "{cut}");
+            assert_eq!(
+                out.stdout.matches("its tree is not drawn").count() as u64,
+                without
+            );
+        }
+    }
+}
+
+#[test]
 fn objects_without_a_uid_are_judged_not_crashed_on() {
     // Found by the fuzzer: a snapshot object with no uid (or `uid: null`)
     // made `tree` panic.
