@@ -77,6 +77,7 @@ pub fn status_text(error: Option<&ApiError>) -> String {
         Some(ApiError::Timeout) => "(timed out)".into(),
         Some(ApiError::Unreachable(why) | ApiError::Tls(why)) => format!("(failed: {why})"),
         Some(ApiError::TooLarge(_)) => "(answer too large)".into(),
+        Some(ApiError::Credential(_)) => "(not sent: the credential plugin failed)".into(),
         Some(ApiError::Other(code, _)) => code.to_string(),
     }
 }

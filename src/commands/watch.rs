@@ -16,7 +16,7 @@ use crate::model::{ObjectRef, Snapshot, Target};
 use crate::settings::Settings;
 use crate::source::live::Fetched;
 use crate::source::offline;
-use crate::source::watch::Cache;
+use crate::source::watch::{Cache, Outage};
 use crate::targets::failing_roots;
 
 /// How long changes are gathered before a redraw.
@@ -199,15 +199,23 @@ struct Printer {
     last_document: String,
     last_states: BTreeMap<String, String>,
     /// How long the API server had not answered, at the last notice.
-    lost: Option<Duration>,
+    lost: Option<Outage>,
 }
 
 /// The line that says the API server does not answer, and since when.
-fn outage_line(lost: Duration) -> String {
-    format!(
-        "connection to the API server lost {}s ago, retrying; showing the last state seen",
-        lost.as_secs()
-    )
+fn outage_line(lost: &Outage) -> String {
+    match &lost.cause {
+        // Not the server's fault: the plugin's own words say what to do.
+        Some(cause) => format!(
+            "no request sent for {}s: {}; retrying; showing the last state seen",
+            lost.lasted.as_secs(),
+            crate::render::escape(cause)
+        ),
+        None => format!(
+            "connection to the API server lost {}s ago, retrying; showing the last state seen",
+            lost.lasted.as_secs()
+        ),
+    }
 }
 
 enum Mode {
@@ -238,14 +246,14 @@ impl Printer {
     /// Says when the API server stops answering and when it answers again:
     /// a footer kept current on a terminal, a line off one, a line on
     /// stderr beside JSON or YAML documents.
-    fn outage(&mut self, lost: Option<Duration>) -> bool {
-        let was = std::mem::replace(&mut self.lost, lost);
+    fn outage(&mut self, lost: Option<Outage>) -> bool {
+        let was = std::mem::replace(&mut self.lost, lost.clone());
         let stamp = || {
             jiff::Timestamp::now()
                 .strftime("%Y-%m-%dT%H:%M:%SZ")
                 .to_string()
         };
-        let out = match (&self.mode, was, lost) {
+        let out = match (&self.mode, was, lost.as_ref()) {
             (_, None, None) => return true,
             (Mode::Redraw, _, Some(lost)) => format!(
                 "\x1b[H\x1b[2J{}\n{}; Ctrl-C to stop\n",

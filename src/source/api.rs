@@ -27,6 +27,9 @@ pub enum ApiError {
     /// The answer was larger than [`MAX_ANSWER`] (on the wire or once
     /// decompressed): read no further, a gap in the answer.
     TooLarge(String),
+    /// The credential plugin failed when the token was renewed: its own
+    /// words, in kubectl's manner (with a hint).
+    Credential(String),
     Other(u16, String),
 }
 
@@ -55,6 +58,7 @@ impl ApiError {
             ApiError::Unreachable(_) => "unreachable".into(),
             ApiError::Tls(_) => "TLS handshake failed".into(),
             ApiError::TooLarge(_) => format!("answer larger than {} MiB", MAX_ANSWER >> 20),
+            ApiError::Credential(message) => message.lines().next().unwrap_or_default().to_string(),
             // The server's own words say which part failed (a conversion
             // webhook, an aggregated API); escaped where it is printed.
             // No HTTP status: the answer itself was wrong (not JSON).
@@ -446,7 +450,9 @@ fn classify(err: kube::Error) -> ApiError {
         },
         other => {
             let text = error_chain(&other);
-            if is_tls(&other) {
+            if let Some(failed) = cause::<super::credential::RenewalFailed>(&other) {
+                ApiError::Credential(failed.0.clone())
+            } else if is_tls(&other) {
                 ApiError::Tls(text)
             } else if text.contains("timed out") || text.contains("deadline") {
                 ApiError::Timeout
@@ -460,17 +466,24 @@ fn classify(err: kube::Error) -> ApiError {
 /// Whether a TLS error (from rustls, possibly inside an I/O error) is
 /// among the causes: found by its type, not its wording.
 fn is_tls(err: &(dyn std::error::Error + 'static)) -> bool {
-    if err.downcast_ref::<rustls::Error>().is_some() {
-        return true;
+    cause::<rustls::Error>(err).is_some()
+}
+
+/// The first cause of type `T`, looking inside I/O errors too (an I/O
+/// error's `source` skips the error it wraps).
+fn cause<'a, T: std::error::Error + 'static>(
+    err: &'a (dyn std::error::Error + 'static),
+) -> Option<&'a T> {
+    if let Some(found) = err.downcast_ref::<T>() {
+        return Some(found);
     }
-    // An I/O error's `source` skips the error it wraps: look inside.
     if let Some(io) = err.downcast_ref::<std::io::Error>()
         && let Some(inner) = io.get_ref()
-        && is_tls(inner)
+        && let Some(found) = cause::<T>(inner)
     {
-        return true;
+        return Some(found);
     }
-    err.source().is_some_and(is_tls)
+    err.source().and_then(cause::<T>)
 }
 
 /// An error and its causes, on one line.

@@ -261,7 +261,10 @@ impl<'a, R: Reader> Crawl<'a, R> {
     pub fn fail(&mut self, read: &Read, err: ApiError) {
         self.leaned_on_types |= err == ApiError::NotFound;
         match err {
-            ApiError::Unauthorized(_) | ApiError::Unreachable(_) | ApiError::Tls(_) => {
+            ApiError::Unauthorized(_)
+            | ApiError::Unreachable(_)
+            | ApiError::Tls(_)
+            | ApiError::Credential(_) => {
                 self.fatal.get_or_insert(err);
             }
             other => self.gaps.incomplete.push(Incomplete {

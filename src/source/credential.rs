@@ -39,6 +39,20 @@ impl Credential {
     }
 }
 
+/// A renewal of a plugin's token that failed: the plugin's error, whole.
+/// Carried through the HTTP stack so that the answer names the plugin
+/// instead of "unreachable".
+#[derive(Debug)]
+pub struct RenewalFailed(pub String);
+
+impl std::fmt::Display for RenewalFailed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for RenewalFailed {}
+
 /// A token from an exec plugin that is run again before the token expires,
 /// at four fifths of its lifetime, so that a long `--watch` or `wait` keeps
 /// working past a short-lived token (15 minutes on some clouds). A token
@@ -138,7 +152,7 @@ pub async fn run(exec: &ExecConfig, deadline: Duration) -> anyhow::Result<Creden
         #[cfg(unix)]
         cmd.process_group(0);
     }
-    let child = cmd.spawn().map_err(|e| {
+    let mut child = cmd.spawn().map_err(|e| {
         let hint = exec
             .install_hint
             .as_deref()
@@ -148,25 +162,19 @@ pub async fn run(exec: &ExecConfig, deadline: Duration) -> anyhow::Result<Creden
             });
         anyhow!("cannot run the credential plugin {name}: {e}{hint}")
     })?;
-    let group = child.id();
-    let out = match tokio::time::timeout(deadline, bounded_output(child)).await {
+    let mut running = Running::new(child.id(), interactive);
+    let out = match tokio::time::timeout(deadline, bounded_output(&mut child)).await {
         Ok(Ok(Some(out))) => out,
-        Ok(Ok(None)) => {
-            kill_group(group, interactive);
-            bail!(
-                "the credential plugin {name} wrote more than {} KiB on stdout, more than any credential\nhint: run it yourself to see what it prints",
-                MAX_PLUGIN_OUTPUT >> 10
-            );
-        }
+        Ok(Ok(None)) => bail!(
+            "the credential plugin {name} wrote more than {} KiB on stdout, more than any credential\nhint: run it yourself to see what it prints",
+            MAX_PLUGIN_OUTPUT >> 10
+        ),
         Ok(Err(e)) => bail!("the credential plugin {name} failed: {e}"),
-        Err(_) => {
-            // The child itself dies as its handle drops; its children with it.
-            kill_group(group, interactive);
-            bail!(
-                "the credential plugin {name} did not answer within {deadline:?}\nhint: run it yourself to see what it waits for (a login, a network), or raise --request-timeout"
-            );
-        }
+        Err(_) => bail!(
+            "the credential plugin {name} did not answer within {deadline:?}\nhint: run it yourself to see what it waits for (a login, a network), or raise --request-timeout"
+        ),
     };
+    running.ended();
     if !out.status.success() {
         let said = last_line(&out.stderr)
             .map(|l| format!(": {l}"))
@@ -188,7 +196,7 @@ const MAX_PLUGIN_STDERR: usize = 64 << 10;
 /// The plugin's exit status and output, read up to the bounds; `None` when
 /// stdout is larger than [`MAX_PLUGIN_OUTPUT`].
 async fn bounded_output(
-    mut child: tokio::process::Child,
+    child: &mut tokio::process::Child,
 ) -> std::io::Result<Option<std::process::Output>> {
     use tokio::io::AsyncReadExt;
     let stdout = child.stdout.take();
@@ -289,17 +297,100 @@ fn last_line(stderr: &[u8]) -> Option<String> {
 
 /// Kills what the plugin started: it leads its own process group unless it
 /// runs interactively (then it shares the terminal's, and only it is killed).
-fn kill_group(group: Option<u32>, interactive: bool) {
+/// A plugin's processes while it runs. Unless it ended by itself, they are
+/// all killed when this drops: at the plugin's deadline, past its output
+/// bound, or when the command's own deadline (`wait --timeout`) drops the
+/// read. Declared after the child, so it drops first, while the child's
+/// descendants still know their parent. A terminal it had is restored.
+struct Running {
+    pid: Option<u32>,
+    interactive: bool,
+    ended: bool,
     #[cfg(unix)]
-    if let (Some(pid), false) = (group, interactive)
-        && let Some(pid) = i32::try_from(pid)
-            .ok()
-            .and_then(rustix::process::Pid::from_raw)
-    {
-        let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+    terminal: Option<rustix::termios::Termios>,
+}
+
+impl Running {
+    fn new(pid: Option<u32>, interactive: bool) -> Running {
+        Running {
+            pid,
+            interactive,
+            ended: false,
+            // A plugin that asks for a password turns echo off.
+            #[cfg(unix)]
+            terminal: interactive
+                .then(|| rustix::termios::tcgetattr(std::io::stdin()).ok())
+                .flatten(),
+        }
     }
-    #[cfg(not(unix))]
-    let _ = (group, interactive);
+
+    fn ended(&mut self) {
+        self.ended = true;
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        if self.ended {
+            return;
+        }
+        #[cfg(unix)]
+        if let Some(pid) = self.pid.and_then(|p| i32::try_from(p).ok()) {
+            use rustix::process::{Pid, Signal, kill_process, kill_process_group};
+            if self.interactive {
+                // In the terminal's process group, so not a group of its own:
+                // its descendants, then itself.
+                for p in descendants(pid).into_iter().chain([pid]) {
+                    if let Some(p) = Pid::from_raw(p) {
+                        let _ = kill_process(p, Signal::KILL);
+                    }
+                }
+            } else if let Some(group) = Pid::from_raw(pid) {
+                let _ = kill_process_group(group, Signal::KILL);
+            }
+            if let Some(saved) = &self.terminal {
+                let _ = rustix::termios::tcsetattr(
+                    std::io::stdin(),
+                    rustix::termios::OptionalActions::Now,
+                    saved,
+                );
+            }
+        }
+    }
+}
+
+/// The processes below `pid`, from `/proc` (none where there is no /proc).
+#[cfg(unix)]
+fn descendants(pid: i32) -> Vec<i32> {
+    let parents: Vec<(i32, i32)> = std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|entry| {
+            let child: i32 = entry.file_name().to_str()?.parse().ok()?;
+            let stat = std::fs::read_to_string(entry.path().join("stat")).ok()?;
+            // `pid (comm) state ppid ...`; comm may hold spaces and parens.
+            let ppid = stat
+                .rsplit_once(')')?
+                .1
+                .split_whitespace()
+                .nth(1)?
+                .parse()
+                .ok()?;
+            Some((child, ppid))
+        })
+        .collect();
+    let mut found = Vec::new();
+    let mut todo = vec![pid];
+    while let Some(parent) = todo.pop() {
+        for &(child, ppid) in &parents {
+            if ppid == parent && !found.contains(&child) {
+                found.push(child);
+                todo.push(child);
+            }
+        }
+    }
+    found
 }
 
 #[cfg(test)]

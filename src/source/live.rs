@@ -536,6 +536,7 @@ fn explain(err: &ApiError, server: &str, doing: &str) -> FetchError {
         ApiError::TooLarge(message) => format!(
             "{message}, while trying to {doing}\nhint: is something other than the API server answering (a proxy, an aggregated API server)?"
         ),
+        ApiError::Credential(message) => message.clone(),
         ApiError::Other(0, message) => format!("{message}, while trying to {doing}"),
         ApiError::Other(code, message) => {
             format!("the API server answered {code} while trying to {doing}: {message}")

@@ -75,7 +75,10 @@ impl AsyncPredicate<http::Request<kube::client::Body>> for Bearer {
     fn check(&mut self, mut request: Self::Request) -> Self::Future {
         let token = self.0.clone();
         Box::pin(async move {
-            let token = token.token().await.map_err(BoxError::from)?;
+            let token = token
+                .token()
+                .await
+                .map_err(|e| BoxError::from(super::credential::RenewalFailed(format!("{e:#}"))))?;
             let mut value = http::HeaderValue::from_str(&format!("Bearer {token}"))?;
             value.set_sensitive(true);
             request

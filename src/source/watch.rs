@@ -75,6 +75,17 @@ struct Store {
     unwatchable: HashMap<usize, Incomplete>,
     /// Since when the API server has not answered, if it does not now.
     lost_since: Option<Instant>,
+    /// Why, when it is known and not the server's doing: the credential
+    /// plugin that failed to renew the token.
+    lost_cause: Option<String>,
+}
+
+/// The API server has not answered for `lasted`; `cause` says why when
+/// the fault is here (the credential plugin), not the server's.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outage {
+    pub lasted: Duration,
+    pub cause: Option<String>,
 }
 
 /// The cache that the watches feed, and a channel that says "changed".
@@ -132,9 +143,14 @@ impl Cache {
         locked(&self.store).synced.len() >= self.reads
     }
 
-    /// How long the API server has not answered, while it does not.
-    pub fn outage(&self) -> Option<Duration> {
-        locked(&self.store).lost_since.map(|t| t.elapsed())
+    /// How long the API server has not answered, and why if known, while
+    /// it does not.
+    pub fn outage(&self) -> Option<Outage> {
+        let store = locked(&self.store);
+        store.lost_since.map(|t| Outage {
+            lasted: t.elapsed(),
+            cause: store.lost_cause.clone(),
+        })
     }
 
     /// The current state as a snapshot, judged at `now`.
@@ -155,14 +171,19 @@ fn lost(store: &Mutex<Store>, e: &ApiError) {
     let mut s = locked(store);
     if matches!(
         e,
-        ApiError::Unreachable(_) | ApiError::Tls(_) | ApiError::Timeout
+        ApiError::Unreachable(_) | ApiError::Tls(_) | ApiError::Timeout | ApiError::Credential(_)
     ) {
         s.lost_since.get_or_insert_with(Instant::now);
+    }
+    if let ApiError::Credential(message) = e {
+        s.lost_cause = message.lines().next().map(str::to_string);
     }
 }
 
 fn answered(store: &Mutex<Store>) {
-    locked(store).lost_since = None;
+    let mut s = locked(store);
+    s.lost_since = None;
+    s.lost_cause = None;
 }
 
 async fn run(

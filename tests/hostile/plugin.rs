@@ -283,3 +283,166 @@ fn a_plugin_that_writes_without_end_is_cut_off() {
     );
     assert!(out.peak_kib < 200 * 1024, "peak {} KiB", out.peak_kib);
 }
+
+/// A plugin that starts a child, says where, and hangs; `before` runs first.
+fn hanging(dir: &Path, before: &str) -> (PathBuf, PathBuf) {
+    let pids = dir.join("sleep.pids");
+    let plugin = script(
+        dir,
+        "hanging-plugin",
+        &format!("{before}\nsleep 300 &\necho $! >> {}\nwait", pids.display()),
+    );
+    (plugin, pids)
+}
+
+#[test]
+fn a_plugin_still_running_when_wait_times_out_is_stopped_with_its_children() {
+    // `wait --timeout` ends the command before the plugin's own deadline
+    // (--request-timeout, 20 s): what the plugin started ends with it.
+    let dir = crate::scratch();
+    let (plugin, pids) = hanging(dir.path(), "");
+    let server = fake::answering(|_| Some((500, fake::status(500, "InternalError", "unreached"))));
+    let kc = kubeconfig(dir.path(), &server.url(), &exec_user(&plugin));
+    let out = run(
+        dir.path(),
+        &[
+            "wait",
+            "pods/p",
+            "--timeout",
+            "3s",
+            "--kubeconfig",
+            kc.to_str().unwrap(),
+        ],
+        Duration::from_secs(30),
+    );
+    assert!(out.took < Duration::from_secs(8), "{:?}", out.took);
+    assert_ne!(out.code, 0, "{}", out.stderr);
+    let pids = std::fs::read_to_string(&pids).unwrap();
+    assert_eq!(pids.lines().count(), 1, "{pids}");
+    for pid in pids.lines() {
+        assert!(gone(pid), "the plugin's child {pid} still runs");
+    }
+}
+
+#[test]
+fn an_interactive_plugin_stopped_at_its_deadline_leaves_the_terminal_as_it_was() {
+    // A plugin that asks for a password turns echo off; stopped at its
+    // deadline, its children end with it and echo is on again.
+    let dir = crate::scratch();
+    let (plugin, pids) = hanging(dir.path(), "stty -echo");
+    let user = exec_user(&plugin).replace("interactiveMode: Never", "interactiveMode: IfAvailable");
+    let kc = kubeconfig(dir.path(), "http://127.0.0.1:1", &user);
+    // `script` gives the command a terminal; `stty -a` then reads it.
+    let command = format!(
+        "{} status pods/p --kubeconfig {} --request-timeout 2s; echo exit=$?; stty -a",
+        env!("CARGO_BIN_EXE_kubectl-reconcile"),
+        kc.display()
+    );
+    let started = std::time::Instant::now();
+    let out = std::process::Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .env("HOME", dir.path())
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("run script (util-linux)");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(started.elapsed() < Duration::from_secs(10), "{text}");
+    assert!(
+        text.contains("did not answer within 2s") && text.contains("exit=2"),
+        "{text}"
+    );
+    let flags: Vec<&str> = text.split_whitespace().collect();
+    assert!(
+        flags.contains(&"echo") && !flags.contains(&"-echo"),
+        "echo is still off:\n{text}"
+    );
+    let pids = std::fs::read_to_string(&pids).unwrap();
+    assert_eq!(pids.lines().count(), 1, "{pids}");
+    for pid in pids.lines() {
+        assert!(gone(pid), "the plugin's child {pid} still runs");
+    }
+}
+
+#[test]
+fn a_watch_names_the_plugin_when_its_token_cannot_be_renewed() {
+    // The first token lasts 2 s; every later run of the plugin fails. The
+    // watch goes on showing the last state and says which plugin failed,
+    // and why, instead of "connection lost".
+    let dir = crate::scratch();
+    let count = dir.path().join("count");
+    let plugin = script(
+        dir.path(),
+        "expiring-plugin",
+        &format!(
+            r#"n=$(($(cat {count} 2>/dev/null || echo 0) + 1)); echo $n > {count}
+[ $n -gt 1 ] && {{ echo 'refresh token expired' >&2; exit 1; }}
+end=$(date -u -d '+2 seconds' +%Y-%m-%dT%H:%M:%SZ)
+echo '{{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{{"token":"t1","expirationTimestamp":"'$end'"}}}}'"#,
+            count = count.display()
+        ),
+    );
+    let pod = r#"{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","namespace":"default","uid":"u1","resourceVersion":"5","creationTimestamp":"2026-01-10T10:00:00Z"},"spec":{"containers":[{"name":"c","image":"nginx"}]},"status":{"phase":"Running","conditions":[{"type":"Ready","status":"True"}]}}"#;
+    let server = fake::serve(move |req, stream| {
+        if let Some(doc) = fake::discovery(&req.path) {
+            return fake::reply(stream, 200, &doc);
+        }
+        if req.path.contains("watch=") {
+            // Ends at once: the watch is opened again, with a new token.
+            return fake::reply(stream, 200, "");
+        }
+        let path = req.path.split('?').next().unwrap_or("");
+        if path.ends_with("/pods/p") {
+            return fake::reply(stream, 200, pod);
+        }
+        let items = if path.ends_with("/pods") { pod } else { "" };
+        fake::reply(
+            stream,
+            200,
+            &format!(
+                r#"{{"kind":"List","apiVersion":"v1","metadata":{{"resourceVersion":"5"}},"items":[{items}]}}"#
+            ),
+        )
+    });
+    let kc = kubeconfig(dir.path(), &server.url(), &exec_user(&plugin));
+    let out_file = dir.path().join("out");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_kubectl-reconcile"))
+        .args([
+            "status",
+            "pods/p",
+            "-n",
+            "default",
+            "--watch",
+            "--kubeconfig",
+            kc.to_str().unwrap(),
+        ])
+        .env("HOME", dir.path())
+        .env("KUBECACHEDIR", dir.path().join("cache"))
+        .stdin(std::process::Stdio::null())
+        .stdout(std::fs::File::create(&out_file).unwrap())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    let said = loop {
+        let text = std::fs::read_to_string(&out_file).unwrap_or_default();
+        if text.contains("retrying") || started.elapsed() > Duration::from_secs(20) {
+            break text;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(said.contains("Converged"), "{said}");
+    let line = said
+        .lines()
+        .find(|l| l.contains("retrying"))
+        .unwrap_or_else(|| panic!("no outage line:\n{said}"));
+    assert!(
+        line.contains(&format!(
+            "the credential plugin \"{}\" failed",
+            plugin.display()
+        )) && line.contains("refresh token expired")
+            && !line.contains("connection to the API server lost"),
+        "{line}"
+    );
+}
