@@ -376,10 +376,11 @@ impl Summary {
 
 impl WhyReport {
     pub fn build(snap: &Snapshot, targets: &[Target]) -> WhyReport {
+        let graph = Graph::new(snap);
         let items = targets
             .iter()
             .map(|t| match t {
-                Target::Found(uid) => crate::diagnose::diagnose(snap, uid),
+                Target::Found(uid) => crate::diagnose::diagnose_in(snap, &graph, uid),
                 Target::Missing(id) => crate::diagnose::missing(snap, id),
             })
             .collect();

@@ -123,7 +123,12 @@ fn abnormal(c: &Condition) -> bool {
 
 /// Diagnoses the object `uid` of the snapshot.
 pub fn diagnose(snap: &Snapshot, uid: &str) -> Diagnosis {
-    let graph = Graph::new(snap);
+    diagnose_in(snap, &Graph::new(snap), uid)
+}
+
+/// [`diagnose`] with the snapshot's graph already built: one graph for
+/// every target of an answer, not one each.
+pub fn diagnose_in(snap: &Snapshot, graph: &Graph, uid: &str) -> Diagnosis {
     let target = snap.get(uid).expect("targets are in the snapshot");
     let tree = crate::relations::tree(snap, &graph, uid);
     let mut judged: HashMap<String, Judgement> = HashMap::new();

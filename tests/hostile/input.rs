@@ -349,3 +349,36 @@ fn deep_yaml_after_a_quote_in_a_plain_scalar_is_refused_at_once() {
         out.stderr
     );
 }
+
+/// A duration longer than the clock can hold is held as long as it can
+/// (a year), instead of crashing on the overflow (it was exit 101):
+/// against a server that is not there, the answer is the usual exit 2.
+#[test]
+fn a_duration_past_the_clock_is_no_crash() {
+    let dir = scratch();
+    let kc = crate::token_kubeconfig(dir.path(), "https://127.0.0.1:1");
+    let kc = kc.to_str().unwrap();
+    let huge = "18446744073709551615";
+    for args in [
+        vec![
+            "wait",
+            "deploy/web",
+            "--timeout",
+            huge,
+            "--request-timeout",
+            "2s",
+        ],
+        vec!["status", "deploy/web", "--request-timeout", huge],
+        vec!["tree", "deploy/web", "--request-timeout", "99999999999h"],
+    ] {
+        let mut args = args.clone();
+        args.extend(["--kubeconfig", kc]);
+        let out = run(dir.path(), &args, Duration::from_secs(30));
+        out.assert(2, Duration::from_secs(10));
+        assert!(
+            out.stderr.contains("cannot reach the API server"),
+            "{args:?}: {}",
+            out.stderr
+        );
+    }
+}
