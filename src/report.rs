@@ -188,7 +188,11 @@ impl TreeReport {
                     budget.take(owners.as_ref().map_or(0, Vec::len));
                     TreeItem {
                         owners,
-                        node: node(snap, &relations::tree(snap, &graph, uid), &mut budget),
+                        node: node(
+                            snap,
+                            &relations::tree_with_users(snap, &graph, uid),
+                            &mut budget,
+                        ),
                     }
                 }
                 Target::Missing(id) => TreeItem {

@@ -672,3 +672,74 @@ spec:
         tree.stdout
     );
 }
+
+/// `edge Kind/name` of every node of the first tree of a `tree -o json`.
+fn tree_edges(doc: &Value) -> Vec<String> {
+    fn walk(n: &Value, out: &mut Vec<String>) {
+        out.push(format!(
+            "{} {}/{}",
+            n["edge"].as_str().unwrap_or("root"),
+            n["object"]["kind"].as_str().unwrap_or(""),
+            n["object"]["name"].as_str().unwrap_or("")
+        ));
+        for c in n["children"].as_array().into_iter().flatten() {
+            walk(c, out);
+        }
+    }
+    let mut out = Vec::new();
+    walk(&doc["items"][0], &mut out);
+    out
+}
+
+#[test]
+fn a_tree_of_a_configmap_or_a_node_lists_who_uses_it() {
+    let ns = Namespace::new("rel-users");
+    ns.apply(&format!(
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: checkout-config}}\ndata: {{mode: fast}}\n---\n{}---\n{}",
+        workload(
+            "checkout",
+            "",
+            "      volumes: [{name: config, configMap: {name: checkout-config}}]"
+        ),
+        workload("unrelated", "", "")
+    ));
+    support::wait_rolled_out(&ns, "checkout", 1);
+    support::wait_rolled_out(&ns, "unrelated", 1);
+    let run = ns.reconcile(&["tree", "cm/checkout-config", "-o", "json"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let edges = tree_edges(&run.json());
+    assert_eq!(edges[0], "root ConfigMap/checkout-config");
+    assert_eq!(edges[1], "used-by Deployment/checkout", "{edges:?}");
+    assert!(
+        edges.iter().any(|e| e.starts_with("owns Pod/checkout-")),
+        "{edges:?}"
+    );
+    assert!(!edges.iter().any(|e| e.contains("unrelated")), "{edges:?}");
+    let text = ns.reconcile(&["tree", "cm/checkout-config"]).stdout;
+    assert!(text.contains("└─[used-by] Deployment/checkout"), "{text}");
+
+    // A node: the pods on it, found by a field selector, not by listing
+    // every pod of the cluster.
+    let pods = ns
+        .kubectl(&["get", "pods", "-l", "app=checkout", "-o", "json"])
+        .ok()
+        .json();
+    let pod = pods["items"][0]["spec"]["nodeName"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let pod_name = pods["items"][0]["metadata"]["name"].as_str().unwrap();
+    let run = ns.reconcile(&["tree", &format!("node/{pod}"), "-o", "json", "-v", "6"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let edges = tree_edges(&run.json());
+    assert!(
+        edges.contains(&format!("hosts Pod/{pod_name}")),
+        "{edges:?}"
+    );
+    assert!(
+        run.stderr
+            .contains(&format!("/api/v1/pods?fieldSelector=spec.nodeName%3D{pod}")),
+        "{}",
+        run.stderr
+    );
+}

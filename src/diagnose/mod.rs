@@ -130,7 +130,7 @@ pub fn diagnose(snap: &Snapshot, uid: &str) -> Diagnosis {
 /// every target of an answer, not one each.
 pub fn diagnose_in(snap: &Snapshot, graph: &Graph, uid: &str) -> Diagnosis {
     let target = snap.get(uid).expect("targets are in the snapshot");
-    let tree = crate::relations::tree(snap, &graph, uid);
+    let tree = crate::relations::tree(snap, graph, uid);
     let mut judged: HashMap<String, Judgement> = HashMap::new();
     judge_all(snap, &tree, &mut judged);
     let judgement = judged[uid].clone();

@@ -10,6 +10,7 @@ mod pods;
 mod producers;
 mod reads;
 mod tree;
+mod users;
 
 #[cfg(test)]
 mod tests;
@@ -23,7 +24,8 @@ pub use managers::{helm_release, helm_revision, manager_of};
 pub use near::near_miss;
 pub use producers::{producers, secret_producer_types};
 pub use reads::{RelatedRead, Resource, Select, reads_for};
-pub use tree::{End, Node, tree};
+pub use tree::{End, Node, tree, tree_with_users};
+pub use users::{PodsToRead, pods_to_read, uses};
 
 /// The name of an edge between two objects.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -56,6 +58,12 @@ pub enum Edge {
     /// An object whose status lags and the controller that should act on
     /// it (found by its Lease; see `diagnose::controller`).
     ReconciledBy,
+    /// The reverse of `mounts` and `uses`: a ConfigMap, Secret,
+    /// ServiceAccount, claim or PriorityClass and the workloads whose pods
+    /// use it (under the target of `tree` only).
+    UsedBy,
+    /// The reverse of `runs-on`: a Node and the pods on it.
+    Hosts,
 }
 
 impl Edge {
@@ -73,6 +81,8 @@ impl Edge {
             Edge::Contains => "contains",
             Edge::MadeBy => "made-by",
             Edge::ReconciledBy => "reconciled-by",
+            Edge::UsedBy => "used-by",
+            Edge::Hosts => "hosts",
         }
     }
 

@@ -9,6 +9,15 @@ use crate::model::Object;
 
 /// The references of a pod, optional ones left out.
 pub fn pod_refs(pod: &Object) -> Vec<(Edge, Named)> {
+    refs(pod, false)
+}
+
+/// The references of a pod, optional ones too: what it reads when there.
+pub fn pod_refs_all(pod: &Object) -> Vec<(Edge, Named)> {
+    refs(pod, true)
+}
+
+fn refs(pod: &Object, with_optional: bool) -> Vec<(Edge, Named)> {
     let ns = pod.namespace();
     let mut out = Vec::new();
     let Some(spec) = pod.at("/spec") else {
@@ -20,7 +29,7 @@ pub fn pod_refs(pod: &Object) -> Vec<(Edge, Named)> {
     }
     let mut push = |edge: Edge, kind: &str, name: Option<&str>, optional: Option<&Value>| {
         if let Some(name) = name.filter(|n| !n.is_empty())
-            && optional.and_then(Value::as_bool) != Some(true)
+            && (with_optional || optional.and_then(Value::as_bool) != Some(true))
         {
             let named = Named::new("v1", kind, ns, name);
             if !out.iter().any(|(_, n)| *n == named) {

@@ -607,3 +607,106 @@ fn the_plan_is_linear_in_the_objects_and_events() {
     assert!(reads.is_empty(), "ready pods need no context: {reads:?}");
     assert!(took < std::time::Duration::from_secs(1), "{took:?}");
 }
+
+/// `edge Kind/name` lines of what `tree` draws for the target named so.
+fn users_lines(snap: &Snapshot, kind: &str, name: &str) -> Vec<String> {
+    let root = snap
+        .objects()
+        .iter()
+        .find(|o| o.kind() == kind && o.name() == name)
+        .unwrap();
+    let graph = Graph::new(snap);
+    let t = tree_with_users(snap, &graph, &root.uid);
+    let mut out = Vec::new();
+    t.walk(&mut |n| {
+        let o = snap.get(n.uid().unwrap()).unwrap();
+        let edge = n.edge.map(|e| e.as_str()).unwrap_or("root");
+        out.push(format!("{edge} {}/{}", o.kind(), o.name()));
+    });
+    out
+}
+
+#[test]
+fn a_tree_of_what_pods_use_lists_who_uses_it() {
+    let snap = load("users.yaml", &[]);
+    // envFrom in the Deployment's pods, and an optional volume of a pod of
+    // its own: the workload with its tree, and the pod.
+    assert_eq!(
+        users_lines(&snap, "ConfigMap", "checkout-config"),
+        vec![
+            "root ConfigMap/checkout-config",
+            "used-by Deployment/checkout",
+            "owns ReplicaSet/checkout-7b7dbf4db9",
+            "owns Pod/checkout-7b7dbf4db9-cqfs5",
+            "owns Pod/checkout-7b7dbf4db9-dxp6v",
+            "used-by Pod/lone",
+        ]
+    );
+    // Every pod runs as a ServiceAccount, the default one unless named.
+    assert_eq!(
+        users_lines(&snap, "ServiceAccount", "default")[1..],
+        [
+            "used-by Deployment/checkout",
+            "owns ReplicaSet/checkout-7b7dbf4db9",
+            "owns Pod/checkout-7b7dbf4db9-cqfs5",
+            "owns Pod/checkout-7b7dbf4db9-dxp6v",
+            "used-by Pod/lone",
+            "used-by Pod/other",
+            "used-by Pod/puller",
+        ]
+    );
+    // A pull secret, and a PriorityClass.
+    assert_eq!(
+        users_lines(&snap, "Secret", "registry"),
+        ["root Secret/registry", "used-by Pod/puller"]
+    );
+    assert_eq!(
+        users_lines(&snap, "PriorityClass", "high"),
+        ["root PriorityClass/high", "used-by Pod/puller"]
+    );
+    // A node hosts pods, drawn themselves: their workloads run elsewhere too.
+    assert_eq!(
+        users_lines(&snap, "Node", "kwok-node-1"),
+        [
+            "root Node/kwok-node-1",
+            "hosts Pod/checkout-7b7dbf4db9-dxp6v",
+            "hosts Pod/lone",
+            "hosts Pod/other",
+        ]
+    );
+    // `why` does not go there: the users of a node are its effects.
+    let node = snap.objects().iter().find(|o| o.kind() == "Node").unwrap();
+    let graph = Graph::new(&snap);
+    assert!(tree(&snap, &graph, &node.uid).children.is_empty());
+}
+
+#[test]
+fn the_pods_read_for_users_are_narrowed_where_the_api_allows() {
+    let snap = load("users.yaml", &[]);
+    let of = |kind: &str| {
+        let o = snap.objects().iter().find(|o| o.kind() == kind).unwrap();
+        pods_to_read(o, Some("shop"))
+    };
+    assert_eq!(
+        of("Node"),
+        Some(PodsToRead {
+            namespace: None,
+            fields: Some("spec.nodeName=kwok-node-1".into())
+        })
+    );
+    assert_eq!(
+        of("ConfigMap"),
+        Some(PodsToRead {
+            namespace: Some("u1".into()),
+            fields: None
+        })
+    );
+    assert_eq!(
+        of("PriorityClass"),
+        Some(PodsToRead {
+            namespace: Some("shop".into()),
+            fields: None
+        })
+    );
+    assert_eq!(of("Deployment"), None);
+}

@@ -80,6 +80,31 @@ pub fn tree(snap: &Snapshot, graph: &Graph, root: &str) -> Node {
     node
 }
 
+/// [`tree`], and below it who uses the root (see `users.rs`): what `tree`
+/// draws for its targets. Not for `why`, whose causes lie below, and the
+/// users of a node or a claim are its effects, not its causes.
+pub fn tree_with_users(snap: &Snapshot, graph: &Graph, root: &str) -> Node {
+    let mut node = tree(snap, graph, root);
+    let Some(obj) = snap.get(root) else {
+        return node;
+    };
+    let mut seen: HashSet<String> = HashSet::new();
+    node.walk(&mut |n| {
+        seen.insert(n.key());
+    });
+    for (edge, uid) in super::users::users(snap, graph, obj) {
+        if seen.contains(&uid) {
+            continue;
+        }
+        let owned = graph.tree(&uid);
+        collect(&owned, &mut seen);
+        let mut child = convert(owned, Some(edge));
+        attach(snap, graph, &mut child, &mut seen, 1);
+        node.children.push(child);
+    }
+    node
+}
+
 fn collect(t: &TreeNode, seen: &mut HashSet<String>) {
     seen.insert(t.uid.clone());
     for c in &t.children {

@@ -506,6 +506,47 @@ impl<'a, R: Reader> Crawl<'a, R> {
         }
     }
 
+    /// Who uses each target that pods name or run on (a ConfigMap,
+    /// Secret, ServiceAccount, claim, PriorityClass or Node): the pods (one
+    /// list per namespace, a node's by field selector), kept only where
+    /// they use it, and the owners above them. Secrets are not read here:
+    /// the pods are, and they name them.
+    pub async fn users(&mut self, targets: &[Object], scope: Option<&str>) {
+        let Some(rt) = self.type_of("", "Pod") else {
+            return;
+        };
+        let mut reads: Vec<(Read, Vec<&Object>)> = Vec::new();
+        for t in targets {
+            let Some(where_) = crate::relations::pods_to_read(t, scope) else {
+                continue;
+            };
+            let mut read = Read::list(rt, where_.namespace.as_deref());
+            if let Some(f) = where_.fields {
+                read = read.fields(f);
+            }
+            match reads.iter_mut().find(|(r, _)| *r == read) {
+                Some((_, of)) => of.push(t),
+                None => reads.push((read, vec![t])),
+            }
+        }
+        if reads.is_empty() {
+            return;
+        }
+        let lists: Vec<Read> = reads.iter().map(|(r, _)| r.clone()).collect();
+        let mut users: Vec<Object> = Vec::new();
+        for (read, pods) in self.run(lists).await {
+            let Some((_, of)) = reads.iter().find(|(r, _)| *r == read) else {
+                continue;
+            };
+            users.extend(pods.into_iter().filter(|p| {
+                of.iter().any(|t| crate::relations::uses(p, t).is_some())
+                    && !self.objects.iter().any(|o| o.uid == p.uid)
+            }));
+        }
+        self.owners(&users).await;
+        self.objects.extend(users);
+    }
+
     /// What verdicts need besides the targets (see [`plan::context`]).
     pub async fn context(&mut self, targets: &[Object], swept: bool) {
         let reads = plan::context(self.catalog, targets, swept);

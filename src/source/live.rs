@@ -441,6 +441,9 @@ impl<R: Reader> Ask<'_, R> {
                 if owners {
                     crawl.owners(&objects).await;
                 }
+                if !sweep {
+                    crawl.users(&objects, scope.namespace()).await;
+                }
             }
             Mode::Why => {
                 crawl.trees(&objects).await;
