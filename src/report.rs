@@ -66,8 +66,9 @@ pub struct Node {
 pub struct OwnerLink {
     #[serde(flatten)]
     pub item: Item,
-    /// `present`, `dangling` (the owner is gone), `unread`, or `cut` (the
-    /// chain is not followed further up).
+    /// `present`, `dangling` (the owner is gone), `unread`, `cut` (the
+    /// chain is not followed further up), or `manager` (the GitOps object
+    /// that applies what is below it, named by its labels; topmost).
     pub state: &'static str,
 }
 
@@ -303,8 +304,37 @@ fn chain(snap: &Snapshot, graph: &Graph, uid: &str) -> Vec<OwnerLink> {
             },
         })
         .collect();
+    links.extend(manager_link(snap, graph, uid));
     links.reverse();
     links
+}
+
+/// The GitOps object that applies the target or an owner above it, named
+/// by their labels (see [`relations::manager_of`]): drawn above the owner
+/// chain, with its verdict (a suspended Kustomization does not correct
+/// drift). The nearest such label wins.
+fn manager_link(snap: &Snapshot, graph: &Graph, uid: &str) -> Option<OwnerLink> {
+    let above = graph.owner_chain(uid).into_iter().filter_map(|l| match l {
+        ChainLink::Found(u) => Some(u),
+        _ => None,
+    });
+    let (named, how) = std::iter::once(uid.to_string())
+        .chain(above)
+        .filter_map(|u| snap.get(&u))
+        .find_map(relations::manager_of)?;
+    let item = match named.find(snap) {
+        Some(m) => Item::of(m, snap),
+        None => Item {
+            verdict: Verdict::Unknown,
+            reason: "ManagerNotRead".into(),
+            message: format!("named by the {how}; it could not be read"),
+            ..Item::missing(&named.to_ref())
+        },
+    };
+    Some(OwnerLink {
+        item,
+        state: "manager",
+    })
 }
 
 fn owner_ref(o: &OwnerRef, ns: Option<&str>) -> ObjectRef {

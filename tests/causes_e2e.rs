@@ -591,4 +591,63 @@ fn a_workload_names_the_gitops_object_that_applies_it() {
         )),
         "{message}"
     );
+    // Upward in the tree: the pod's owners, and above them the manager.
+    let run = ns.reconcile(&["tree", "pods", "-l", "app=web", "--owners", "-o", "json"]);
+    let owners = run.json()["items"][0]["owners"].clone();
+    let top = &owners[0];
+    assert_eq!(
+        (
+            top["state"].as_str(),
+            top["object"]["kind"].as_str(),
+            top["verdict"].as_str()
+        ),
+        (Some("manager"), Some("Kustomization"), Some("Suspended")),
+        "{owners:#}"
+    );
+    assert_eq!(owners[1]["object"]["kind"], "Deployment", "{owners:#}");
+    let text = ns
+        .reconcile(&["tree", "pods", "-l", "app=web", "--owners"])
+        .stdout;
+    assert!(
+        text.lines()
+            .nth(1)
+            .is_some_and(|l| l.contains(" Kustomization/apps ") && l.contains("Suspended"))
+            && text.contains("└─[manages] Deployment/web"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_helm_installed_workload_names_its_release_from_the_release_secrets() {
+    let ns = Namespace::new("cause-helm");
+    // Helm's release Secrets, as Helm labels them (the data is never read).
+    for (v, status) in [(1, "superseded"), (2, "failed")] {
+        ns.apply(&format!(
+            "apiVersion: v1\nkind: Secret\nmetadata:\n  name: sh.helm.release.v1.web.v{v}\n  labels: {{owner: helm, name: web, version: \"{v}\", status: {status}}}\ntype: helm.sh/release.v1\ndata: {{release: SDRzSQ==}}\n"
+        ));
+    }
+    ns.apply(&support::deployment("web", 1, "", "", "", "").replacen(
+        "metadata: {name: web}",
+        &format!("metadata:\n  name: web\n  labels: {{app.kubernetes.io/managed-by: Helm}}\n  annotations: {{meta.helm.sh/release-name: web, meta.helm.sh/release-namespace: {}}}", ns.name),
+        1,
+    ));
+    let (_, item) = why_until(&ns, "deploy/web", "the release named", |i| {
+        i["findings"]
+            .as_array()
+            .is_some_and(|f| f.iter().any(|f| f["reason"] == "ManagedBy"))
+    });
+    let f = item["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["reason"] == "ManagedBy")
+        .unwrap()
+        .clone();
+    assert_eq!(
+        f["message"].as_str().unwrap(),
+        format!(
+            "Deployment/web is installed by Helm release {}/web, revision 2: failed (labels app.kubernetes.io/managed-by, meta.helm.sh/release-name)",
+            ns.name
+        )
+    );
 }

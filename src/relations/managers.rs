@@ -38,6 +38,21 @@ pub fn manager_of(obj: &Object) -> Option<(Named, String)> {
             ));
         }
     }
+    // Crossplane: a composite resource names the claim that made it (v1
+    // `spec.claimRef`, v2 `spec.crossplane.claimRef`); what it composes is
+    // owned by it, so the owner chain reaches it.
+    for at in ["/spec/claimRef", "/spec/crossplane/claimRef"] {
+        let field = |k: &str| obj.str(&format!("{at}/{k}")).filter(|v| !v.is_empty());
+        if let (Some(api_version), Some(kind), Some(name)) =
+            (field("apiVersion"), field("kind"), field("name"))
+        {
+            let ns = field("namespace").or(obj.namespace());
+            return Some((
+                Named::new(api_version, kind, ns, name),
+                format!("field {}", at.trim_start_matches('/').replace('/', ".")),
+            ));
+        }
+    }
     // Argo CD: `<app>:<group>/<kind>:<namespace>/<name>`; an app outside
     // Argo CD's own namespace is written `<namespace>_<app>`.
     if let Some(id) = annotation("argocd.argoproj.io/tracking-id") {
@@ -138,5 +153,28 @@ mod tests {
             helm_revision(&snap, "shop", "web"),
             Some((2, "failed".into()))
         );
+    }
+
+    #[test]
+    fn a_crossplane_composite_is_managed_by_its_claim() {
+        // As Crossplane v1 writes it; v2 keeps it under spec.crossplane.
+        let xr = obj(
+            json!({"apiVersion": "example.org/v1alpha1", "kind": "XPostgreSQLInstance",
+            "metadata": {"name": "db-7x2kq", "uid": "xr", "labels": {"crossplane.io/claim-name": "db", "crossplane.io/claim-namespace": "shop"}},
+            "spec": {"claimRef": {"apiVersion": "example.org/v1alpha1", "kind": "PostgreSQLInstance", "name": "db", "namespace": "shop"},
+                "compositionRef": {"name": "aws"}}}),
+        );
+        let (n, how) = manager_of(&xr).unwrap();
+        assert_eq!(
+            (n.kind.as_str(), n.namespace.as_deref(), n.name.as_str()),
+            ("PostgreSQLInstance", Some("shop"), "db")
+        );
+        assert_eq!(how, "field spec.claimRef");
+        let v2 = obj(json!({"apiVersion": "example.org/v1", "kind": "XBucket",
+            "metadata": {"name": "b-1", "uid": "xb"},
+            "spec": {"crossplane": {"claimRef": {"apiVersion": "example.org/v1", "kind": "Bucket", "name": "b", "namespace": "data"}}}}));
+        let (n, how) = manager_of(&v2).unwrap();
+        assert_eq!((n.kind.as_str(), n.name.as_str()), ("Bucket", "b"));
+        assert_eq!(how, "field spec.crossplane.claimRef");
     }
 }

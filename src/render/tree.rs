@@ -35,15 +35,19 @@ pub fn render(report: &TreeReport, opts: &TreeOptions) -> String {
     let mut grouped = 0;
     for tree in &report.items {
         let mut indent = String::new();
+        // The row below a manager hangs from it by `manages`.
+        let mut managed = false;
+        let mark = |managed: bool| if managed { "[manages] " } else { "" };
         if let Some(owners) = &tree.owners {
             for link in owners {
                 rows.push(Row {
                     prefix: indent.clone(),
-                    name: name_of(&link.item),
+                    name: format!("{}{}", mark(managed), name_of(&link.item)),
                     item: Some(link.item.clone()),
                     group: None,
                     extra: vec![],
                 });
+                managed = link.state == "manager";
                 indent = if indent.is_empty() {
                     "└─".to_string()
                 } else {
@@ -58,7 +62,11 @@ pub fn render(report: &TreeReport, opts: &TreeOptions) -> String {
         };
         rows.push(Row {
             prefix: indent.clone(),
-            name: format!("{}{target_suffix}", name_of(&tree.node.item)),
+            name: format!(
+                "{}{}{target_suffix}",
+                mark(managed),
+                name_of(&tree.node.item)
+            ),
             item: Some(tree.node.item.clone()),
             group: None,
             extra: extras(&tree.node),
