@@ -651,3 +651,46 @@ fn a_helm_installed_workload_names_its_release_from_the_release_secrets() {
         )
     );
 }
+
+#[test]
+fn a_rollout_broken_by_set_image_names_the_change_and_the_way_back() {
+    let ns = Namespace::new("cause-setimage");
+    ns.apply(&support::deployment("web", 1, "", "", "", ""));
+    support::wait_rolled_out(&ns, "web", 1);
+    // The test cluster cannot pull this image (tests/cluster/README.md).
+    ns.kubectl(&["set", "image", "deploy/web", "app=unpullable.invalid/app:1"])
+        .ok();
+    let (_, item) = why_until(&ns, "deploy/web", "the change named", |i| {
+        i["findings"]
+            .as_array()
+            .is_some_and(|f| f.iter().any(|f| f["reason"] == "RolloutChange"))
+            && root_reason(i) == "ImagePullBackOff"
+    });
+    let change = item["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["reason"] == "RolloutChange")
+        .unwrap()["message"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        change.starts_with("revision 2 (ReplicaSet/web-")
+            && change.contains("spec changed ")
+            && change.contains(" by kubectl-set)")
+            && change.contains(
+                "changed the pod template of revision 1: container app image registry.example.com/web:1 → unpullable.invalid/app:1"
+            ),
+        "{change}"
+    );
+    let steps = steps(&item);
+    assert!(
+        steps.contains("set image deployment/web app=IMAGE")
+            && steps.contains(&format!(
+                "kubectl -n {} rollout undo deployment/web --to-revision=1",
+                ns.name
+            )),
+        "{steps}"
+    );
+}

@@ -157,6 +157,11 @@ pub fn diagnose_in(snap: &Snapshot, graph: &Graph, uid: &str) -> Diagnosis {
         });
         findings.extend(rollout::what_changed(snap, target, who));
     }
+    let changed_from = findings
+        .iter()
+        .any(|f| f.reason == "RolloutChange")
+        .then(|| rollout::way_back(snap, target).map(|(n, _, _)| n))
+        .flatten();
     tree.walk(&mut |n| {
         if let Some(obj) = n.uid().and_then(|u| snap.get(u))
             && let Some(hint) = crate::relations::near_miss(snap, obj)
@@ -193,6 +198,9 @@ pub fn diagnose_in(snap: &Snapshot, graph: &Graph, uid: &str) -> Diagnosis {
         None => steps::next_steps(snap, target, causes.first(), &chain, &findings),
     };
     let mut next_steps = next_steps;
+    if let Some(previous) = changed_from {
+        next_steps.extend(steps::undo_change(target, previous, &next_steps));
+    }
     if let Some((_, Some(step))) = manager {
         next_steps.push(step);
     }

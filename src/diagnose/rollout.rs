@@ -126,30 +126,84 @@ fn deployment(snap: &Snapshot, deploy: &Object) -> Option<Finding> {
     })
 }
 
-/// What the newest revision of a Deployment changed in the pod template,
-/// against the revision before it (both ReplicaSets keep their template):
-/// the first question when a rollout breaks. `who`: who last changed the
-/// spec, and when, from managedFields.
-pub fn what_changed(snap: &Snapshot, deploy: &Object, who: Option<String>) -> Option<Finding> {
-    if (deploy.group(), deploy.kind()) != ("apps", "Deployment") {
-        return None;
-    }
-    let revision = |o: &Object| -> Option<i64> {
-        o.str("/metadata/annotations/deployment.kubernetes.io~1revision")?
-            .parse()
-            .ok()
+/// A workload's revisions, newest first: (number, the object that keeps
+/// it, its pod template). A Deployment keeps each in a ReplicaSet (the
+/// `deployment.kubernetes.io/revision` annotation, the ReplicaSet's
+/// template); a StatefulSet or DaemonSet in a ControllerRevision
+/// (`revision`, and the template under `data.spec.template`).
+pub fn revisions<'a>(
+    snap: &'a Snapshot,
+    workload: &Object,
+) -> Vec<(i64, &'a Object, Option<&'a Value>)> {
+    type Number = fn(&Object) -> Option<i64>;
+    let (kind, number, template): (&str, Number, &str) = match (workload.group(), workload.kind()) {
+        ("apps", "Deployment") => (
+            "ReplicaSet",
+            |o| {
+                o.str("/metadata/annotations/deployment.kubernetes.io~1revision")?
+                    .parse()
+                    .ok()
+            },
+            "/spec/template",
+        ),
+        ("apps", "StatefulSet" | "DaemonSet") => (
+            "ControllerRevision",
+            |o| o.int("/revision"),
+            "/data/spec/template",
+        ),
+        _ => return Vec::new(),
     };
-    let mut sets: Vec<(i64, &Object)> = owned_by(snap, deploy, "ReplicaSet")
+    let mut out: Vec<(i64, &Object, Option<&Value>)> = owned_by(snap, workload, kind)
         .into_iter()
-        .filter_map(|rs| Some((revision(rs)?, rs)))
+        .filter_map(|o| Some((number(o)?, o, o.at(template))))
         .collect();
-    sets.sort_by_key(|(r, _)| std::cmp::Reverse(*r));
-    let [(new_rev, new), (old_rev, old), ..] = sets.as_slice() else {
-        return None;
+    out.sort_by_key(|(r, _, _)| std::cmp::Reverse(*r));
+    out
+}
+
+/// The revision to go back to from the newest: the newest older one that
+/// still runs pods (a Deployment's ReplicaSet with replicas; a
+/// StatefulSet's `status.currentRevision` while an update is under way),
+/// else the one just before the newest.
+pub fn way_back<'a>(
+    snap: &'a Snapshot,
+    workload: &Object,
+) -> Option<(i64, &'a Object, Option<&'a Value>)> {
+    let kept = revisions(snap, workload);
+    let older = kept.get(1..)?;
+    let running = match workload.kind() {
+        "Deployment" => older
+            .iter()
+            .find(|(_, rs, _)| rs.int("/status/replicas").unwrap_or(0) > 0),
+        "StatefulSet" => {
+            let current = workload.str("/status/currentRevision");
+            older
+                .iter()
+                .find(|(_, cr, _)| Some(cr.name()) == current)
+                .filter(|_| current != workload.str("/status/updateRevision"))
+        }
+        _ => None,
+    };
+    running.or(older.first()).copied()
+}
+
+/// What the newest revision of a workload (Deployment, StatefulSet,
+/// DaemonSet) changed in the pod template, against the revision before
+/// it: the first question when a rollout breaks. `who`: who last changed
+/// the spec, and when, from managedFields.
+pub fn what_changed(snap: &Snapshot, workload: &Object, who: Option<String>) -> Option<Finding> {
+    let sets = revisions(snap, workload);
+    let (new_rev, new, new_template) = *sets.first()?;
+    let (old_rev, old, old_template) = way_back(snap, workload)?;
+    // Said when revisions in between are skipped: they never ran either.
+    let ran = if sets.get(1).is_some_and(|(n, _, _)| *n != old_rev) {
+        ", the last that ran"
+    } else {
+        ""
     };
     let changes = template_changes(
-        old.at("/spec/template").unwrap_or(&Value::Null),
-        new.at("/spec/template").unwrap_or(&Value::Null),
+        old_template.unwrap_or(&Value::Null),
+        new_template.unwrap_or(&Value::Null),
     );
     if changes.is_empty() {
         return None;
@@ -159,11 +213,17 @@ pub fn what_changed(snap: &Snapshot, deploy: &Object, who: Option<String>) -> Op
     if changes.len() > SHOWN {
         listed.push(format!("and {} more", changes.len() - SHOWN));
     }
-    let by = who.map(|w| format!(" ({w})")).unwrap_or_default();
+    let made = new
+        .created
+        .map(|at| format!(", made {} ago", crate::model::age(snap.now, at)))
+        .unwrap_or_default();
+    let by = who.map(|w| format!("; {w}")).unwrap_or_default();
     Some(Finding {
         reason: "RolloutChange".into(),
         message: format!(
-            "revision {new_rev}{by} changed the pod template of revision {old_rev}: {}; `kubectl rollout undo` goes back to revision {old_rev}",
+            "revision {new_rev} ({}/{}{made}{by}) changed the pod template of revision {old_rev}{ran}: {}; `kubectl rollout undo --to-revision={old_rev}` goes back to it",
+            new.kind(),
+            new.name(),
             listed.join("; ")
         ),
         objects: vec![new.id.clone(), old.id.clone()],
@@ -171,7 +231,8 @@ pub fn what_changed(snap: &Snapshot, deploy: &Object, who: Option<String>) -> Op
 }
 
 /// The differences between two pod templates, in words: per container its
-/// image, command, arguments, environment and resources; then the pod's
+/// image, command, arguments, resources, probes and environment (names,
+/// never values); then the pod's
 /// own fields (service account, node selector, volumes, labels).
 fn template_changes(old: &Value, new: &Value) -> Vec<String> {
     let mut out = Vec::new();
@@ -212,6 +273,18 @@ fn template_changes(old: &Value, new: &Value) -> Vec<String> {
                         text(was.get(field)),
                         text(c.get(field))
                     ));
+                }
+            }
+            // Probes and envFrom in a word: their content is long, and an
+            // envFrom names what holds values.
+            for field in ["livenessProbe", "readinessProbe", "startupProbe", "envFrom"] {
+                if was.get(field) != c.get(field) {
+                    let how = match (was.get(field), c.get(field)) {
+                        (None, Some(_)) => "added",
+                        (Some(_), None) => "removed",
+                        _ => "changed",
+                    };
+                    out.push(format!("container {name} {field} {how}"));
                 }
             }
             let env = |c: &Value| -> Vec<(String, Value)> {
@@ -314,13 +387,15 @@ mod tests {
             "spec": {"serviceAccountName": "web",
                 "containers": [{"name": "web", "image": "registry.example.com/web:1.5.0",
                     "env": [{"name": "LOG", "value": "debug"}, {"name": "NEW", "value": "1"}],
-                    "resources": {"limits": {"memory": "64Mi"}}},
+                    "resources": {"limits": {"memory": "64Mi"}},
+                    "readinessProbe": {"httpGet": {"path": "/ready", "port": 8080}}},
                 {"name": "proxy", "image": "envoy"}]}});
         assert_eq!(
             template_changes(&old, &new),
             vec![
                 "container web image registry.example.com/web:1.4.2 → registry.example.com/web:1.5.0",
                 "container web resources none → {\"limits\":{\"memory\":\"64Mi\"}}",
+                "container web readinessProbe added",
                 "container web env LOG changed",
                 "container web env NEW added",
                 "container web env OLD removed",

@@ -874,36 +874,64 @@ fn quota_usage(q: &Object) -> String {
     format!("; {}", parts.join(", "))
 }
 
-/// A stuck rollout: roll back when there is an earlier revision.
+/// Going back to the revision before a change that broke the rollout,
+/// beside the forward fix; none when a step already rolls back.
+pub fn undo_change(target: &Object, previous: i64, steps: &[NextStep]) -> Option<NextStep> {
+    if steps
+        .iter()
+        .any(|s| s.commands.iter().any(|c| c.contains(" rollout undo ")))
+    {
+        return None;
+    }
+    let t = &target.id;
+    Some(step(
+        format!(
+            "Or go back to revision {previous}, which ran before the change (see Also), while the new revision is fixed:"
+        ),
+        vec![format!(
+            "{} rollout undo {} --to-revision={previous}",
+            kubectl(t),
+            arg(t)
+        )],
+    ))
+}
+
+/// A stuck rollout: roll back to the revision before the newest, when
+/// there is one.
 fn rollback(snap: &Snapshot, t: &ObjectRef) -> NextStep {
-    let revision = |o: &Object| {
-        o.str("/metadata/annotations/deployment.kubernetes.io~1revision")
-            .map(str::to_string)
-    };
-    let current = t
-        .uid
-        .as_deref()
-        .and_then(|u| snap.get(u))
-        .and_then(revision);
-    // An earlier revision is a ReplicaSet of the Deployment at another revision.
-    let earlier = snap.objects().iter().any(|o| {
-        o.kind() == "ReplicaSet"
-            && o.owners.iter().any(|r| Some(&r.uid) == t.uid.as_ref())
-            && revision(o).is_some_and(|r| Some(&r) != current.as_ref())
+    let workload = t.uid.as_deref().and_then(|u| snap.get(u));
+    // The newest revision is the Deployment's own annotation (its
+    // ReplicaSet may not be read), else the newest kept.
+    let previous = workload.and_then(|w| {
+        let kept = super::rollout::revisions(snap, w);
+        let current = w
+            .str("/metadata/annotations/deployment.kubernetes.io~1revision")
+            .and_then(|r| r.parse::<i64>().ok())
+            .or_else(|| kept.first().map(|(n, _, _)| *n))?;
+        match super::rollout::way_back(snap, w) {
+            Some((n, _, _)) if n < current => Some(n),
+            _ => kept.iter().map(|(n, _, _)| *n).find(|n| *n < current),
+        }
     });
-    if earlier || t.kind != "Deployment" {
-        step(
+    match previous {
+        Some(n) => step(
+            "The rollout is stuck: fix the new pods (see the root cause), or roll back to the previous revision.",
+            vec![
+                format!("{} rollout undo {} --to-revision={n}", kubectl(t), arg(t)),
+                format!("{} rollout history {}", kubectl(t), arg(t)),
+            ],
+        ),
+        None if t.kind != "Deployment" => step(
             "The rollout is stuck: fix the new pods (see the root cause), or roll back to the previous revision.",
             vec![
                 format!("{} rollout undo {}", kubectl(t), arg(t)),
                 format!("{} rollout history {}", kubectl(t), arg(t)),
             ],
-        )
-    } else {
-        step(
+        ),
+        None => step(
             "The rollout is stuck and there is no earlier revision to roll back to: fix the pod template (see the root cause).",
             vec![format!("{} describe {}", kubectl(t), arg(t))],
-        )
+        ),
     }
 }
 

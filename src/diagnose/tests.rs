@@ -565,7 +565,10 @@ fn rollout_undo_only_when_an_earlier_revision_exists() {
         "spec": {"replicas": 0}, "status": {"replicas": 0}}));
     let (snap, deploy) = with("deployment-deadline-exceeded.yaml", vec![old]);
     let text = step_text(&diagnose(&snap, &deploy.uid));
-    assert!(text.contains("rollout undo deployment/"), "{text}");
+    assert!(
+        text.contains("rollout undo deployment/stuck --to-revision=0"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -1285,7 +1288,8 @@ fn a_broken_rollout_says_what_its_revision_changed() {
         .expect("the change of the broken revision");
     assert_eq!(
         change.message,
-        "revision 3 changed the pod template of revision 2: pod label reconcile.test/failure=image-pull-backoff added; `kubectl rollout undo` goes back to revision 2"
+        // Revision 2 was replaced at once and never ran: the way back is 1.
+        "revision 3 (ReplicaSet/web-77fcf69c59, made 31s ago) changed the pod template of revision 1, the last that ran: container web image registry.example.com/shop/web:1.4.2 → registry.example.com/shop/web:1.5.0; pod label reconcile.test/failure=image-pull-backoff added; `kubectl rollout undo --to-revision=1` goes back to it"
     );
     // A converged Deployment says nothing of its last change.
     let api = snap
@@ -1343,5 +1347,36 @@ fn the_manager_named_by_its_labels_is_said_and_judged() {
             "kubectl -n flux-system describe kustomization.kustomize.toolkit.fluxcd.io/apps"
         ),
         "{text}"
+    );
+}
+
+#[test]
+fn a_statefulset_rollout_says_what_changed_since_the_revision_that_ran() {
+    // Captured: `set image` to an image that cannot be pulled (revision 2),
+    // then `set env` (revision 3) while pod db-0 was stuck on revision 2.
+    let (snap, sts) = load(
+        "statefulset-set-image-unpullable.yaml",
+        "2026-12-01T13:20:30Z",
+    );
+    let d = diagnose(&snap, &sts.uid);
+    let change = d
+        .findings
+        .iter()
+        .find(|f| f.reason == "RolloutChange")
+        .expect("the change");
+    assert_eq!(
+        change.message,
+        "revision 3 (ControllerRevision/db-fcdd5477c, made 11s ago) changed the pod template of revision 1, the last that ran: container postgres image registry.example.com/postgres:16 → unpullable.invalid/app:1; container postgres env POOL added; `kubectl rollout undo --to-revision=1` goes back to it"
+    );
+    let text = step_text(&d);
+    assert!(
+        text.contains("kubectl -n ro1 rollout undo statefulset/db --to-revision=1"),
+        "{text}"
+    );
+    // Env values are never printed, only names.
+    assert!(
+        !text.contains("/data") && !change.message.contains("20"),
+        "{}",
+        change.message
     );
 }

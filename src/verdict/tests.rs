@@ -109,6 +109,7 @@ const CASES: &[Case] = &[
     case("daemonset-no-desired.yaml", Progressing, "WaitingForController", "no status.desiredNumberScheduled"),
     case("daemonset-unavailable.yaml", Progressing, "WaitingForAvailable", "2/2 pods ready, 1 available"),
     case("daemonset-no-matching-nodes.yaml", Converged, "NoMatchingNodes", "node selector disktype=nvme matches no node"),
+    case("statefulset-set-image-unpullable.yaml", Progressing, "WaitingForReady", "0/1 replicas ready").at("2026-12-01T13:20:30Z"),
     case("statefulset-current-behind.yaml", Progressing, "RolloutInProgress", "0 of 3 replicas updated; 3/3 ready"),
     case("job-complete.yaml", Converged, "Complete", "1 of 1 succeeded in 3s"),
     case("job-backoff-limit.yaml", Failed, "BackoffLimitExceeded", "2 pods failed, reaching backoffLimit 1"),
