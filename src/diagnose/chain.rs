@@ -40,19 +40,20 @@ pub struct Link {
     pub message: String,
 }
 
-/// The causes (most severe and most numerous first) and the chain down to
-/// the first member of the first cause.
-pub fn causes(
+/// Every cause with the chain down to its first member, ranked: first
+/// the causes that `named_in` names (a GitOps object's own Ready message,
+/// e.g. `timeout waiting for: [Deployment/apps/web status: 'InProgress']`,
+/// knows which of its objects holds it up), then the most severe and the
+/// most numerous.
+pub fn ranked_causes(
     snap: &Snapshot,
     tree: &TreeNode,
     judged: &HashMap<String, Judgement>,
-) -> (Vec<Cause>, Vec<Link>) {
+    named_in: Option<&str>,
+) -> Vec<(Cause, Vec<Link>)> {
     let verdict = |key: &str| judged[key].verdict;
     let mut leaves: Vec<Vec<&TreeNode>> = Vec::new();
     collect(tree, &mut vec![], &mut leaves, &verdict);
-    if leaves.is_empty() {
-        return (Vec::new(), Vec::new());
-    }
     let mut groups: Vec<(Cause, Vec<&TreeNode>)> = Vec::new();
     for path in &leaves {
         let leaf = path.last().expect("paths are not empty");
@@ -77,31 +78,45 @@ pub fn causes(
             )),
         }
     }
-    groups.sort_by(|(a, _), (b, _)| {
-        b.verdict
-            .severity()
-            .cmp(&a.verdict.severity())
+    let named = |path: &[&TreeNode]| {
+        named_in.is_some_and(|text| {
+            path.iter().skip(1).any(|n| {
+                let id = id_of(snap, n);
+                let ns = id.namespace.as_deref().unwrap_or("");
+                text.contains(&format!("{}/{ns}/{}", id.kind, id.name))
+                    || text.contains(&format!("{}/{}", id.kind, id.name))
+            })
+        })
+    };
+    groups.sort_by(|(a, pa), (b, pb)| {
+        named(pb)
+            .cmp(&named(pa))
+            .then(b.verdict.severity().cmp(&a.verdict.severity()))
             .then(b.count.cmp(&a.count))
     });
-    let path = &groups[0].1;
-    let mut chain: Vec<Link> = path
-        .iter()
-        .map(|node| {
-            let j = &judged[&node.key()];
-            Link {
-                object: Some(id_of(snap, node)),
-                edge: node.edge,
-                container: None,
-                verdict: Some(j.verdict),
-                reason: j.reason.clone(),
-                message: j.message.clone(),
+    groups
+        .into_iter()
+        .map(|(cause, path)| {
+            let mut chain: Vec<Link> = path
+                .iter()
+                .map(|node| {
+                    let j = &judged[&node.key()];
+                    Link {
+                        object: Some(id_of(snap, node)),
+                        edge: node.edge,
+                        container: None,
+                        verdict: Some(j.verdict),
+                        reason: j.reason.clone(),
+                        message: j.message.clone(),
+                    }
+                })
+                .collect();
+            if let Some(last) = path.last().and_then(|n| n.uid()).and_then(|u| snap.get(u)) {
+                chain.extend(failing_containers(last));
             }
+            (cause, chain)
         })
-        .collect();
-    if let Some(last) = path.last().and_then(|n| n.uid()).and_then(|u| snap.get(u)) {
-        chain.extend(failing_containers(last));
-    }
-    (groups.into_iter().map(|(c, _)| c).collect(), chain)
+        .collect()
 }
 
 /// The identity of a node: the object's, or the missing one's.

@@ -135,7 +135,17 @@ pub fn diagnose_in(snap: &Snapshot, graph: &Graph, uid: &str) -> Diagnosis {
     judge_all(snap, &tree, &mut judged);
     let judgement = judged[uid].clone();
     let generation = generation::check(target, snap.now);
-    let (causes, chain) = chain::causes(snap, &tree, &judged);
+    // A GitOps object's own Ready message names what holds it up.
+    let named_in = target
+        .condition("Ready")
+        .filter(|c| !c.is_true())
+        .map(|c| c.message.clone());
+    let mut ranked = chain::ranked_causes(snap, &tree, &judged, named_in.as_deref());
+    let chain = ranked
+        .first_mut()
+        .map(|(_, c)| std::mem::take(c))
+        .unwrap_or_default();
+    let causes: Vec<Cause> = ranked.iter().map(|(c, _)| c.clone()).collect();
     let owners = graph.owner_chain(uid);
     let findings = findings::findings(&findings::Context {
         snap,
@@ -198,6 +208,16 @@ pub fn diagnose_in(snap: &Snapshot, graph: &Graph, uid: &str) -> Diagnosis {
         None => steps::next_steps(snap, target, causes.first(), &chain, &findings),
     };
     let mut next_steps = next_steps;
+    // One step for each distinct cause, not for the first alone.
+    if controller.as_ref().is_none_or(|c| !c.down) {
+        for (cause, chain) in ranked.iter().skip(1).take(MORE_CAUSE_STEPS) {
+            for s in steps::next_steps(snap, target, Some(cause), chain, &[]) {
+                if !next_steps.contains(&s) {
+                    next_steps.push(s);
+                }
+            }
+        }
+    }
     if let Some(previous) = changed_from {
         next_steps.extend(steps::undo_change(target, previous, &next_steps));
     }
@@ -220,6 +240,9 @@ pub fn diagnose_in(snap: &Snapshot, graph: &Graph, uid: &str) -> Diagnosis {
         members: uids.iter().map(|u| u.to_string()).collect(),
     }
 }
+
+/// Besides the first cause's, at most this many more causes get steps.
+const MORE_CAUSE_STEPS: usize = 2;
 
 /// Who manages the target (or the workload above it), from the labels the
 /// GitOps and packaging tools stamp: the finding, and a step when that

@@ -113,9 +113,28 @@ fn cause_step(
             if previous { " --previous" } else { "" }
         )
     };
+    // What `set image` changes: the topmost workload with a pod template on
+    // the chain (the Deployment, not a GitOps object above it).
+    let workload = chain
+        .iter()
+        .filter_map(|l| l.object.as_ref())
+        .find(|o| {
+            matches!(
+                (o.group(), o.kind.as_str()),
+                (
+                    "apps",
+                    "Deployment" | "StatefulSet" | "DaemonSet" | "ReplicaSet"
+                ) | ("batch", "Job" | "CronJob")
+            )
+        })
+        .unwrap_or(t);
     let set_image = || {
         let c = container.clone().unwrap_or_else(|| "CONTAINER".into());
-        format!("{} set image {} {c}=IMAGE", kubectl(t), arg(t))
+        format!(
+            "{} set image {} {c}=IMAGE",
+            kubectl(workload),
+            arg(workload)
+        )
     };
     let named = container
         .as_deref()
@@ -198,14 +217,16 @@ fn cause_step(
         ),
         "Unschedulable" => unschedulable(snap, &who, describe(&who)),
         "FailedCreate" | "ReplicaFailure" => failed_create(snap, &who),
-        "ProgressDeadlineExceeded" => rollback(snap, t),
+        // The object with the reason: the target, or a workload a GitOps
+        // object above it applies.
+        "ProgressDeadlineExceeded" => rollback(snap, &who),
         "Paused" => step(
             "The Deployment is paused on purpose; resume it to roll out pending changes.",
-            vec![format!("{} rollout resume {}", kubectl(t), arg(t))],
+            vec![format!("{} rollout resume {}", kubectl(&who), arg(&who))],
         ),
         "WaitingForPodDeletion" => step(
             "The update strategy is OnDelete: pods update only when deleted.",
-            vec![format!("{} delete pod POD", kubectl(t))],
+            vec![format!("{} delete pod POD", kubectl(&who))],
         ),
         "BackoffLimitExceeded" | "DeadlineExceeded" => job_gave_up(snap, &who, t),
         "Suspended" => step(

@@ -19,9 +19,13 @@ fn load(name: &str, absent: &[(&str, &str, Option<&str>, &str)]) -> Snapshot {
     ))
     .join(name);
     let text = std::fs::read_to_string(&path).unwrap();
+    load_text(&text, absent)
+}
+
+fn load_text(text: &str, absent: &[(&str, &str, Option<&str>, &str)]) -> Snapshot {
     let mut objects = Vec::new();
     let mut events = Vec::new();
-    for doc in serde_yaml_ng::Deserializer::from_str(&text) {
+    for doc in serde_yaml_ng::Deserializer::from_str(text) {
         let value = Value::deserialize(doc).unwrap();
         if value.get("kind").and_then(Value::as_str) == Some("Event") {
             events.push(Event::from_value(&value).unwrap());
@@ -709,4 +713,47 @@ fn the_pods_read_for_users_are_narrowed_where_the_api_allows() {
         })
     );
     assert_eq!(of("Deployment"), None);
+}
+
+#[test]
+fn under_a_gitops_object_its_own_message_ranks_the_cause_and_each_cause_gets_a_step() {
+    // The Kustomization also applies a Job that failed, listed first; its
+    // Ready message names the Deployment it waits for.
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/relations/namespace-and-gitops.yaml");
+    let text = std::fs::read_to_string(path).unwrap().replacen(
+        "    - {id: apps_api_apps_Deployment, v: v1}",
+        "    - {id: apps_migrate_batch_Job, v: v1}\n    - {id: apps_api_apps_Deployment, v: v1}",
+        1,
+    ) + r#"---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: migrate, namespace: apps, uid: job-migrate, generation: 1, creationTimestamp: "2026-01-10T11:00:00Z"}
+spec: {backoffLimit: 1, completions: 1, template: {spec: {restartPolicy: Never, containers: [{name: migrate, image: migrate:1}]}}}
+status:
+  failed: 2
+  startTime: "2026-01-10T11:00:00Z"
+  conditions:
+  - {type: FailureTarget, status: "True", reason: BackoffLimitExceeded, message: Job has reached the specified backoff limit, lastTransitionTime: "2026-01-10T11:05:00Z"}
+  - {type: Failed, status: "True", reason: BackoffLimitExceeded, message: Job has reached the specified backoff limit, lastTransitionTime: "2026-01-10T11:05:00Z"}
+"#;
+    let snap = load_text(&text, &[]);
+    let d = crate::diagnose::diagnose(&snap, "ks-apps");
+    let kinds: Vec<&str> = d
+        .causes
+        .iter()
+        .map(|c| c.objects[0].kind.as_str())
+        .collect();
+    // Both Failed once: without the message, the Job (listed first) would lead.
+    assert_eq!(kinds[..2], ["Deployment", "Job"], "{:#?}", d.causes);
+    let steps: Vec<String> = d
+        .next_steps
+        .iter()
+        .map(|s| format!("{} {}", s.text, s.commands.join(" ")))
+        .collect();
+    assert!(
+        steps.iter().any(|s| s.contains("deployment/api"))
+            && steps.iter().any(|s| s.contains("job/migrate")),
+        "{steps:#?}"
+    );
 }
