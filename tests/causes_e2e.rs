@@ -586,7 +586,7 @@ fn a_workload_names_the_gitops_object_that_applies_it() {
     let message = f["message"].as_str().unwrap();
     assert!(
         message.starts_with(&format!(
-            "Deployment/web is applied by Kustomization {}/apps (label kustomize.toolkit.fluxcd.io/name), which is Suspended",
+            "Deployment/web is applied by Kustomization {}/apps (label kustomize.toolkit.fluxcd.io/name) from GitRepository/fleet, which is Suspended",
             flux.name
         )),
         "{message}"

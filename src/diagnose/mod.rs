@@ -273,6 +273,9 @@ fn manager_finding(snap: &Snapshot, target: &Object) -> Option<(Finding, Option<
                 ));
             };
             let j = judge(m, snap);
+            let from = crate::relations::source_of(m)
+                .map(|s| format!(" {s}"))
+                .unwrap_or_default();
             let state = match j.verdict {
                 Verdict::Suspended => format!(
                     "which is Suspended ({}): drift here is not corrected, and changes in its source are not applied",
@@ -297,7 +300,7 @@ fn manager_finding(snap: &Snapshot, target: &Object) -> Option<(Finding, Option<
                 Finding {
                     reason: "ManagedBy".into(),
                     message: format!(
-                        "{}/{} is applied by {who} ({how}), {state}",
+                        "{}/{} is applied by {who} ({how}){from}, {state}",
                         obj.kind(),
                         obj.name()
                     ),

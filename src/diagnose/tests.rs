@@ -1328,7 +1328,7 @@ fn the_manager_named_by_its_labels_is_said_and_judged() {
         .find(|f| f.reason == "ManagedBy")
         .expect("the manager");
     assert!(
-        f.message.starts_with("Deployment/web is applied by Kustomization flux-system/apps (label kustomize.toolkit.fluxcd.io/name), which is Suspended"),
+        f.message.starts_with("Deployment/web is applied by Kustomization flux-system/apps (label kustomize.toolkit.fluxcd.io/name) from GitRepository/fleet, which is Suspended"),
         "{}",
         f.message
     );

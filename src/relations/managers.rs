@@ -68,6 +68,38 @@ pub fn manager_of(obj: &Object) -> Option<(Named, String)> {
     None
 }
 
+/// Where a GitOps object takes what it applies from, and the revision it
+/// last applied, where its status has them: `from GitRepository/fleet at
+/// revision main@sha1:4f2c…`. Flux (`spec.sourceRef`,
+/// `status.lastAppliedRevision`; a HelmRelease's chart source), Argo CD
+/// (`spec.source.repoURL`, `status.sync.revision`).
+pub fn source_of(manager: &Object) -> Option<String> {
+    let text = |p: &str| manager.str(p).filter(|v| !v.is_empty());
+    let source = match manager.group() {
+        "argoproj.io" => text("/spec/source/repoURL").map(str::to_string),
+        _ => {
+            let at = [
+                "/spec/sourceRef",
+                "/spec/chart/spec/sourceRef",
+                "/spec/chartRef",
+            ]
+            .into_iter()
+            .find(|at| text(&format!("{at}/name")).is_some())?;
+            let kind = text(&format!("{at}/kind")).unwrap_or("source");
+            Some(format!("{kind}/{}", text(&format!("{at}/name"))?))
+        }
+    };
+    let revision = text("/status/lastAppliedRevision")
+        .or_else(|| text("/status/sync/revision"))
+        .or_else(|| text("/status/lastAttemptedRevision"));
+    let parts: Vec<String> = source
+        .map(|s| format!("from {s}"))
+        .into_iter()
+        .chain(revision.map(|r| format!("at revision {r}")))
+        .collect();
+    (!parts.is_empty()).then(|| parts.join(" "))
+}
+
 /// A Helm release an object belongs to: (namespace, release), from the
 /// labels and annotations Helm writes.
 pub fn helm_release(obj: &Object) -> Option<(String, String)> {
@@ -153,6 +185,45 @@ mod tests {
             helm_revision(&snap, "shop", "web"),
             Some((2, "failed".into()))
         );
+    }
+
+    #[test]
+    fn a_managers_source_and_revision_are_read_from_its_documented_fields() {
+        let ks = obj(
+            json!({"apiVersion": "kustomize.toolkit.fluxcd.io/v1", "kind": "Kustomization",
+            "metadata": {"name": "apps", "namespace": "flux-system", "uid": "k"},
+            "spec": {"sourceRef": {"kind": "GitRepository", "name": "fleet"}, "path": "./apps"},
+            "status": {"lastAppliedRevision": "main@sha1:4f2c1a9"}}),
+        );
+        assert_eq!(
+            source_of(&ks).as_deref(),
+            Some("from GitRepository/fleet at revision main@sha1:4f2c1a9")
+        );
+        let hr = obj(
+            json!({"apiVersion": "helm.toolkit.fluxcd.io/v2", "kind": "HelmRelease",
+            "metadata": {"name": "web", "namespace": "shop", "uid": "h"},
+            "spec": {"chart": {"spec": {"chart": "web", "sourceRef": {"kind": "HelmRepository", "name": "charts"}}}},
+            "status": {"lastAttemptedRevision": "1.4.2"}}),
+        );
+        assert_eq!(
+            source_of(&hr).as_deref(),
+            Some("from HelmRepository/charts at revision 1.4.2")
+        );
+        let app = obj(
+            json!({"apiVersion": "argoproj.io/v1alpha1", "kind": "Application",
+            "metadata": {"name": "shop", "namespace": "argocd", "uid": "a"},
+            "spec": {"source": {"repoURL": "https://git.example.com/shop.git", "path": "deploy"}},
+            "status": {"sync": {"status": "OutOfSync", "revision": "9d1e2f0"}}}),
+        );
+        assert_eq!(
+            source_of(&app).as_deref(),
+            Some("from https://git.example.com/shop.git at revision 9d1e2f0")
+        );
+        let bare = obj(
+            json!({"apiVersion": "kustomize.toolkit.fluxcd.io/v1", "kind": "Kustomization",
+            "metadata": {"name": "x", "namespace": "flux-system", "uid": "x"}}),
+        );
+        assert_eq!(source_of(&bare), None);
     }
 
     #[test]

@@ -20,7 +20,7 @@ use serde::Serialize;
 use crate::model::{Object, ObjectRef, Snapshot, group_of};
 use crate::selector;
 
-pub use managers::{helm_release, helm_revision, manager_of};
+pub use managers::{helm_release, helm_revision, manager_of, source_of};
 pub use near::near_miss;
 pub use producers::{producers, secret_producer_types};
 pub use reads::{RelatedRead, Resource, Select, reads_for};
