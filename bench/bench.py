@@ -12,7 +12,8 @@ kubectl-tree and kube-lineage, and measures each answer:
 - bytes on the wire, counted by a TCP relay in front of the API server (TLS is
   passed through untouched; handshakes are included);
 - wall time, as paired ratios over interleaved runs (medians);
-- peak RSS of the process (and any children it waited for), from wait4.
+- peak RSS of the process (and any children it waited for), from /usr/bin/time
+  (GNU time's %M), which forks it from a small process (see run_once).
 
 Prints a Markdown table and writes it (and the raw measures as JSON) to --out.
 Python 3 standard library only. See docs/performance.md.
@@ -651,21 +652,35 @@ def user_agent_prefix(tool, argv):
     return PLUGIN + "/" if tool == PLUGIN else os.path.basename(argv[0]) + "/"
 
 
+# The peak RSS of a tool is measured by /usr/bin/time, which forks it from a
+# small process. A child forked from this harness instead starts with the
+# harness's own high-water mark (Linux keeps it across exec), so wait4 here
+# would report at least the harness's ~150 MiB for a tool that needs 16.
+TIME = "/usr/bin/time"
+
+
 def run_once(argv, env, out_dir, tag):
     """Runs one command; returns wall seconds, peak RSS, exit code, time window, output lines."""
     out_path = os.path.join(out_dir, tag + ".out")
     err_path = os.path.join(out_dir, tag + ".err")
+    rss_path = os.path.join(out_dir, tag + ".rss")
+    if not os.access(TIME, os.X_OK):
+        die(f"{TIME} is not installed", "install GNU time (apt-get install time): it measures each tool's own peak memory")
     with open(out_path, "wb") as out, open(err_path, "wb") as err:
         t0 = time.time()
         p0 = time.perf_counter()
-        proc = subprocess.Popen(argv, stdout=out, stderr=err, stdin=subprocess.DEVNULL, env=env)
-        _, status, usage = os.wait4(proc.pid, 0)
+        proc = subprocess.Popen([TIME, "-f", "%M", "-o", rss_path, *argv], stdout=out, stderr=err,
+                                stdin=subprocess.DEVNULL, env=env)
+        _, status, _ = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - p0
         t1 = time.time()
     proc.returncode = os.waitstatus_to_exitcode(status)
     with open(out_path, "rb") as f:
         lines = sum(1 for _ in f)
-    return {"wall": wall, "rss_kib": usage.ru_maxrss, "exit": proc.returncode, "t0": t0, "t1": t1, "lines": lines}
+    with open(rss_path) as f:
+        # GNU time writes "Command exited with non-zero status N" first then.
+        rss_kib = int(f.read().split()[-1])
+    return {"wall": wall, "rss_kib": rss_kib, "exit": proc.returncode, "t0": t0, "t1": t1, "lines": lines}
 
 
 def audit_requests(audit_log, offset, records):

@@ -657,6 +657,9 @@ fn a_rollout_broken_by_set_image_names_the_change_and_the_way_back() {
     let ns = Namespace::new("cause-setimage");
     ns.apply(&support::deployment("web", 1, "", "", "", ""));
     support::wait_rolled_out(&ns, "web", 1);
+    // managedFields keep times to the second: the change is told from the
+    // creation only a second later.
+    std::thread::sleep(std::time::Duration::from_millis(1100));
     // The test cluster cannot pull this image (tests/cluster/README.md).
     ns.kubectl(&["set", "image", "deploy/web", "app=unpullable.invalid/app:1"])
         .ok();

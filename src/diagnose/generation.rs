@@ -155,7 +155,9 @@ fn writes(obj: &Object) -> (Option<Change>, Option<Change>) {
         } else {
             continue;
         };
-        if slot.as_ref().is_none_or(|c| c.at < change.at) {
+        // Times are to the second; on a tie the later entry wins, as the
+        // API server appends a manager's first entry after the others.
+        if slot.as_ref().is_none_or(|c| c.at <= change.at) {
             *slot = Some(change);
         }
     }
