@@ -113,11 +113,70 @@ fn wide_labels_and_field_selectors() {
     ]);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 2, "{out}");
-    assert!(lines[0].contains("  APP  LABELS  "), "{out}");
+    // LABELS last, as kubectl prints it.
     assert!(
-        lines[1].starts_with("Deployment/web ") && lines[1].contains("  web  app=web  "),
+        lines[0].contains("  APP  MESSAGE  ") && lines[0].ends_with("  LABELS"),
         "{out}"
     );
+    assert!(
+        lines[1].starts_with("Deployment/web ")
+            && lines[1].contains("  web  ")
+            && lines[1].ends_with(" app=web"),
+        "{out}"
+    );
+    // tree too: labels last, headers dropped, NAMESPACE always under -A.
+    let (_, out, _) = shop(&["tree", "deploy/api", "--show-labels", "--no-headers"]);
+    let first = out.lines().next().unwrap();
+    assert!(
+        first.starts_with("Deployment/api ") && first.ends_with(" app=api"),
+        "{out}"
+    );
+    let (_, out, _) = run_env(
+        &[
+            "--snapshot",
+            "examples/shop.yaml",
+            "-A",
+            "tree",
+            "deployments",
+        ],
+        &[],
+    );
+    assert!(out.starts_with("NAMESPACE  NAME "), "{out}");
+}
+
+#[test]
+fn server_and_token_flags_work_over_an_empty_kubeconfig() {
+    // kubectl's `-s URL --token T` in CI, where KUBECONFIG is empty or bare.
+    let dir = std::env::temp_dir().join(format!("reconcile-bare-kc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, text) in [("empty", ""), ("bare", "apiVersion: v1\nkind: Config\n")] {
+        let kc = dir.join(name);
+        std::fs::write(&kc, text).unwrap();
+        let (code, _, err) = run_env(
+            &[
+                "status",
+                "pods",
+                "-s",
+                "https://127.0.0.1:1",
+                "--token",
+                "t",
+                "--request-timeout",
+                "2s",
+            ],
+            &[("KUBECONFIG", kc.to_str().unwrap())],
+        );
+        assert_eq!(code, 2, "{name}: {err}");
+        assert!(
+            err.contains("cannot reach the API server at 127.0.0.1:1"),
+            "{name}: {err}"
+        );
+        // Without -s it is still the kubeconfig's fault, said so.
+        let (_, _, err) = run_env(&["status", "pods"], &[("KUBECONFIG", kc.to_str().unwrap())]);
+        assert!(
+            err.contains("the kubeconfig does not describe a usable cluster"),
+            "{name}: {err}"
+        );
+    }
 }
 
 #[test]

@@ -245,6 +245,9 @@ fn text_is_cut_to_a_fixed_terminal_width() {
         width: Some(100),
         all: false,
         now: snap.now,
+        no_headers: false,
+        all_namespaces: false,
+        labels: None,
     };
     let text = tree::render(&report, &opts);
     assert!(

@@ -64,6 +64,9 @@ pub fn frame(
         width: settings.width,
         all: flags.all,
         now: snap.now,
+        no_headers: settings.view.no_headers,
+        all_namespaces: settings.all_namespaces,
+        labels: settings.view.show_labels.then_some(snap),
     };
     fn walk<'a>(node: &'a Node, out: &mut Vec<&'a Node>) {
         out.push(node);

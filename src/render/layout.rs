@@ -30,29 +30,49 @@ const GAP: usize = 2;
 /// Lays out rows under a header. Padding is computed on plain text, so
 /// colour never shifts the columns.
 pub fn table(header: &[&str], rows: Vec<Vec<Cell>>, width: Option<usize>) -> String {
+    let last = header.len() - 1;
+    table_shrinking(header, rows, width, last)
+}
+
+/// [`table`], with column `shrink` (MESSAGE) the one that gives way to
+/// the width, whichever its place: columns after it (LABELS) keep theirs.
+pub fn table_shrinking(
+    header: &[&str],
+    rows: Vec<Vec<Cell>>,
+    width: Option<usize>,
+    shrink: usize,
+) -> String {
     let cols = header.len();
+    let last = cols - 1;
     let mut widths: Vec<usize> = header.iter().map(|h| h.width()).collect();
     for row in &rows {
-        for (i, cell) in row.iter().enumerate().take(cols - 1) {
+        for (i, cell) in row.iter().enumerate().take(cols) {
             widths[i] = widths[i].max(cell.text.width());
         }
     }
-    let fixed: usize = widths[..cols - 1].iter().map(|w| w + GAP).sum();
-    let last_room = width.map(|w| w.saturating_sub(fixed));
+    // The line's width without the shrinking column: every other column,
+    // and a gap after each but the last.
+    let others: usize = (0..cols)
+        .filter(|&i| i != shrink)
+        .map(|i| widths[i] + if i == last { 0 } else { GAP })
+        .sum::<usize>()
+        + if shrink == last { 0 } else { GAP };
+    let room = width.map(|w| w.saturating_sub(others));
+    if let Some(room) = room {
+        widths[shrink] = widths[shrink].min(room);
+    }
     let mut out = String::new();
     let header_cells: Vec<Cell> = header.iter().map(|h| Cell::plain(*h)).collect();
     for row in std::iter::once(header_cells).chain(rows) {
         let mut line = String::new();
         for (i, cell) in row.iter().enumerate() {
-            if i == cols - 1 {
-                let text = match last_room {
-                    Some(room) => truncate(&cell.text, room),
-                    None => cell.text.clone(),
-                };
-                line.push_str(&(cell.paint)(&text));
-            } else {
-                line.push_str(&(cell.paint)(&cell.text));
-                line.push_str(&" ".repeat(widths[i] - cell.text.width() + GAP));
+            let text = match room {
+                Some(_) if i == shrink => truncate(&cell.text, widths[i]),
+                _ => cell.text.clone(),
+            };
+            line.push_str(&(cell.paint)(&text));
+            if i != last {
+                line.push_str(&" ".repeat(widths[i].saturating_sub(text.width()) + GAP));
             }
         }
         out.push_str(line.trim_end());

@@ -4,7 +4,7 @@
 use jiff::Timestamp;
 
 use super::escape::escape;
-use super::layout::{Cell, table};
+use super::layout::{Cell, table_shrinking};
 use super::{Style, footer, ready_text, since_text};
 use crate::model::{Object, Snapshot};
 use crate::report::{Item, StatusReport};
@@ -39,10 +39,12 @@ pub fn render(report: &StatusReport, opts: &StatusOptions) -> String {
         header.extend(["GENERATION", "CONTROLLER", "NODE"].map(String::from));
     }
     header.extend(opts.view.label_columns.iter().map(|k| label_header(k)));
+    // MESSAGE gives way to the width; LABELS comes last, as in kubectl.
+    let message_col = header.len();
+    header.push("MESSAGE".into());
     if opts.view.show_labels {
         header.push("LABELS".into());
     }
-    header.push("MESSAGE".into());
     let style = opts.style;
     let rows = report
         .items
@@ -83,14 +85,14 @@ pub fn render(report: &StatusReport, opts: &StatusOptions) -> String {
                         .unwrap_or_default(),
                 ));
             }
-            if opts.view.show_labels {
-                cells.push(Cell::plain(obj.map(labels_text).unwrap_or_default()));
-            }
             cells.push(Cell::plain(if verdict == Verdict::Converged {
                 String::new()
             } else {
                 escape(&item.message).into_owned()
             }));
+            if opts.view.show_labels {
+                cells.push(Cell::plain(obj.map(labels_text).unwrap_or_default()));
+            }
             cells
         })
         .collect();
@@ -100,7 +102,10 @@ pub fn render(report: &StatusReport, opts: &StatusOptions) -> String {
         let header: Vec<&str> = header.iter().map(String::as_str).collect();
         // `-o wide` prints messages whole, as kubectl's wide output does.
         let width = if wide { None } else { opts.width };
-        without_header(table(&header, rows, width), opts.view.no_headers)
+        without_header(
+            table_shrinking(&header, rows, width, message_col),
+            opts.view.no_headers,
+        )
     };
     out.push_str(&footer(&report.incomplete, style));
     out
@@ -152,7 +157,8 @@ fn node_text(obj: &Object) -> String {
 }
 
 /// `--show-labels`: `k=v,k2=v2`, or `<none>` as kubectl prints it.
-fn labels_text(obj: &Object) -> String {
+/// `k=v,k=v` as `--show-labels` prints them; `<none>` for none.
+pub fn labels_text(obj: &Object) -> String {
     if obj.labels.is_empty() {
         return "<none>".into();
     }
@@ -238,8 +244,8 @@ mod tests {
                 "CONTROLLER",
                 "NODE",
                 "FAILURE",
-                "LABELS",
-                "MESSAGE"
+                "MESSAGE",
+                "LABELS"
             ]
         );
     }

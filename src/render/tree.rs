@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use jiff::Timestamp;
 
 use super::escape::escape;
-use super::layout::{Cell, table};
+use super::layout::{Cell, table_shrinking};
 use super::{Style, footer, ready_text};
 use crate::relations::Edge;
 use crate::report::{Item, Node, TreeReport};
@@ -15,11 +15,17 @@ use crate::verdict::Verdict;
 /// More leaf siblings of one kind than this are grouped (unless `--all`).
 pub const GROUP_ABOVE: usize = 10;
 
-pub struct TreeOptions {
+pub struct TreeOptions<'a> {
     pub style: Style,
     pub width: Option<usize>,
     pub all: bool,
     pub now: Timestamp,
+    pub no_headers: bool,
+    /// `-A`: the NAMESPACE column even when every row has the same one.
+    pub all_namespaces: bool,
+    /// `--show-labels`: the objects' labels, read from this snapshot, in a
+    /// last column.
+    pub labels: Option<&'a crate::model::Snapshot>,
 }
 
 struct Row {
@@ -30,7 +36,7 @@ struct Row {
     extra: Vec<String>,
 }
 
-pub fn render(report: &TreeReport, opts: &TreeOptions) -> String {
+pub fn render(report: &TreeReport, opts: &TreeOptions<'_>) -> String {
     let mut rows: Vec<Row> = Vec::new();
     let mut grouped = 0;
     for tree in &report.items {
@@ -79,11 +85,25 @@ pub fn render(report: &TreeReport, opts: &TreeOptions) -> String {
         .filter_map(|r| r.item.as_ref())
         .map(|i| i.object.namespace.as_deref())
         .collect();
-    let show_ns = namespaces.len() > 1;
+    let show_ns = opts.all_namespaces || namespaces.len() > 1;
     let mut header = vec!["NAME", "VERDICT", "REASON", "READY", "AGE", "MESSAGE"];
     if show_ns {
         header.insert(0, "NAMESPACE");
     }
+    // MESSAGE gives way to the width; LABELS comes last, as in kubectl.
+    let message_col = header.len() - 1;
+    if opts.labels.is_some() {
+        header.push("LABELS");
+    }
+    let labels_of = |item: Option<&Item>| -> Option<String> {
+        let snap = opts.labels?;
+        let uid = item.and_then(|i| i.object.uid.as_deref());
+        Some(
+            uid.and_then(|u| snap.get(u))
+                .map(super::status::labels_text)
+                .unwrap_or_default(),
+        )
+    };
     let style = opts.style;
     let cells = rows
         .into_iter()
@@ -138,10 +158,17 @@ pub fn render(report: &TreeReport, opts: &TreeOptions) -> String {
                 }
                 (None, None) => unreachable!("every row has an item or a group"),
             }
+            let grouped_row = row.group.is_some();
+            if let Some(labels) = labels_of(row.item.as_ref().filter(|_| !grouped_row)) {
+                cells.push(Cell::plain(labels));
+            }
             cells
         })
         .collect();
-    let mut out = table(&header, cells, opts.width);
+    let mut out = super::status::without_header(
+        table_shrinking(&header, cells, opts.width, message_col),
+        opts.no_headers,
+    );
     if grouped > 0 {
         out.push_str(&style.dim(&format!(
             "{grouped} nodes are grouped by verdict and reason; --all lists every node\n"

@@ -63,9 +63,17 @@ pub async fn connect(conn: &Connection) -> anyhow::Result<Connected> {
                 cluster: conn.cluster.clone(),
                 user: conn.user.clone(),
             };
-            kube::Config::from_custom_kubeconfig(kubeconfig, &options)
-                .await
-                .context("the kubeconfig does not describe a usable cluster and user (check --context, --cluster and --user)")?
+            match kube::Config::from_custom_kubeconfig(kubeconfig, &options).await {
+                Ok(config) => config,
+                // An empty or minimal kubeconfig (no current context) does
+                // not stop `-s URL --token T`, as with kubectl.
+                Err(_) if conn.server.is_some() && conn.context.is_none() => {
+                    kube::Config::new(server_uri(conn.server.as_deref().unwrap_or_default())?)
+                }
+                Err(e) => return Err(anyhow::Error::new(e).context(
+                    "the kubeconfig does not describe a usable cluster and user (check --context, --cluster and --user)",
+                )),
+            }
         }
         // kubectl works from flags alone: `-s URL --token T` in CI.
         (Err(_), Some(server)) if conn.kubeconfig.is_none() => {

@@ -16,8 +16,10 @@ use super::read::{PAGE, Page, Read, Reader};
 use crate::catalog::{Catalog, ResourceType};
 use crate::model::{Event, Incomplete, Object, ObjectRef};
 
-/// How many requests run at once.
-pub const CONCURRENCY: usize = 16;
+/// How many requests run at once: streams on one HTTP/2 connection
+/// (kube-apiserver allows 100 per connection by default), with room left
+/// for the watches that share it.
+pub const CONCURRENCY: usize = 32;
 
 /// How far above a target the chain of owners is followed. Beyond it the
 /// walk stops and says so: a chain that long is built on purpose.
@@ -571,7 +573,10 @@ impl<'a, R: Reader> Crawl<'a, R> {
                 Sweep::Context(r) => context.push(r),
             }
         }
-        let reads: Vec<Read> = full.iter().chain(&meta).chain(&context).cloned().collect();
+        // The long paged lists first (pods, ReplicaSets: the types whose
+        // objects are mostly owned, and the most numerous), so that their
+        // pages are not the tail of the sweep behind one list per type.
+        let reads: Vec<Read> = meta.iter().chain(&context).chain(&full).cloned().collect();
         let mut roots: Vec<Object> = Vec::new();
         let mut meta_roots: Vec<Object> = Vec::new();
         for (read, objects) in self.run(reads).await {

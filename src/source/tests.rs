@@ -438,6 +438,18 @@ fn a_sweep_reads_pods_as_metadata_and_only_bare_ones_in_full() {
         Some(&2),
         "two pages of metadata"
     );
+    // The paged metadata lists start first: they are the sweep's long pole.
+    let first_list = requests
+        .iter()
+        .position(|r| r.path.contains("limit="))
+        .unwrap();
+    assert!(
+        requests[first_list]
+            .accept
+            .contains("PartialObjectMetadataList"),
+        "{:?}",
+        requests[first_list]
+    );
     // --watch keeps the pods current with a list that holds only roots:
     // memory follows the bare pods, not the 600 in the namespace.
     let pods = fetched

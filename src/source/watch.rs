@@ -112,23 +112,33 @@ impl Cache {
         let store = Arc::new(Mutex::new(Store::default()));
         let (tx, changes) = mpsc::unbounded_channel();
         let count = reads.len();
+        // The first connection is the one the first answer came on, open
+        // already. Each new one is opened and confirmed by one request
+        // before its watches start: dozens of requests racing on a client
+        // whose HTTP/2 connection is not up yet each open their own.
         let mut client = api.clone();
-        let tasks = reads
-            .into_iter()
-            .enumerate()
-            .map(|(id, read)| {
-                if id > 0 && id % WATCHES_PER_CONNECTION == 0 {
-                    client = api.on_another_connection();
-                }
-                tokio::spawn(run(
-                    client.clone(),
-                    id,
-                    read.as_list(),
-                    store.clone(),
-                    tx.clone(),
-                ))
-            })
-            .collect();
+        let mut opened: Option<tokio::sync::watch::Receiver<bool>> = None;
+        let mut tasks = Vec::new();
+        for (id, read) in reads.into_iter().enumerate() {
+            if id > 0 && id % WATCHES_PER_CONNECTION == 0 {
+                client = api.on_another_connection();
+                let (done, wait) = tokio::sync::watch::channel(false);
+                let opener = client.clone();
+                tasks.push(tokio::spawn(async move {
+                    let _ = opener.get("/version", None).await;
+                    let _ = done.send(true);
+                }));
+                opened = Some(wait);
+            }
+            tasks.push(tokio::spawn(run(
+                client.clone(),
+                id,
+                read.as_list(),
+                store.clone(),
+                tx.clone(),
+                opened.clone(),
+            )));
+        }
         Cache {
             store,
             reads: count,
@@ -192,7 +202,12 @@ async fn run(
     read: Read,
     store: Arc<Mutex<Store>>,
     tx: mpsc::UnboundedSender<()>,
+    opened: Option<tokio::sync::watch::Receiver<bool>>,
 ) {
+    if let Some(mut opened) = opened {
+        // Ends when the connection is confirmed, or its opener is gone.
+        let _ = opened.wait_for(|open| *open).await;
+    }
     let mut backoff = BACKOFF.0;
     loop {
         // List: the whole current state and the version to watch from

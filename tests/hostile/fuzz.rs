@@ -262,6 +262,9 @@ fn pure_stages(text: &str) -> (Duration, bool) {
                     width: Some(80),
                     all: false,
                     now,
+                    no_headers: false,
+                    all_namespaces: false,
+                    labels: None,
                 },
             ),
             render::tree::render(
@@ -271,6 +274,9 @@ fn pure_stages(text: &str) -> (Duration, bool) {
                     width: None,
                     all: true,
                     now,
+                    no_headers: true,
+                    all_namespaces: true,
+                    labels: Some(&snap),
                 },
             ),
             render::status::render(
