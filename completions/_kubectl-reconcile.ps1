@@ -14,6 +14,9 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-reconcile' -ScriptBlock
         $arguments += '""'
     }
     $out = @(& $words[0] __complete @arguments 2>$null)
+    # After `--flag=`, the values are bare (as cobra answers them).
+    $flag = ''
+    if ($wordToComplete -match '^(--[^=]+=)') { $flag = $Matches[1] }
     if ($out.Count -eq 0) { return }
     $directive = 0
     if (-not [int]::TryParse($out[-1].TrimStart(':'), [ref]$directive)) { return }
@@ -26,6 +29,6 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-reconcile' -ScriptBlock
         $value, $description = $entry -split "`t", 2
         if (-not $description) { $description = $value }
         [System.Management.Automation.CompletionResult]::new(
-            $value, $value, 'ParameterValue', $description)
+            "$flag$value", $value, 'ParameterValue', $description)
     }
 }

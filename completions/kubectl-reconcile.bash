@@ -30,13 +30,16 @@ _kubectl_reconcile() {
         return
     fi
     (( directive & 2 )) && compopt -o nospace 2>/dev/null
+    # After `--flag=`, the values are bare (as cobra answers them).
+    local match=$cur
+    [[ $cur == --*=* ]] && match=${cur#*=}
     local value
     for value in "${values[@]}"; do
-        [[ $value == "$cur"* ]] && COMPREPLY+=("$value")
+        [[ $value == "$match"* ]] && COMPREPLY+=("$value")
     done
     # bash replaces only the part of the word after its last = or :.
-    if [[ $cur == *[=:]* ]]; then
-        local keep=${cur%"${cur##*[=:]}"}
+    if [[ $match == *[=:]* ]]; then
+        local keep=${match%"${match##*[=:]}"}
         COMPREPLY=("${COMPREPLY[@]#"$keep"}")
     fi
 }

@@ -23,7 +23,10 @@ function __kubectl_reconcile_complete
         end
         return
     end
-    printf '%s\n' $out
+    # After `--flag=`, the values are bare (as cobra answers them); fish
+    # matches candidates against the whole token, so they get the prefix.
+    set -l flag (string match -r -- '^--[^=]+=' "$current")
+    printf "$flag%s\n" $out
 end
 
 complete -c kubectl-reconcile -f -a '(__kubectl_reconcile_complete)'

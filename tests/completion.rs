@@ -196,11 +196,8 @@ fn the_protocol_without_a_cluster() {
     }
     assert_eq!(
         complete(&["status", "--output=j"]).0,
-        vec![
-            "--output=json",
-            "--output=jsonpath=",
-            "--output=jsonpath-file="
-        ]
+        vec!["json", "jsonpath=", "jsonpath-file="],
+        "bare values after --flag=, as cobra answers"
     );
     assert_eq!(
         complete(&["tree", "--kubeconfig", ""]),

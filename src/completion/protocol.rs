@@ -73,7 +73,9 @@ pub enum Source {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Request {
     pub source: Source,
-    /// Put before every candidate: `--output=`, `deploy/`, `deploy,`.
+    /// Put before every candidate: `deploy/`, `deploy,`. Not `--output=`:
+    /// a `--flag=value` is answered with bare values, as cobra answers
+    /// (the shells keep the `--flag=` part themselves).
     pub prefix: String,
     /// What the user typed after the prefix; candidates start with it.
     pub partial: String,
@@ -169,8 +171,7 @@ pub fn parse(root: &Command, words: &[String]) -> Request {
         && let Some((name, value)) = long.split_once('=')
     {
         let source = find_long(cmd, name).map_or(Source::Nothing, value_source);
-        let prefix = &current[..current.len() - value.len()];
-        return request(source, prefix, value, flags);
+        return request(source, "", value, flags);
     }
     if !dashdash && current.starts_with('-') {
         return request(Source::Fixed(flag_names(cmd, &flags)), "", current, flags);
@@ -568,15 +569,13 @@ mod tests {
                 "custom-columns-file="
             ]
         );
+        // Bare values after `--flag=`, as cobra answers.
         let r = req("status --output=y");
         assert_eq!(
             (r.prefix.as_str(), values(&r)),
-            ("--output=", vec!["yaml".to_string()])
+            ("", vec!["yaml".to_string()])
         );
-        assert_eq!(
-            answer(&r, &[Candidate::plain("yaml")]),
-            "--output=yaml\n:4\n"
-        );
+        assert_eq!(answer(&r, &[Candidate::plain("yaml")]), "yaml\n:4\n");
         let r = req("status --color ");
         assert_eq!(values(&r), vec!["auto", "always", "never"]);
         let r = req("completion ");

@@ -68,13 +68,16 @@ _kubectl_reconcile() {
         return
     fi
     (( directive & 2 )) && compopt -o nospace 2>/dev/null
+    # After `--flag=`, the values are bare (as cobra answers them).
+    local match=$cur
+    [[ $cur == --*=* ]] && match=${cur#*=}
     local value
     for value in "${values[@]}"; do
-        [[ $value == "$cur"* ]] && COMPREPLY+=("$value")
+        [[ $value == "$match"* ]] && COMPREPLY+=("$value")
     done
     # bash replaces only the part of the word after its last = or :.
-    if [[ $cur == *[=:]* ]]; then
-        local keep=${cur%"${cur##*[=:]}"}
+    if [[ $match == *[=:]* ]]; then
+        local keep=${match%"${match##*[=:]}"}
         COMPREPLY=("${COMPREPLY[@]#"$keep"}")
     fi
 }
@@ -89,6 +92,7 @@ const ZSH: &str = r#"#compdef kubectl-reconcile
 # _kubectl-reconcile, or: source <(kubectl-reconcile completion zsh)
 
 _kubectl-reconcile() {
+    setopt localoptions extendedglob
     local -a lines values descriptions
     local out directive entry
     out=$("${words[1]}" __complete "${(@)words[2,CURRENT]}" 2>/dev/null) || return 1
@@ -115,6 +119,9 @@ _kubectl-reconcile() {
     fi
     local -a suffix
     (( directive & 2 )) && suffix=(-S '')
+    # After `--flag=`, the values are bare (as cobra answers them): the
+    # `--flag=` part stays as typed.
+    [[ $PREFIX == --[^=]##=* ]] && compset -P '--[^=]##='
     compadd "${suffix[@]}" -l -d descriptions -- "${values[@]}"
 }
 
@@ -150,7 +157,10 @@ function __kubectl_reconcile_complete
         end
         return
     end
-    printf '%s\n' $out
+    # After `--flag=`, the values are bare (as cobra answers them); fish
+    # matches candidates against the whole token, so they get the prefix.
+    set -l flag (string match -r -- '^--[^=]+=' "$current")
+    printf "$flag%s\n" $out
 end
 
 complete -c kubectl-reconcile -f -a '(__kubectl_reconcile_complete)'
@@ -172,6 +182,9 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-reconcile' -ScriptBlock
         $arguments += '""'
     }
     $out = @(& $words[0] __complete @arguments 2>$null)
+    # After `--flag=`, the values are bare (as cobra answers them).
+    $flag = ''
+    if ($wordToComplete -match '^(--[^=]+=)') { $flag = $Matches[1] }
     if ($out.Count -eq 0) { return }
     $directive = 0
     if (-not [int]::TryParse($out[-1].TrimStart(':'), [ref]$directive)) { return }
@@ -184,7 +197,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-reconcile' -ScriptBlock
         $value, $description = $entry -split "`t", 2
         if (-not $description) { $description = $value }
         [System.Management.Automation.CompletionResult]::new(
-            $value, $value, 'ParameterValue', $description)
+            "$flag$value", $value, 'ParameterValue', $description)
     }
 }
 "#;
