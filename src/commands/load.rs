@@ -7,7 +7,7 @@ use anyhow::Context;
 use crate::model::{ObjectRef, Target};
 use crate::settings::Settings;
 use crate::source::builder::SnapshotBuilder;
-use crate::source::crawl::EventsRead;
+use crate::source::crawl::Earlier;
 use crate::source::live::{Fetched, Live, Mode, Scope};
 use crate::source::{file, offline};
 use crate::targets::TargetSpec;
@@ -46,14 +46,14 @@ pub async fn load_keep(
     load_more(settings, specs, mode, live, None).await
 }
 
-/// Loads; `events_read`: the events an earlier read of the same question
-/// already has.
+/// Loads; `earlier`: the events and sweep lists an earlier read of the
+/// same question already has.
 async fn load_more(
     settings: &Settings,
     specs: &[TargetSpec],
     mode: Mode,
     live: Option<Live>,
-    events_read: Option<EventsRead>,
+    earlier: Option<Earlier>,
 ) -> anyhow::Result<Loaded> {
     if let Some(path) = &settings.snapshot {
         let mut snapshot = file::load_snapshot(path, settings.now)?;
@@ -68,6 +68,7 @@ async fn load_more(
                 gaps: Default::default(),
                 events_read: Default::default(),
                 leaned_on_types: false,
+                swept: Default::default(),
             },
             live: None,
         });
@@ -78,7 +79,7 @@ async fn load_more(
             None => Live::connect(&settings.connection, settings.cache_dir.clone()).await?,
         };
         let scope = scope(settings, &live);
-        let mut fetched = live.fetch(specs, &scope, mode, events_read).await?;
+        let mut fetched = live.fetch(specs, &scope, mode, earlier).await?;
         fetched.snapshot.set_rules(settings.rules.clone());
         Ok::<_, anyhow::Error>(Loaded {
             fetched,
@@ -177,13 +178,17 @@ fn failing_specs(
 /// events already read, and joins the two reads.
 async fn deeper(
     settings: &Settings,
-    first: Loaded,
+    mut first: Loaded,
     specs: &[TargetSpec],
     mode: Mode,
     answer: Answer,
 ) -> anyhow::Result<Loaded> {
-    let events_read = first.fetched.events_read.clone();
-    let deep = load_more(settings, specs, mode, first.live, Some(events_read)).await?;
+    let earlier = Earlier {
+        events: first.fetched.events_read.clone(),
+        // Taken: the first read's sweep is not needed after this one.
+        swept: std::mem::take(&mut first.fetched.swept),
+    };
+    let deep = load_more(settings, specs, mode, first.live, Some(earlier)).await?;
     let targets = match answer {
         Answer::First => first.fetched.targets.clone(),
         Answer::Deeper => deep.fetched.targets.clone(),
@@ -232,6 +237,7 @@ fn merge(first: Fetched, second: Fetched, targets: Vec<Target>) -> Fetched {
         gaps,
         events_read: second.events_read,
         leaned_on_types: first.leaned_on_types || second.leaned_on_types,
+        swept: Default::default(),
     }
 }
 

@@ -46,6 +46,8 @@ pub struct Crawled {
     /// this run is then revalidated, and the question asked again if it
     /// changed.
     pub leaned_on_types: bool,
+    /// What the sweep listed (see [`Swept`]).
+    pub swept: Swept,
 }
 
 /// Whose events are already in hand.
@@ -53,6 +55,75 @@ pub struct Crawled {
 pub struct EventsRead {
     pub namespaces: BTreeSet<String>,
     pub uids: HashSet<String>,
+}
+
+/// What a sweep listed: each type in each namespace it read whole, and
+/// what those lists held that has an owner (the sweep keeps only roots),
+/// as metadata with its owner references. A second read of the question
+/// (`why` in depth) finds children there instead of listing again.
+#[derive(Debug, Clone, Default)]
+pub struct Swept {
+    /// (group, kind, namespace) of every list that answered.
+    pub lists: HashSet<(String, String, Option<String>)>,
+    /// Owned objects of those lists: name, namespace, uid and owners only.
+    pub owned: Vec<Object>,
+}
+
+impl Swept {
+    fn record(&mut self, read: &Read, objects: &[Object]) {
+        self.lists.insert((
+            read.rt.group.clone(),
+            read.rt.kind.clone(),
+            read.namespace.clone(),
+        ));
+        self.owned.extend(
+            objects
+                .iter()
+                .filter(|o| !o.owners.is_empty())
+                .filter_map(owned_only),
+        );
+    }
+
+    fn covers(&self, read: &Read) -> bool {
+        self.lists.contains(&(
+            read.rt.group.clone(),
+            read.rt.kind.clone(),
+            read.namespace.clone(),
+        ))
+    }
+}
+
+/// An object as a metadata-only list would have it, its owner references
+/// and identity only: what finding children needs, in a few hundred bytes.
+fn owned_only(obj: &Object) -> Option<Object> {
+    let meta = obj.at("/metadata")?;
+    let mut keep = serde_json::Map::new();
+    for key in [
+        "name",
+        "namespace",
+        "uid",
+        "ownerReferences",
+        "creationTimestamp",
+    ] {
+        if let Some(v) = meta.get(key) {
+            keep.insert(key.to_string(), v.clone());
+        }
+    }
+    let mut out = Object::from_value(serde_json::json!({
+        "apiVersion": obj.id.api_version,
+        "kind": obj.kind(),
+        "metadata": Value::Object(keep),
+    }))?;
+    out.metadata_only = true;
+    Some(out)
+}
+
+/// What an earlier read of the same question has: whose events, and what
+/// the sweep listed.
+#[derive(Debug, Clone, Default)]
+pub struct Earlier {
+    pub events: EventsRead,
+    pub swept: Swept,
 }
 
 /// What a GET found.
@@ -81,6 +152,8 @@ pub struct Crawl<'a, R: Reader> {
     events_of: EventsOf,
     /// See [`Crawled::leaned_on_types`].
     leaned_on_types: bool,
+    /// What this crawl's sweep listed, or an earlier one's.
+    swept: Swept,
 }
 
 /// Whose events an answer needs.
@@ -106,7 +179,13 @@ impl<'a, R: Reader> Crawl<'a, R> {
             events_read: EventsRead::default(),
             events_of: EventsOf::Every,
             leaned_on_types: false,
+            swept: Swept::default(),
         }
+    }
+
+    /// What an earlier sweep of the same question listed.
+    pub fn swept_already(&mut self, swept: Swept) {
+        self.swept = swept;
     }
 
     /// The type of a kind, noting a kind the catalog does not know.
@@ -345,8 +424,24 @@ impl<'a, R: Reader> Crawl<'a, R> {
         let namespaces: Vec<&str> = namespaces.into_iter().collect();
         let reads = plan::fallback(self.catalog, &namespaces, cluster_wide);
         self.leaned_on_types = true;
+        // What a sweep listed already is not listed again: its owned
+        // objects are here, and its roots are no one's children.
+        let (known, reads): (Vec<Read>, Vec<Read>) =
+            reads.into_iter().partition(|r| self.swept.covers(r));
         // Not watched: only what the tree holds is kept current (below).
-        let mut meta: Vec<Object> = Vec::new();
+        let mut meta: Vec<Object> = self
+            .swept
+            .owned
+            .iter()
+            .filter(|o| {
+                known.iter().any(|r| {
+                    r.rt.group == o.group()
+                        && r.rt.kind == o.kind()
+                        && r.namespace.as_deref() == o.namespace()
+                })
+            })
+            .cloned()
+            .collect();
         let mut data_reads: Vec<Read> = Vec::new();
         for (read, items) in self.lists(reads).await {
             meta.extend(self.convert_all(items, &read));
@@ -580,6 +675,9 @@ impl<'a, R: Reader> Crawl<'a, R> {
         let mut roots: Vec<Object> = Vec::new();
         let mut meta_roots: Vec<Object> = Vec::new();
         for (read, objects) in self.run(reads).await {
+            if !context.contains(&read) {
+                self.swept.record(&read, &objects);
+            }
             if context.contains(&read) {
                 self.objects.extend(objects);
             } else if read.is_metadata_only() {
@@ -937,6 +1035,7 @@ impl<'a, R: Reader> Crawl<'a, R> {
             gaps: self.gaps,
             events_read: self.events_read,
             leaned_on_types: self.leaned_on_types,
+            swept: self.swept,
         }
     }
 }

@@ -16,7 +16,7 @@ use std::path::PathBuf;
 use super::api::{Api, ApiError};
 use super::builder::Gaps;
 use super::client::{Connection, connect};
-use super::crawl::{Crawl, EventsOf, EventsRead, first_event_pages};
+use super::crawl::{Crawl, Earlier, EventsOf, EventsRead, Swept, first_event_pages};
 use super::discovery;
 use super::plan;
 use super::read::{Read, Reader};
@@ -62,6 +62,8 @@ pub struct Fetched {
     /// Whose events were read, so that a second read of the same question
     /// does not read them again.
     pub events_read: EventsRead,
+    /// What the sweep listed, for a second read of the same question.
+    pub swept: Swept,
     /// Whether the answer leaned on which types the server serves (see
     /// [`super::crawl::Crawled::leaned_on_types`]).
     pub leaned_on_types: bool,
@@ -166,7 +168,7 @@ impl Live {
         targets: &[TargetSpec],
         scope: &Scope,
         mode: Mode,
-        events_read: Option<EventsRead>,
+        earlier: Option<Earlier>,
     ) -> Result<Fetched, FetchError> {
         let trees = matches!(mode, Mode::Tree { .. } | Mode::Why);
         if !self.fresh && plan::needs_every_type(&self.catalog, targets, trees) {
@@ -174,7 +176,7 @@ impl Live {
         }
         let answer = self
             .ask()
-            .fetch(targets, scope, mode, events_read.clone())
+            .fetch(targets, scope, mode, earlier.clone())
             .await;
         if self.fresh {
             return answer;
@@ -189,7 +191,7 @@ impl Live {
         let whole = matches!(answer, Err(FetchError::NotServed(_)));
         // A revalidation that fails leaves the first answer, gaps and all.
         if leaned && self.revalidate(whole).await.unwrap_or(false) {
-            return self.ask().fetch(targets, scope, mode, events_read).await;
+            return self.ask().fetch(targets, scope, mode, earlier).await;
         }
         answer
     }
@@ -273,14 +275,14 @@ impl<R: Reader> Ask<'_, R> {
     }
 
     /// Reads everything `mode` needs about `targets` (every root object in
-    /// the scope when there are none). `events_read`: events an earlier
-    /// read of the same question already has.
+    /// the scope when there are none). `earlier`: the events and the
+    /// sweep's lists an earlier read of the same question already has.
     pub async fn fetch(
         &self,
         targets: &[TargetSpec],
         scope: &Scope,
         mode: Mode,
-        events_read: Option<EventsRead>,
+        earlier: Option<Earlier>,
     ) -> Result<Fetched, FetchError> {
         let wanted = self.wanted(targets, scope)?;
         let mut crawl = Crawl::new(self.reader, self.catalog);
@@ -290,7 +292,11 @@ impl<R: Reader> Ask<'_, R> {
         if !every {
             crawl.events_of(EventsOf::Unhealthy);
         }
-        let already = events_read.unwrap_or_default();
+        let Earlier {
+            events: already,
+            swept,
+        } = earlier.unwrap_or_default();
+        crawl.swept_already(swept);
         // The namespaces known before anything is read: their events are
         // asked for at once, beside the first reads.
         let mut early: BTreeSet<String> = BTreeSet::new();
@@ -348,6 +354,7 @@ impl<R: Reader> Ask<'_, R> {
             gaps: crawled.gaps,
             events_read: crawled.events_read,
             leaned_on_types: crawled.leaned_on_types,
+            swept: crawled.swept,
         })
     }
 

@@ -4,7 +4,7 @@
 
 use serde_json::{Value, json};
 
-use super::crawl::EventsRead;
+use super::crawl::Earlier;
 use super::live::{Ask, FetchError, Fetched, Mode, Scope};
 use super::memory::{Memory, Request, by_path};
 use super::read::{METADATA, METADATA_LIST, Read, Reader};
@@ -90,7 +90,7 @@ async fn ask(
     catalog: &Catalog,
     targets: &[TargetSpec],
     mode: Mode,
-    events_read: Option<EventsRead>,
+    earlier: Option<Earlier>,
 ) -> Result<Fetched, FetchError> {
     let ask = Ask {
         reader: memory,
@@ -99,7 +99,7 @@ async fn ask(
         server: "127.0.0.1:6443",
         default_namespace: "shop",
     };
-    ask.fetch(targets, &Scope::Namespace("shop".into()), mode, events_read)
+    ask.fetch(targets, &Scope::Namespace("shop".into()), mode, earlier)
         .await
 }
 
@@ -550,7 +550,10 @@ fn a_second_read_of_the_same_question_does_not_read_events_again() {
         &cat,
         &[name("deploy", "web")],
         Mode::Why,
-        Some(first.events_read),
+        Some(Earlier {
+            events: first.events_read,
+            swept: Default::default(),
+        }),
     ))
     .unwrap();
     let events_again = memory.requests()[before..]
@@ -804,4 +807,64 @@ fn a_sweep_judges_services_from_the_slices_it_read_with_no_list_per_service() {
         "{:?}",
         requests.iter().map(|r| &r.path).collect::<Vec<_>>()
     );
+}
+
+/// `why` with no target judges the namespace's roots first, then reads the
+/// failing ones in depth. A custom resource's children are searched for in
+/// every type: those the sweep listed are not listed again, and the child
+/// the sweep saw (and dropped, as it keeps only roots) is found.
+#[test]
+fn why_in_depth_reuses_the_lists_of_its_sweep() {
+    let cat = catalog();
+    let mut objects = web();
+    objects.push(json!({"apiVersion": "example.com/v1", "kind": "Widget",
+        "metadata": {"name": "w", "namespace": "shop", "uid": "w1", "generation": 2},
+        "spec": {}, "status": {"observedGeneration": 2, "conditions": [{"type": "Ready", "status": "False", "reason": "Broken"}]}}));
+    let mut child = deployment("w-worker", 1);
+    child["metadata"]["ownerReferences"] = json!([{"apiVersion": "example.com/v1", "kind": "Widget",
+        "name": "w", "uid": "w1", "controller": true}]);
+    objects.push(child);
+    let fresh = Memory::new(objects.clone());
+    let memory = Memory::new(objects);
+    let sweep = run(ask(&memory, &cat, &[], Mode::Status, None)).unwrap();
+    let swept_lists = memory.requests().len();
+    let earlier = Earlier {
+        events: sweep.events_read.clone(),
+        swept: sweep.swept.clone(),
+    };
+    let deep = run(ask(
+        &memory,
+        &cat,
+        &[name("widget", "w")],
+        Mode::Why,
+        Some(earlier),
+    ))
+    .unwrap();
+    let again = &memory.requests()[swept_lists..];
+    // Without the sweep, the same question lists Deployments in the namespace.
+    run(ask(&fresh, &cat, &[name("widget", "w")], Mode::Why, None)).unwrap();
+    let list_of = |reqs: &[Request], plural: &str| {
+        reqs.iter()
+            .filter(|r| {
+                r.path
+                    .starts_with(&format!("/apis/apps/v1/namespaces/shop/{plural}?"))
+            })
+            .count()
+    };
+    assert_eq!(list_of(&fresh.requests(), "deployments"), 1);
+    assert_eq!(list_of(again, "deployments"), 0, "{again:#?}");
+    assert!(
+        again.len() < fresh.requests().len(),
+        "{} >= {}",
+        again.len(),
+        fresh.requests().len()
+    );
+    // The child is still found, and read in full.
+    let worker = deep
+        .snapshot
+        .objects()
+        .iter()
+        .find(|o| o.name() == "w-worker")
+        .expect("the Widget's child");
+    assert!(!worker.metadata_only);
 }
