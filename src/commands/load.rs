@@ -118,7 +118,7 @@ pub async fn load_why_keep(settings: &Settings, specs: &[TargetSpec]) -> anyhow:
         }
         return Ok(loaded);
     }
-    let roots = load_keep(settings, specs, Mode::Status, None).await?;
+    let roots = load_keep(settings, specs, Mode::Roots, None).await?;
     let failing = failing_specs(&roots.fetched, |_| true);
     if failing.is_empty() {
         return Ok(Loaded {

@@ -67,6 +67,9 @@ pub struct Swept {
     pub lists: HashSet<(String, String, Option<String>)>,
     /// Owned objects of those lists: name, namespace, uid and owners only.
     pub owned: Vec<Object>,
+    /// Whether `owned` is filled: only for `why`, which reads in depth
+    /// next. A status sweep's memory stays with its roots.
+    keep_owned: bool,
 }
 
 impl Swept {
@@ -76,12 +79,14 @@ impl Swept {
             read.rt.kind.clone(),
             read.namespace.clone(),
         ));
-        self.owned.extend(
-            objects
-                .iter()
-                .filter(|o| !o.owners.is_empty())
-                .filter_map(owned_only),
-        );
+        if self.keep_owned {
+            self.owned.extend(
+                objects
+                    .iter()
+                    .filter(|o| !o.owners.is_empty())
+                    .filter_map(owned_only),
+            );
+        }
     }
 
     fn covers(&self, read: &Read) -> bool {
@@ -183,9 +188,12 @@ impl<'a, R: Reader> Crawl<'a, R> {
         }
     }
 
-    /// What an earlier sweep of the same question listed.
-    pub fn swept_already(&mut self, swept: Swept) {
+    /// What an earlier sweep of the same question listed; `keep_owned`:
+    /// this crawl's sweep keeps what its lists held with an owner, for a
+    /// second read in depth (`why`). Otherwise only which lists answered.
+    pub fn swept_already(&mut self, swept: Swept, keep_owned: bool) {
         self.swept = swept;
+        self.swept.keep_owned = keep_owned;
     }
 
     /// The type of a kind, noting a kind the catalog does not know.

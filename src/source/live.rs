@@ -49,6 +49,9 @@ pub enum Mode {
     Why,
     /// The targets themselves and what their verdicts need.
     Status,
+    /// As [`Mode::Status`], for a sweep that `why` then reads in depth:
+    /// what its lists held with an owner is kept (see `crawl::Swept`).
+    Roots,
 }
 
 /// The result of a read: the snapshot and the resolved targets, in order.
@@ -296,7 +299,7 @@ impl<R: Reader> Ask<'_, R> {
             events: already,
             swept,
         } = earlier.unwrap_or_default();
-        crawl.swept_already(swept);
+        crawl.swept_already(swept, mode == Mode::Roots);
         // The namespaces known before anything is read: their events are
         // asked for at once, beside the first reads.
         let mut early: BTreeSet<String> = BTreeSet::new();
@@ -456,7 +459,7 @@ impl<R: Reader> Ask<'_, R> {
                 crawl.trees(&objects).await;
                 crawl.owners(&objects).await;
             }
-            Mode::Status => crawl.context(&objects, sweep).await,
+            Mode::Status | Mode::Roots => crawl.context(&objects, sweep).await,
         }
         crawl.add(objects);
         Ok(resolved)

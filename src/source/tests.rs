@@ -824,10 +824,15 @@ fn why_in_depth_reuses_the_lists_of_its_sweep() {
     child["metadata"]["ownerReferences"] = json!([{"apiVersion": "example.com/v1", "kind": "Widget",
         "name": "w", "uid": "w1", "controller": true}]);
     objects.push(child);
+    let fresh_objects = objects.clone();
     let fresh = Memory::new(objects.clone());
     let memory = Memory::new(objects);
-    let sweep = run(ask(&memory, &cat, &[], Mode::Status, None)).unwrap();
+    let sweep = run(ask(&memory, &cat, &[], Mode::Roots, None)).unwrap();
     let swept_lists = memory.requests().len();
+    // A status sweep keeps no more than its roots.
+    let status = run(ask(&fresh, &cat, &[], Mode::Status, None)).unwrap();
+    assert!(status.swept.owned.is_empty() && !sweep.swept.owned.is_empty());
+    let fresh = Memory::new(fresh_objects.clone());
     let earlier = Earlier {
         events: sweep.events_read.clone(),
         swept: sweep.swept.clone(),
