@@ -150,11 +150,7 @@ impl Settings {
         };
         let terminal = std::io::stdout().is_terminal();
         let color = use_color(args.color, anstream::AutoStream::choice(&std::io::stdout()));
-        let width = terminal.then(|| {
-            terminal_size::terminal_size()
-                .map(|(w, _)| w.0 as usize)
-                .unwrap_or(120)
-        });
+        let width = terminal.then(terminal_width);
         Ok(Settings {
             namespace: args.namespace.clone(),
             all_namespaces: args.all_namespaces,
@@ -280,6 +276,15 @@ fn is_go_duration(text: &str) -> bool {
         rest = &rest[unit.len()..];
     }
     true
+}
+
+/// The width of the terminal on stdout now (120 where it cannot be read):
+/// read again before each redraw of `--watch`, so a resized window is
+/// filled.
+pub fn terminal_width() -> usize {
+    terminal_size::terminal_size()
+        .map(|(w, _)| w.0 as usize)
+        .unwrap_or(120)
 }
 
 #[cfg(test)]

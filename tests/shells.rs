@@ -4,9 +4,12 @@
 //! and from a snapshot file. `.ci/run` installs zsh, fish and tmux from the
 //! distribution's packages where they are missing.
 
+#[path = "support/tmux.rs"]
+mod tmux;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::time::{Duration, Instant};
+
+use tmux::{Tmux, require};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -27,109 +30,10 @@ fn path() -> String {
     .unwrap()
 }
 
-fn require(tool: &str) {
-    let found = Command::new("sh")
-        .args(["-c", &format!("command -v {tool}")])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    assert!(
-        found,
-        "`{tool}` is not installed: install it (apt-get install {tool}), or run .ci/run, which does"
-    );
-}
-
-/// A shell in a tmux session of its own; dropped, the session ends.
-struct Tmux {
-    socket: String,
-}
-
-impl Tmux {
-    fn start(name: &str, command: &str, home: &Path) -> Tmux {
-        require("tmux");
-        // Tests run in parallel in one process: a socket each.
-        static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-        let socket = format!("reconcile-{name}-{}-{n}", std::process::id());
-        let status = Command::new("tmux")
-            .args([
-                "-L",
-                &socket,
-                "-f",
-                "/dev/null",
-                "new-session",
-                "-d",
-                "-x",
-                "200",
-                "-y",
-                "40",
-            ])
-            .arg(command)
-            .env("PATH", path())
-            .env("HOME", home)
-            .env("TERM", "xterm-256color")
-            .env_remove("KUBECONFIG")
-            .current_dir(root())
-            .status()
-            .expect("run tmux");
-        assert!(status.success(), "tmux new-session");
-        Tmux { socket }
-    }
-
-    fn keys(&self, args: &[&str]) {
-        let status = Command::new("tmux")
-            .args(["-L", &self.socket, "send-keys", "-t", "0"])
-            .args(args)
-            .status()
-            .unwrap();
-        assert!(status.success());
-    }
-
-    fn screen(&self) -> String {
-        let out = Command::new("tmux")
-            .args(["-L", &self.socket, "capture-pane", "-p", "-t", "0"])
-            .output()
-            .unwrap();
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    }
-
-    /// Waits until the screen holds `text`; the screen either way.
-    fn until(&self, text: &str, limit: Duration) -> String {
-        let started = Instant::now();
-        loop {
-            let screen = self.screen();
-            if screen.contains(text) || started.elapsed() > limit {
-                return screen;
-            }
-            std::thread::sleep(Duration::from_millis(100));
-        }
-    }
-
-    /// Types `line` at the prompt `ready` and presses Tab; the screen once
-    /// it shows `want` (or after a few seconds).
-    fn complete(&self, ready: &str, line: &str, want: &str) -> String {
-        let screen = self.until(ready, Duration::from_secs(10));
-        assert!(screen.contains(ready), "no prompt:\n{screen}");
-        self.keys(&["-l", line]);
-        self.keys(&["Tab"]);
-        let screen = self.until(want, Duration::from_secs(10));
-        // Clear the line for the next one.
-        self.keys(&["C-u"]);
-        screen
-    }
-}
-
-impl Drop for Tmux {
-    fn drop(&mut self) {
-        let _ = Command::new("tmux")
-            .args(["-L", &self.socket, "kill-server"])
-            .status();
-    }
-}
-
 fn zsh(home: &Path, rc: &str) -> Tmux {
     require("zsh");
     std::fs::write(home.join(".zshrc"), rc).unwrap();
-    Tmux::start("zsh", "zsh -i", home)
+    Tmux::start("zsh", "zsh -i", home, &path(), &[])
 }
 
 #[test]
@@ -197,7 +101,7 @@ fn fish_completes_flags_values_and_names() {
         ),
     )
     .unwrap();
-    let shell = Tmux::start("fish", "fish", home.path());
+    let shell = Tmux::start("fish", "fish", home.path(), &path(), &[]);
     let screen = shell.complete(
         "fish-ready>",
         "kubectl-reconcile status --output=ya",

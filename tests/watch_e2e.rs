@@ -3,6 +3,8 @@
 //! the cluster has converged.
 
 mod support;
+#[path = "support/tmux.rs"]
+mod tmux;
 
 use std::time::Duration;
 
@@ -368,4 +370,63 @@ fn a_watch_of_more_targets_than_one_connection_carries_sees_every_change() {
     watcher.line("the last target deleted", Duration::from_secs(30), |l| {
         l.contains("ConfigMap/c119 ") && l.contains("NotFound")
     });
+}
+
+/// On a terminal, `--watch` redraws: AGE keeps time between changes, and a
+/// resized window is filled, not overflowed.
+#[test]
+fn on_a_terminal_the_watch_keeps_time_and_fits_a_resized_window() {
+    let ns = Namespace::new("watch-terminal");
+    // A long message: the pod cannot pull its image.
+    ns.apply(&deployment(
+        "web",
+        1,
+        "",
+        ", reconcile.test/failure: image-pull-backoff",
+    ));
+    let bin = std::path::Path::new(env!("CARGO_BIN_EXE_kubectl-reconcile"));
+    let home = tempfile::tempdir().unwrap();
+    let kubeconfig = support::cluster().kubeconfig.to_str().unwrap().to_string();
+    let cache = support::cache_dir();
+    let command = format!("{} -n {} tree deploy/web --watch", bin.display(), ns.name);
+    let path = std::env::var("PATH").unwrap();
+    let term = tmux::Tmux::start(
+        "watch",
+        &command,
+        home.path(),
+        &path,
+        &[
+            ("KUBECONFIG", &kubeconfig),
+            ("KUBECACHEDIR", cache.to_str().unwrap()),
+            ("NO_COLOR", "1"),
+        ],
+    );
+    let age_of_web = |screen: &str| -> Option<String> {
+        let row = screen.lines().find(|l| l.starts_with("Deployment/web "))?;
+        row.split_whitespace().nth(4).map(str::to_string)
+    };
+    let first = term.until(Duration::from_secs(30), |s| {
+        s.contains("ImagePullBackOff") && age_of_web(s).is_some()
+    });
+    let age = age_of_web(&first).unwrap_or_else(|| panic!("no row:\n{first}"));
+    // Nothing changes in the cluster; the clock does.
+    let later = term.until(Duration::from_secs(10), |s| {
+        age_of_web(s).is_some_and(|a| a != age)
+    });
+    assert_ne!(age_of_web(&later), Some(age), "AGE stood still:\n{later}");
+    let wide = later.lines().map(str::len).max().unwrap_or(0);
+    assert!(wide > 80, "the message should fill 200 columns:\n{later}");
+    term.resize(80, 30);
+    let narrow = term.until(Duration::from_secs(10), |s| {
+        s.lines()
+            .all(|l| unicode_width::UnicodeWidthStr::width(l) <= 80)
+            && s.contains("Deployment/web")
+    });
+    assert!(
+        narrow
+            .lines()
+            .all(|l| unicode_width::UnicodeWidthStr::width(l) <= 80)
+            && narrow.contains("Pod/web-"),
+        "the table did not fit the resized window:\n{narrow}"
+    );
 }

@@ -21,7 +21,9 @@ pub async fn run(
         watching,
         specs.is_empty(),
         false,
-        |snap, targets, compact| frame(settings, snap, targets, compact, specs.is_empty()),
+        |settings, snap, targets, compact| {
+            frame(settings, snap, targets, compact, specs.is_empty())
+        },
     )
     .await
 }

@@ -41,7 +41,7 @@ pub async fn run(
         flags.watch,
         false,
         false,
-        |snap, targets, compact| frame(settings, snap, targets, &flags, compact),
+        |settings, snap, targets, compact| frame(settings, snap, targets, &flags, compact),
     )
     .await
 }

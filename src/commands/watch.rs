@@ -86,13 +86,18 @@ pub async fn show(
     watching: bool,
     roots: bool,
     failing: bool,
-    frame: impl Fn(&Snapshot, &[Target], bool) -> Frame,
+    frame: impl Fn(&Settings, &Snapshot, &[Target], bool) -> Frame,
 ) -> anyhow::Result<Outcome> {
     if watching {
         let retarget = Retarget::new(&loaded.fetched, roots, failing);
         return watch(settings, loaded, retarget, frame).await;
     }
-    let f = frame(&loaded.fetched.snapshot, &loaded.fetched.targets, false);
+    let f = frame(
+        settings,
+        &loaded.fetched.snapshot,
+        &loaded.fetched.targets,
+        false,
+    );
     Ok(Outcome {
         stdout: f.output(settings),
         code: f.code,
@@ -104,7 +109,7 @@ async fn watch(
     settings: &Settings,
     loaded: Loaded,
     retarget: Retarget,
-    frame: impl Fn(&Snapshot, &[Target], bool) -> Frame,
+    frame: impl Fn(&Settings, &Snapshot, &[Target], bool) -> Frame,
 ) -> anyhow::Result<Outcome> {
     let Some(live) = loaded.live else {
         return Err(
@@ -117,7 +122,13 @@ async fn watch(
         loaded.fetched.gaps.clone(),
     );
     let mut printer = Printer::new(settings);
-    let first = frame(&loaded.fetched.snapshot, &loaded.fetched.targets, true);
+    // On a terminal the width is read again for every frame (a resized
+    // window), and the last state is drawn again every second, so that
+    // AGE and SINCE keep time between changes.
+    let redraw = printer.redraws();
+    let mut current = settings.clone();
+    let mut last = (loaded.fetched.snapshot, loaded.fetched.targets);
+    let first = frame(&current, &last.0, &last.1, true);
     let mut code = first.code;
     if !printer.show(&first) {
         return Ok(Outcome {
@@ -139,6 +150,15 @@ async fn watch(
                 if !printer.outage(cache.outage()) {
                     return Ok(Outcome { stdout: String::new(), code: 0 });
                 }
+                if redraw && cache.outage().is_none() {
+                    current.width = Some(crate::settings::terminal_width());
+                    last.0.now = jiff::Timestamp::now();
+                    let f = frame(&current, &last.0, &last.1, true);
+                    code = f.code;
+                    if !printer.show(&f) {
+                        return Ok(Outcome { stdout: String::new(), code: 0 });
+                    }
+                }
             }
             got = cache.changes.recv() => {
                 if got.is_none() {
@@ -155,7 +175,12 @@ async fn watch(
                 }
                 let mut snap = cache.snapshot(jiff::Timestamp::now());
                 snap.set_rules(settings.rules.clone());
-                let f = frame(&snap, &retarget.targets(&snap), true);
+                if redraw {
+                    current.width = Some(crate::settings::terminal_width());
+                }
+                let targets = retarget.targets(&snap);
+                let f = frame(&current, &snap, &targets, true);
+                last = (snap, targets);
                 code = f.code;
                 if !printer.show(&f) {
                     return Ok(Outcome { stdout: String::new(), code: 0 });
@@ -166,6 +191,19 @@ async fn watch(
     Ok(Outcome {
         stdout: String::new(),
         code,
+    })
+}
+
+/// Whether a drawn row shows one of these objects (`ns/Kind/name` keys):
+/// its `Kind/name`, after the tree's branches and an edge mark.
+fn shows_any(line: &str, keys: &[&str]) -> bool {
+    line.split_whitespace().any(|cell| {
+        let cell = cell.trim_start_matches(['├', '└', '│', '─', ' ']);
+        keys.iter().any(|k| {
+            let mut parts = k.rsplitn(3, '/');
+            let (name, kind) = (parts.next(), parts.next());
+            matches!((kind, name), (Some(kind), Some(name)) if cell == format!("{kind}/{name}"))
+        })
     })
 }
 
@@ -243,6 +281,11 @@ impl Printer {
         }
     }
 
+    /// Whether frames are drawn over the last one (a terminal).
+    fn redraws(&self) -> bool {
+        matches!(self.mode, Mode::Redraw)
+    }
+
     /// Says when the API server stops answering and when it answers again:
     /// a footer kept current on a terminal, a line off one, a line on
     /// stderr beside JSON or YAML documents.
@@ -303,13 +346,21 @@ impl Printer {
                 if f.text == self.last_text {
                     return true;
                 }
-                let old: std::collections::HashSet<&str> = self.last_text.lines().collect();
+                // Rows whose object changed state are highlighted: not
+                // those that only moved with a column's width, or whose
+                // age ticked.
+                let states: BTreeMap<String, String> = f.states.iter().cloned().collect();
                 let first = self.last_text.is_empty();
+                let changed: Vec<&str> = states
+                    .iter()
+                    .filter(|(k, v)| self.last_states.get(*k) != Some(*v))
+                    .map(|(k, _)| k.as_str())
+                    .collect();
                 let body: String = f
                     .text
                     .lines()
                     .map(|l| {
-                        if !first && self.color && !old.contains(l) {
+                        if !first && self.color && shows_any(l, &changed) {
                             format!("\x1b[7m{l}\x1b[0m\n")
                         } else {
                             format!("{l}\n")
@@ -318,6 +369,7 @@ impl Printer {
                     .collect();
                 let stamp = jiff::Timestamp::now().strftime("%H:%M:%S");
                 self.last_text = f.text.clone();
+                self.last_states = states;
                 format!("\x1b[H\x1b[2J{body}\nwatching, updated {stamp}; Ctrl-C to stop\n")
             }
             Mode::Lines => {
@@ -343,5 +395,30 @@ impl Printer {
             .write_all(out.as_bytes())
             .and_then(|()| stdout.flush())
             .is_ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shows_any;
+
+    #[test]
+    fn a_row_is_found_by_its_object_under_branches_and_edge_marks() {
+        let keys = ["shop/Pod/web-7d9-x2x4z", "Node/kwok-node-1"];
+        assert!(shows_any(
+            "│ └─Pod/web-7d9-x2x4z   Failed  CrashLoopBackOff  0/1  2m",
+            &keys
+        ));
+        assert!(shows_any(
+            "shop  ├─[runs-on] Node/kwok-node-1  NotReady",
+            &keys
+        ));
+        assert!(shows_any("Pod/web-7d9-x2x4z  Failed", &keys));
+        // Not another object whose name starts the same, nor a message.
+        assert!(!shows_any("Pod/web-7d9-x2x4z-2  Failed", &keys));
+        assert!(!shows_any(
+            "Deployment/web  Progressing  0/1 replicas: Pod web-7d9-x2x4z",
+            &keys
+        ));
     }
 }

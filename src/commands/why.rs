@@ -23,7 +23,7 @@ pub async fn run(
         watching,
         sweep,
         true,
-        |snap, targets, compact| frame(settings, snap, targets, compact, sweep, verbose),
+        |settings, snap, targets, compact| frame(settings, snap, targets, compact, sweep, verbose),
     )
     .await
 }
