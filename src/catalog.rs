@@ -28,6 +28,23 @@ const BUILTIN_WITH_STATUS: &[(&str, &str)] = &[
 ];
 
 /// Whether a built-in kind is served with a status subresource.
+/// The built-in kinds that make pods from a template (a CronJob by way of
+/// its Jobs): their children explain their verdict, and `set image`,
+/// `rollout` and `logs` act on them. The one list of them.
+pub const POD_WORKLOADS: &[(&str, &str)] = &[
+    ("apps", "Deployment"),
+    ("apps", "ReplicaSet"),
+    ("apps", "StatefulSet"),
+    ("apps", "DaemonSet"),
+    ("batch", "Job"),
+    ("batch", "CronJob"),
+];
+
+/// Whether a kind is one of [`POD_WORKLOADS`].
+pub fn makes_pods(group: &str, kind: &str) -> bool {
+    POD_WORKLOADS.contains(&(group, kind))
+}
+
 pub fn builtin_has_status(group: &str, kind: &str) -> bool {
     BUILTIN_WITH_STATUS.contains(&(group, kind))
 }

@@ -28,6 +28,16 @@ pub enum Note {
 /// what it is given.
 pub const MAX_DEPTH: usize = 64;
 
+/// How an owner that is gone is told, the one place it is worded: what it
+/// means for its dependents.
+pub const OWNER_GONE: &str =
+    "no longer exists; the garbage collector will delete the objects that depend on it";
+
+/// `its owner Kind/name no longer exists; …`
+pub fn owner_gone(owner: &OwnerRef) -> String {
+    format!("its owner {}/{} {OWNER_GONE}", owner.kind, owner.name)
+}
+
 /// One node of a tree: an object and its children.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TreeNode {

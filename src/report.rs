@@ -277,7 +277,7 @@ fn chain(snap: &Snapshot, graph: &Graph, uid: &str) -> Vec<OwnerLink> {
                 item: Item {
                     verdict: Verdict::NotFound,
                     reason: "OwnerGone".into(),
-                    message: "the owner no longer exists; the garbage collector will delete its dependents".into(),
+                    message: format!("it {}", crate::graph::OWNER_GONE),
                     ..Item::missing(&owner_ref(o, ns.as_deref()))
                 },
                 state: "dangling",
@@ -349,10 +349,7 @@ fn owner_ref(o: &OwnerRef, ns: Option<&str>) -> ObjectRef {
 
 fn note_text(note: &Note) -> String {
     match note {
-        Note::DanglingOwner(o) => format!(
-            "owner {}/{} is gone; garbage collection is pending",
-            o.kind, o.name
-        ),
+        Note::DanglingOwner(o) => crate::graph::owner_gone(o),
         Note::InvalidOwner(o, why) => {
             format!("invalid owner reference to {}/{}: {why}", o.kind, o.name)
         }

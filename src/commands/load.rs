@@ -203,13 +203,7 @@ async fn deeper(
 
 /// Workloads whose children (pods, Jobs) explain their verdict.
 fn has_known_children(obj: &crate::model::Object) -> bool {
-    matches!(
-        (obj.group(), obj.kind()),
-        (
-            "apps",
-            "Deployment" | "ReplicaSet" | "StatefulSet" | "DaemonSet"
-        ) | ("batch", "Job" | "CronJob")
-    )
+    crate::catalog::makes_pods(obj.group(), obj.kind())
 }
 
 /// The second read of a question joined to the first: the objects,

@@ -65,7 +65,7 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
         if let ChainLink::Dangling(o) = link {
             out.push(finding(
                 "OwnerGone",
-                format!("its owner {}/{} no longer exists; the garbage collector will delete the objects that depend on it", o.kind, o.name),
+                crate::graph::owner_gone(o),
                 vec![target.id.clone()],
             ));
         }
@@ -76,17 +76,18 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
         };
         for note in &node.notes {
             match note {
-                Note::DanglingOwner(o) if node.uid() != Some(target.uid.as_str()) => out.push(finding(
-                    "OwnerGone",
-                    format!(
-                        "{}/{}: its owner {}/{} no longer exists; garbage collection is pending",
-                        obj.kind(),
-                        obj.name(),
-                        o.kind,
-                        o.name
-                    ),
-                    vec![obj.id.clone()],
-                )),
+                Note::DanglingOwner(o) if node.uid() != Some(target.uid.as_str()) => {
+                    out.push(finding(
+                        "OwnerGone",
+                        format!(
+                            "{}/{}: {}",
+                            obj.kind(),
+                            obj.name(),
+                            crate::graph::owner_gone(o)
+                        ),
+                        vec![obj.id.clone()],
+                    ))
+                }
                 Note::InvalidOwner(o, why) => out.push(finding(
                     "InvalidOwner",
                     format!(
@@ -160,10 +161,8 @@ fn walk<'a>(node: &'a TreeNode, f: &mut impl FnMut(&'a TreeNode)) {
 fn overlap(cx: &Context) -> Option<Finding> {
     let target = cx.target;
     let sel = target.at("/spec/selector").filter(|s| s.is_object())?;
-    if !matches!(
-        target.kind(),
-        "Deployment" | "ReplicaSet" | "StatefulSet" | "DaemonSet" | "Job"
-    ) {
+    // A CronJob has no selector of its own: its Jobs do.
+    if !crate::catalog::makes_pods(target.group(), target.kind()) {
         return None;
     }
     let mut mine: HashSet<&str> = HashSet::new();

@@ -118,15 +118,7 @@ fn cause_step(
     let workload = chain
         .iter()
         .filter_map(|l| l.object.as_ref())
-        .find(|o| {
-            matches!(
-                (o.group(), o.kind.as_str()),
-                (
-                    "apps",
-                    "Deployment" | "StatefulSet" | "DaemonSet" | "ReplicaSet"
-                ) | ("batch", "Job" | "CronJob")
-            )
-        })
+        .find(|o| crate::catalog::makes_pods(o.group(), &o.kind))
         .unwrap_or(t);
     let set_image = || {
         let c = container.clone().unwrap_or_else(|| "CONTAINER".into());

@@ -8,7 +8,9 @@ mod target;
 mod time;
 
 pub use event::{Event, EventSource, dedupe_events};
-pub use object::{Condition, Object, ObjectRef, OwnerRef, group_of, parse_conditions};
+pub use object::{
+    Condition, Object, ObjectRef, OwnerRef, group_of, is_data_kind, parse_conditions,
+};
 pub use snapshot::{Incomplete, Snapshot};
 pub use target::Target;
 pub use time::{age, parse_time};

@@ -275,8 +275,11 @@ pub fn synthetic_uid(group: &str, kind: &str, namespace: Option<&str>, name: &st
     )
 }
 
-/// Kinds whose payload is data the tool never reads.
-fn is_data_kind(kind: &str) -> bool {
+/// Kinds whose payload is data the tool never reads: Secrets and
+/// ConfigMaps. The one spelling of it. By kind alone, whatever the group,
+/// where data is dropped (dropping too much is harmless); reads and trees
+/// ask for the core group besides.
+pub fn is_data_kind(kind: &str) -> bool {
     matches!(kind, "Secret" | "ConfigMap")
 }
 

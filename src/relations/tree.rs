@@ -147,7 +147,7 @@ fn attach(
             End::Found(uid) => {
                 let Some(to) = snap.get(&uid) else { continue };
                 let context = rel.edge.is_context()
-                    || (to.group().is_empty() && matches!(to.kind(), "ConfigMap" | "Secret"));
+                    || (to.group().is_empty() && crate::model::is_data_kind(to.kind()));
                 if seen.contains(&uid) || (context && judge(to, snap).verdict == Verdict::Converged)
                 {
                     continue;

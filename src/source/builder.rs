@@ -87,10 +87,10 @@ impl SnapshotBuilder {
 /// it. The one place this is done, for every source.
 pub fn redact(v: &mut Value) {
     // By kind alone, whatever the group: dropping too much is harmless.
-    let is_data = matches!(
-        v.get("kind").and_then(Value::as_str),
-        Some("Secret" | "ConfigMap")
-    );
+    let is_data = v
+        .get("kind")
+        .and_then(Value::as_str)
+        .is_some_and(crate::model::is_data_kind);
     if !is_data {
         return;
     }

@@ -195,7 +195,7 @@ pub const METADATA_LIST: &str = "application/json;as=PartialObjectMetadataList;g
 
 /// Secrets and ConfigMaps are only ever read as metadata.
 pub fn is_data_type(rt: &ResourceType) -> bool {
-    rt.group.is_empty() && (rt.kind == "Secret" || rt.kind == "ConfigMap")
+    rt.group.is_empty() && crate::model::is_data_kind(&rt.kind)
 }
 
 /// One page of a list.
