@@ -386,6 +386,23 @@ fn not_json(e: serde_json::Error) -> ApiError {
 /// requested resource").
 fn status_error(code: u16, body: &[u8]) -> ApiError {
     let status = serde_json::from_slice::<kube::core::Status>(body).ok();
+    from_status(code, status.as_ref(), || {
+        String::from_utf8_lossy(body)
+            .trim()
+            .chars()
+            .take(300)
+            .collect()
+    })
+}
+
+/// The one mapping from an HTTP status (and the `metav1.Status` the server
+/// sent, if any) to an [`ApiError`], for answers and watches alike.
+/// `raw`: the message when there is no Status.
+fn from_status(
+    code: u16,
+    status: Option<&kube::core::Status>,
+    raw: impl FnOnce() -> String,
+) -> ApiError {
     if code == 404 {
         let names_object = status
             .as_ref()
@@ -397,13 +414,7 @@ fn status_error(code: u16, body: &[u8]) -> ApiError {
             ApiError::NotFound
         };
     }
-    let message = status.map(|s| s.message).unwrap_or_else(|| {
-        String::from_utf8_lossy(body)
-            .trim()
-            .chars()
-            .take(300)
-            .collect()
-    });
+    let message = status.map(|s| s.message.clone()).unwrap_or_else(raw);
     match code {
         403 => ApiError::Forbidden(message),
         401 => ApiError::Unauthorized(message),
@@ -440,14 +451,7 @@ fn body_error(err: tower::BoxError, path: &str) -> ApiError {
 
 fn classify(err: kube::Error) -> ApiError {
     match err {
-        kube::Error::Api(status) => match status.code {
-            404 => ApiError::NotFound,
-            403 => ApiError::Forbidden(status.message.clone()),
-            401 => ApiError::Unauthorized(status.message.clone()),
-            410 => ApiError::Gone,
-            504 => ApiError::Timeout,
-            code => ApiError::Other(code, status.message.clone()),
-        },
+        kube::Error::Api(status) => from_status(status.code, Some(&status), String::new),
         other => {
             let text = error_chain(&other);
             if let Some(failed) = cause::<super::credential::RenewalFailed>(&other) {
@@ -530,6 +534,25 @@ pub fn query_escape(value: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_answer_and_a_watch_map_the_same_status_alike() {
+        // A 404 that names its object is a missing object; one that does
+        // not, a type the server does not serve: whichever path read it.
+        let named = r#"{"kind":"Status","apiVersion":"v1","status":"Failure","message":"pods \"p\" not found","reason":"NotFound","details":{"name":"p","kind":"pods"},"code":404}"#;
+        let bare = r#"{"kind":"Status","apiVersion":"v1","status":"Failure","message":"the server could not find the requested resource","reason":"NotFound","code":404}"#;
+        for (body, want) in [(named, ApiError::Missing), (bare, ApiError::NotFound)] {
+            assert_eq!(status_error(404, body.as_bytes()), want);
+            let status: kube::core::Status = serde_json::from_str(body).unwrap();
+            assert_eq!(classify(kube::Error::Api(status.boxed())), want);
+        }
+        let forbidden = r#"{"kind":"Status","apiVersion":"v1","status":"Failure","message":"no","reason":"Forbidden","code":403}"#;
+        let status: kube::core::Status = serde_json::from_str(forbidden).unwrap();
+        assert_eq!(
+            classify(kube::Error::Api(status.boxed())),
+            status_error(403, forbidden.as_bytes())
+        );
+    }
 
     #[test]
     fn causes_are_said_once() {
