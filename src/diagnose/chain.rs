@@ -171,11 +171,7 @@ fn failing_containers(pod: &Object) -> Vec<Link> {
     if pod.kind() != "Pod" || !pod.group().is_empty() {
         return out;
     }
-    let statuses = ["/status/initContainerStatuses", "/status/containerStatuses"]
-        .iter()
-        .filter_map(|p| pod.at(p).and_then(Value::as_array))
-        .flatten();
-    for status in statuses {
+    for (_, status) in pod.container_statuses() {
         let name = status.get("name").and_then(Value::as_str).unwrap_or("?");
         let text = |p: &str| {
             status

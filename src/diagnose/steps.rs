@@ -437,20 +437,14 @@ fn unschedulable(snap: &Snapshot, who: &ObjectRef, describe: String) -> NextStep
 
 /// The container's lastState or state says OOMKilled (read from the field).
 fn oom_killed(pod: &Object, container: Option<&str>) -> bool {
-    container_statuses(pod)
+    pod.container_statuses()
+        .map(|(_, c)| c)
         .filter(|c| container.is_none_or(|n| c.get("name").and_then(Value::as_str) == Some(n)))
         .any(|c| {
             ["/lastState/terminated/reason", "/state/terminated/reason"]
                 .iter()
                 .any(|p| c.pointer(p).and_then(Value::as_str) == Some("OOMKilled"))
         })
-}
-
-fn container_statuses(pod: &Object) -> impl Iterator<Item = &Value> {
-    ["/status/initContainerStatuses", "/status/containerStatuses"]
-        .into_iter()
-        .filter_map(|p| pod.at(p).and_then(Value::as_array))
-        .flatten()
 }
 
 /// The container's memory limit as written in its spec.

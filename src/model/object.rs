@@ -195,6 +195,18 @@ impl Object {
         )
     }
 
+    /// A pod's container statuses, init containers first, each with
+    /// whether it is one: the one reader of them.
+    pub fn container_statuses(&self) -> impl Iterator<Item = (bool, &Value)> {
+        [
+            ("/status/initContainerStatuses", true),
+            ("/status/containerStatuses", false),
+        ]
+        .into_iter()
+        .filter_map(|(p, init)| Some((init, self.at(p)?.as_array()?)))
+        .flat_map(|(init, list)| list.iter().map(move |c| (init, c)))
+    }
+
     pub fn condition(&self, type_: &str) -> Option<Condition> {
         self.conditions().into_iter().find(|c| c.type_ == type_)
     }

@@ -526,15 +526,8 @@ fn restarts(containers: &[&Container], snap: &Snapshot) -> String {
 }
 
 fn statuses(obj: &Object) -> Vec<Container<'_>> {
-    let list = |pointer: &str, init: bool| {
-        obj.at(pointer)
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .map(move |raw| Container { init, raw })
-    };
-    list("/status/initContainerStatuses", true)
-        .chain(list("/status/containerStatuses", false))
+    obj.container_statuses()
+        .map(|(init, raw)| Container { init, raw })
         .collect()
 }
 
