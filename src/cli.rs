@@ -241,15 +241,6 @@ pub struct TreeArgs {
     pub all: bool,
 }
 
-/// The document family of an output format: text for people, or a
-/// document (JSON or YAML) for programs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum OutputFormat {
-    Text,
-    Json,
-    Yaml,
-}
-
 /// `-o` as kubectl spells it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Output {
@@ -317,17 +308,6 @@ impl Output {
                 ));
             }
         })
-    }
-
-    /// Text for people or a document for programs.
-    pub fn format(&self) -> OutputFormat {
-        match self {
-            Output::Json => OutputFormat::Json,
-            Output::Yaml => OutputFormat::Yaml,
-            // JSONPath is evaluated over the JSON document.
-            Output::JsonPath(_) | Output::JsonPathFile(_) => OutputFormat::Json,
-            _ => OutputFormat::Text,
-        }
     }
 }
 

@@ -9,7 +9,8 @@ use std::time::Duration;
 
 use jiff::Timestamp;
 
-use crate::cli::{ColorChoice, GlobalArgs, Output, OutputFormat};
+use crate::cli::{ColorChoice, GlobalArgs, Output};
+pub use crate::render::shape::{Shape, View};
 use crate::rules::RuleSet;
 use crate::source::client::Connection;
 
@@ -23,9 +24,7 @@ pub struct Settings {
     pub connection: Connection,
     /// The whole command's deadline.
     pub deadline: Duration,
-    /// Text, JSON or YAML: what the other settings of `-o` fall into.
-    pub output: OutputFormat,
-    /// `-o` and the table flags, in detail.
+    /// `-o`, parsed once, and the table flags.
     pub view: View,
     pub color: bool,
     /// `-v N`: 6 logs requests, 8 their headers.
@@ -44,63 +43,34 @@ pub struct Settings {
     pub rules: Arc<RuleSet>,
 }
 
-/// How text and documents are shaped: `-o` in full and kubectl's table flags.
-#[derive(Debug, Clone, Default)]
-pub struct View {
-    pub output: Shape,
-    pub no_headers: bool,
-    pub show_labels: bool,
-    pub label_columns: Vec<String>,
-    /// A JSONPath over each item of the report, as `--sort-by` gave it.
-    pub sort_by: Option<String>,
-}
-
-/// `-o`, with files read.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub enum Shape {
-    #[default]
-    Text,
-    Wide,
-    Name,
-    /// JSON or YAML: the whole document.
-    Document,
-    /// A kubectl JSONPath template.
-    JsonPath(String),
-    /// `HEADER:path` columns.
-    CustomColumns(String),
-}
-
-impl Shape {
-    fn of(output: &Output) -> Result<Shape, String> {
+/// `-o`, parsed once: files read, templates and columns parsed (and
+/// refused now, before any request, rather than after reading).
+fn shape_of(output: &Output) -> Result<Shape, String> {
+    {
         let read = |flag: &str, path: &std::path::Path| {
             std::fs::read_to_string(path)
                 .map(|t| t.trim_end_matches('\n').to_string())
                 .map_err(|e| format!("cannot read the {flag} file {}: {e}", path.display()))
         };
-        let shape = match output {
-            Output::Text => Shape::Text,
-            Output::Wide => Shape::Wide,
-            Output::Name => Shape::Name,
-            Output::Json | Output::Yaml => Shape::Document,
-            Output::JsonPath(t) => Shape::JsonPath(t.clone()),
-            Output::JsonPathFile(p) => Shape::JsonPath(read("-o jsonpath-file", p)?),
-            Output::CustomColumns(c) => Shape::CustomColumns(c.clone()),
-            Output::CustomColumnsFile(p) => {
-                Shape::CustomColumns(custom_columns_file(&read("-o custom-columns-file", p)?)?)
-            }
+        let template = |t: &str| {
+            crate::render::jsonpath::Template::parse(t)
+                .map(Shape::JsonPath)
+                .map_err(|e| format!("-o jsonpath: {e}"))
         };
-        // Refused now, before any request, rather than after reading.
-        match &shape {
-            Shape::JsonPath(t) => {
-                crate::render::jsonpath::Template::parse(t)
-                    .map_err(|e| format!("-o jsonpath: {e}"))?;
+        let columns = |c: &str| crate::render::shape::parse_columns(c).map(Shape::CustomColumns);
+        match output {
+            Output::Text => Ok(Shape::Text),
+            Output::Wide => Ok(Shape::Wide),
+            Output::Name => Ok(Shape::Name),
+            Output::Json => Ok(Shape::Json),
+            Output::Yaml => Ok(Shape::Yaml),
+            Output::JsonPath(t) => template(t),
+            Output::JsonPathFile(p) => template(&read("-o jsonpath-file", p)?),
+            Output::CustomColumns(c) => columns(c),
+            Output::CustomColumnsFile(p) => {
+                columns(&custom_columns_file(&read("-o custom-columns-file", p)?)?)
             }
-            Shape::CustomColumns(c) => {
-                crate::render::shape::parse_columns(c)?;
-            }
-            _ => {}
         }
-        Ok(shape)
     }
 }
 
@@ -173,9 +143,8 @@ impl Settings {
                 request_timeout,
             },
             deadline: (request_timeout * 3).max(Duration::from_secs(30)),
-            output: args.output.format(),
             view: View {
-                output: Shape::of(&args.output)?,
+                output: shape_of(&args.output)?,
                 no_headers: args.no_headers,
                 show_labels: args.show_labels,
                 label_columns: args.label_columns.clone(),

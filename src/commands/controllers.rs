@@ -124,9 +124,11 @@ pub async fn run(settings: &Settings) -> anyhow::Result<Outcome> {
     };
     // A health check never passes on what it could not read.
     let code = u8::from(report.items.iter().any(|c| c.down) || !report.incomplete.is_empty());
-    let stdout = match settings.output {
-        crate::cli::OutputFormat::Json => crate::render::json(&report),
-        crate::cli::OutputFormat::Yaml => crate::render::yaml(&report),
+    let stdout = match settings.view.output {
+        crate::render::shape::Shape::Yaml => crate::render::yaml(&report),
+        crate::render::shape::Shape::Json | crate::render::shape::Shape::JsonPath(_) => {
+            crate::render::json(&report)
+        }
         _ => text(&report, &snap, settings),
     };
     Ok(Outcome { stdout, code })

@@ -1,7 +1,6 @@
 //! One rendering of a command's answer: the text, the document for `-o
 //! json|yaml`, the exit status, and a line per object for change logs.
 
-use crate::cli::OutputFormat;
 use crate::render;
 use crate::settings::{Settings, Shape};
 
@@ -17,9 +16,10 @@ pub struct Frame {
 impl Frame {
     /// What to print once, for a command run without `--watch`.
     pub fn output(&self, settings: &Settings) -> String {
-        match settings.output {
-            OutputFormat::Text => self.text.clone(),
-            _ => self.document.clone(),
+        if settings.view.output.is_document() {
+            self.document.clone()
+        } else {
+            self.text.clone()
         }
     }
 }
@@ -27,13 +27,12 @@ impl Frame {
 /// The document of a report in the chosen format; `compact` for JSON lines.
 /// `-o jsonpath` is the template applied to the JSON document.
 pub fn document<T: serde::Serialize>(report: &T, settings: &Settings, compact: bool) -> String {
-    if let Shape::JsonPath(template) = &settings.view.output {
-        // The template was checked when the flags were read.
-        return render::shape::jsonpath(report, template).unwrap_or_else(|e| format!("{e}\n"));
-    }
-    match settings.output {
-        OutputFormat::Yaml => render::yaml(report),
-        OutputFormat::Json if compact => format!("{}\n", render::escape::json_compact(report)),
+    match &settings.view.output {
+        Shape::JsonPath(template) => {
+            render::shape::jsonpath(report, template).unwrap_or_else(|e| format!("{e}\n"))
+        }
+        Shape::Yaml => render::yaml(report),
+        Shape::Json if compact => format!("{}\n", render::escape::json_compact(report)),
         _ => render::json(report),
     }
 }
@@ -64,14 +63,11 @@ pub fn shaped_text<T: serde::Serialize>(
 ) -> Option<String> {
     match &settings.view.output {
         Shape::Name => Some(render::shape::names(objects.iter().copied())),
-        Shape::CustomColumns(spec) => {
-            let columns = render::shape::parse_columns(spec).expect("checked with the flags");
-            Some(render::shape::custom_columns(
-                items,
-                &columns,
-                settings.view.no_headers,
-            ))
-        }
+        Shape::CustomColumns(columns) => Some(render::shape::custom_columns(
+            items,
+            columns,
+            settings.view.no_headers,
+        )),
         _ => None,
     }
 }

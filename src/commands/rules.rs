@@ -2,14 +2,14 @@
 
 use super::Outcome;
 use super::frame::document;
-use crate::cli::OutputFormat;
 use crate::rules::list::{RuleList, render};
 use crate::settings::Settings;
 
 pub fn run(settings: &Settings) -> Outcome {
-    let stdout = match settings.output {
-        OutputFormat::Text => render(&settings.rules),
-        _ => document(&RuleList::build(&settings.rules), settings, false),
+    let stdout = if settings.view.output.is_document() {
+        document(&RuleList::build(&settings.rules), settings, false)
+    } else {
+        render(&settings.rules)
     };
     Outcome { stdout, code: 0 }
 }

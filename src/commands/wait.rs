@@ -8,7 +8,7 @@ use std::time::Duration;
 use super::load::{identity, load_keep, load_why};
 use super::watch::Retarget;
 use super::{Outcome, UsageError};
-use crate::cli::{OutputFormat, WaitFor};
+use crate::cli::WaitFor;
 use crate::model::{Incomplete, Snapshot};
 use crate::render::{self, Style, why::WhyOptions};
 use crate::report::{Item, StatusReport, WhyReport};
@@ -128,8 +128,8 @@ pub async fn run(settings: &Settings, specs: &[TargetSpec], wait: Wait) -> anyho
         match evaluate(&report.items, want) {
             State::Done => {
                 progress.clear();
-                let stdout = match settings.output {
-                    OutputFormat::Text => report
+                let stdout = match &settings.view.output {
+                    shape if !shape.is_document() => report
                         .items
                         .iter()
                         .map(|i| {
@@ -248,8 +248,8 @@ async fn diagnose(
             (WhyReport::build(&snapshot, &targets), snapshot.now)
         }
     };
-    let stdout = match settings.output {
-        OutputFormat::Text => render::why::render(
+    let stdout = match &settings.view.output {
+        shape if !shape.is_document() => render::why::render(
             &report,
             &WhyOptions {
                 style: Style {

@@ -11,7 +11,6 @@ use std::time::Duration;
 use super::frame::Frame;
 use super::load::Loaded;
 use super::{Outcome, UsageError};
-use crate::cli::OutputFormat;
 use crate::model::{ObjectRef, Snapshot, Target};
 use crate::settings::Settings;
 use crate::source::live::Fetched;
@@ -264,15 +263,14 @@ enum Mode {
 
 impl Printer {
     fn new(settings: &Settings) -> Printer {
-        let mode = match settings.output {
-            OutputFormat::Text if settings.width.is_some() => Mode::Redraw,
-            OutputFormat::Text => Mode::Lines,
-            _ => Mode::Documents,
+        let mode = match &settings.view.output {
+            shape if shape.is_document() => Mode::Documents,
+            _ if settings.width.is_some() => Mode::Redraw,
+            _ => Mode::Lines,
         };
         Printer {
             mode,
-            yaml: settings.output == OutputFormat::Yaml
-                && !matches!(settings.view.output, crate::settings::Shape::JsonPath(_)),
+            yaml: settings.view.output == crate::settings::Shape::Yaml,
             color: settings.color,
             last_text: String::new(),
             last_document: String::new(),

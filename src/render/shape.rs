@@ -10,6 +10,41 @@ use super::layout::{Cell, table};
 use super::status::without_header;
 use crate::model::ObjectRef;
 
+/// `-o`, parsed once (files read, templates and columns parsed): what
+/// every renderer and the live modes go by.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Shape {
+    #[default]
+    Text,
+    Wide,
+    Name,
+    Json,
+    Yaml,
+    /// A kubectl JSONPath template, over the JSON document.
+    JsonPath(Template),
+    /// `HEADER:path` columns.
+    CustomColumns(Vec<Column>),
+}
+
+impl Shape {
+    /// Whether the answer is the report as a document (JSON, YAML, or a
+    /// template over the JSON), not text drawn from it.
+    pub fn is_document(&self) -> bool {
+        matches!(self, Shape::Json | Shape::Yaml | Shape::JsonPath(_))
+    }
+}
+
+/// How text and documents are shaped: `-o` and kubectl's table flags.
+#[derive(Debug, Clone, Default)]
+pub struct View {
+    pub output: Shape,
+    pub no_headers: bool,
+    pub show_labels: bool,
+    pub label_columns: Vec<String>,
+    /// A JSONPath over each item of the report, as `--sort-by` gave it.
+    pub sort_by: Option<String>,
+}
+
 /// `-o name`: `kind.group/name` a line, as kubectl prints it
 /// (`deployment.apps/web`, `pod/web-1`).
 pub fn names<'a>(objects: impl IntoIterator<Item = &'a ObjectRef>) -> String {
@@ -27,9 +62,9 @@ pub fn names<'a>(objects: impl IntoIterator<Item = &'a ObjectRef>) -> String {
 }
 
 /// `-o jsonpath=TEMPLATE` over the whole document.
-pub fn jsonpath<T: Serialize>(report: &T, template: &str) -> Result<String, String> {
+pub fn jsonpath<T: Serialize>(report: &T, template: &Template) -> Result<String, String> {
     let doc = serde_json::to_value(report).expect("reports serialize");
-    Template::parse(template)?.render(&doc)
+    template.render(&doc)
 }
 
 /// One `HEADER:path` column of `-o custom-columns`.

@@ -5,10 +5,10 @@ use jiff::Timestamp;
 
 use super::escape::escape;
 use super::layout::{Cell, table_shrinking};
+use super::shape::{Shape, View};
 use super::{Style, footer, ready_text, since_text};
 use crate::model::{Object, Snapshot};
 use crate::report::{Item, StatusReport};
-use crate::settings::{Shape, View};
 use crate::verdict::Verdict;
 
 pub struct StatusOptions<'a> {
