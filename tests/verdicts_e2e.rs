@@ -280,7 +280,7 @@ spec:
     );
     assert_eq!(row["verdict"], "Progressing", "{row}");
     assert_eq!(
-        row["message"], "0/1 replicas ready: Pod db-0 ImagePullBackOff",
+        row["message"], "Pod db-0 ImagePullBackOff; 0/1 replicas ready",
         "{row}"
     );
 }

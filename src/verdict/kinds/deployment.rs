@@ -79,14 +79,15 @@ pub fn judge(obj: &Object, snap: &Snapshot) -> Option<Judgement> {
         let new_pods = newest(&sets)
             .map(|rs| controlled(snap, &rs.uid, "Pod"))
             .unwrap_or_default();
+        // What holds it first, then the controller's words and the counts.
         let cause = first_cause(snap, &new_pods)
-            .map(|c| format!(": {c}"))
+            .map(|c| format!("{c}; "))
             .unwrap_or_default();
         let j = Judgement::new(
             Verdict::Failed,
             "ProgressDeadlineExceeded",
             format!(
-                "rollout made no progress for {secs}s (progressDeadlineSeconds): {}; {counts}{cause}",
+                "rollout made no progress for {secs}s (progressDeadlineSeconds): {cause}{}; {counts}",
                 c.message.trim_end_matches('.')
             ),
         );

@@ -107,12 +107,9 @@ pub fn explain(j: Judgement, snap: &Snapshot, new_pods: &[&Object]) -> Judgement
             .filter(|t| snap.now.duration_since(*t) > grace || grace.is_zero())
     };
     let all_hard = ailments.len() == live && ailments.iter().all(|a| hard_for(a).is_some());
-    let cause = format!(
-        "{}: Pod {} {}",
-        j.message,
-        first.pod.name(),
-        first.judgement.reason
-    );
+    // The cause first, then the counts: a row cut to the terminal's
+    // width keeps what matters.
+    let pod = format!("Pod {} {}", first.pod.name(), first.judgement.reason);
     if all_hard {
         // All have failed for at least as long as the latest to start.
         let latest = ailments.iter().filter_map(hard_for).max();
@@ -126,8 +123,9 @@ pub fn explain(j: Judgement, snap: &Snapshot, new_pods: &[&Object]) -> Judgement
             Verdict::Failed,
             first.judgement.reason.clone(),
             format!(
-                "{cause} ({}); {every} failing for {for_}, {}",
+                "{pod} ({}); {}; {every} failing for {for_}, {}",
                 first.judgement.message,
+                j.message,
                 grace_text(snap)
             ),
         )
@@ -136,7 +134,7 @@ pub fn explain(j: Judgement, snap: &Snapshot, new_pods: &[&Object]) -> Judgement
         return failed;
     }
     Judgement {
-        message: cause,
+        message: format!("{pod}; {}", j.message),
         ..j
     }
 }
