@@ -27,7 +27,6 @@ const BUILTIN_WITH_STATUS: &[(&str, &str)] = &[
     ("resource.k8s.io", "ResourceClaim"),
 ];
 
-/// Whether a built-in kind is served with a status subresource.
 /// The built-in kinds that make pods from a template (a CronJob by way of
 /// its Jobs): their children explain their verdict, and `set image`,
 /// `rollout` and `logs` act on them. The one list of them.
@@ -45,6 +44,7 @@ pub fn makes_pods(group: &str, kind: &str) -> bool {
     POD_WORKLOADS.contains(&(group, kind))
 }
 
+/// Whether a built-in kind is served with a status subresource.
 pub fn builtin_has_status(group: &str, kind: &str) -> bool {
     BUILTIN_WITH_STATUS.contains(&(group, kind))
 }

@@ -20,6 +20,20 @@ fn why_until(
     (code, doc["items"][0].clone())
 }
 
+/// The finding of this reason that `why TARGET` comes to give.
+fn why_finding(ns: &Namespace, target: &str, reason: &str) -> Value {
+    let find = |i: &Value| {
+        i["findings"]
+            .as_array()
+            .and_then(|f| f.iter().find(|f| f["reason"] == reason))
+            .cloned()
+    };
+    let (_, item) = why_until(ns, target, &format!("a {reason} finding"), |i| {
+        find(i).is_some()
+    });
+    find(&item).unwrap()
+}
+
 fn root_reason(item: &Value) -> &str {
     item["rootCause"]["reason"].as_str().unwrap_or("")
 }
@@ -571,18 +585,7 @@ fn a_workload_names_the_gitops_object_that_applies_it() {
         &format!("metadata:\n  name: web\n  labels: {{kustomize.toolkit.fluxcd.io/name: apps, kustomize.toolkit.fluxcd.io/namespace: {}}}", flux.name),
         1,
     ));
-    let (_, item) = why_until(&ns, "deploy/web", "the manager named", |i| {
-        i["findings"]
-            .as_array()
-            .is_some_and(|f| f.iter().any(|f| f["reason"] == "ManagedBy"))
-    });
-    let f = item["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|f| f["reason"] == "ManagedBy")
-        .unwrap()
-        .clone();
+    let f = why_finding(&ns, "deploy/web", "ManagedBy");
     let message = f["message"].as_str().unwrap();
     assert!(
         message.starts_with(&format!(
@@ -631,18 +634,7 @@ fn a_helm_installed_workload_names_its_release_from_the_release_secrets() {
         &format!("metadata:\n  name: web\n  labels: {{app.kubernetes.io/managed-by: Helm}}\n  annotations: {{meta.helm.sh/release-name: web, meta.helm.sh/release-namespace: {}}}", ns.name),
         1,
     ));
-    let (_, item) = why_until(&ns, "deploy/web", "the release named", |i| {
-        i["findings"]
-            .as_array()
-            .is_some_and(|f| f.iter().any(|f| f["reason"] == "ManagedBy"))
-    });
-    let f = item["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|f| f["reason"] == "ManagedBy")
-        .unwrap()
-        .clone();
+    let f = why_finding(&ns, "deploy/web", "ManagedBy");
     assert_eq!(
         f["message"].as_str().unwrap(),
         format!(

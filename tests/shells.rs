@@ -30,6 +30,16 @@ fn path() -> String {
     .unwrap()
 }
 
+/// Completes `line` with Tab and checks that the line became `want`,
+/// with a `--flag=` part said once.
+fn completes(shell: &Tmux, prompt: &str, line: &str, tail: &str, want: &str) {
+    let screen = shell.complete(prompt, line, tail);
+    assert!(
+        screen.contains(want) && !screen.contains("--output=--output"),
+        "{screen}"
+    );
+}
+
 fn zsh(home: &Path, rc: &str) -> Tmux {
     require("zsh");
     std::fs::write(home.join(".zshrc"), rc).unwrap();
@@ -45,23 +55,21 @@ fn zsh_completes_flags_values_and_names() {
     );
     let shell = zsh(home.path(), &rc);
     // A flag's value after `=`: the value alone is added, `--output=` kept.
-    let screen = shell.complete(
+    completes(
+        &shell,
         "zsh-ready%",
         "kubectl-reconcile status --output=ya",
         "--output=yaml",
-    );
-    assert!(
-        screen.contains("kubectl-reconcile status --output=yaml")
-            && !screen.contains("--output=--output"),
-        "{screen}"
+        "kubectl-reconcile status --output=yaml",
     );
     // Names from a snapshot file.
-    let screen = shell.complete(
+    completes(
+        &shell,
         "zsh-ready%",
         "kubectl-reconcile --snapshot examples/shop.yaml -n shop tree deploy/w",
         "deploy/web",
+        "tree deploy/web",
     );
-    assert!(screen.contains("tree deploy/web"), "{screen}");
 }
 
 #[test]
@@ -69,22 +77,20 @@ fn zsh_completes_the_plugin_through_kubectl() {
     let home = tempfile::tempdir().unwrap();
     let rc = "PS1='zsh-ready%% '\nautoload -U compinit && compinit -u\nsource <(kubectl completion zsh)\n";
     let shell = zsh(home.path(), rc);
-    let screen = shell.complete(
+    completes(
+        &shell,
         "zsh-ready%",
         "kubectl reconcile status --output=ya",
         "--output=yaml",
+        "kubectl reconcile status --output=yaml",
     );
-    assert!(
-        screen.contains("kubectl reconcile status --output=yaml")
-            && !screen.contains("--output=--output"),
-        "{screen}"
-    );
-    let screen = shell.complete(
+    completes(
+        &shell,
         "zsh-ready%",
         "kubectl reconcile --snapshot examples/shop.yaml -n shop why deploy/a",
         "deploy/api",
+        "why deploy/api",
     );
-    assert!(screen.contains("why deploy/api"), "{screen}");
 }
 
 #[test]
@@ -102,31 +108,26 @@ fn fish_completes_flags_values_and_names() {
     )
     .unwrap();
     let shell = Tmux::start("fish", "fish", home.path(), &path(), &[]);
-    let screen = shell.complete(
+    completes(
+        &shell,
         "fish-ready>",
         "kubectl-reconcile status --output=ya",
         "--output=yaml",
+        "kubectl-reconcile status --output=yaml",
     );
-    assert!(
-        screen.contains("kubectl-reconcile status --output=yaml")
-            && !screen.contains("--output=--output"),
-        "{screen}"
-    );
-    let screen = shell.complete(
+    completes(
+        &shell,
         "fish-ready>",
         "kubectl-reconcile --snapshot examples/shop.yaml -n shop tree deploy/w",
         "deploy/web",
+        "tree deploy/web",
     );
-    assert!(screen.contains("tree deploy/web"), "{screen}");
     // Through kubectl's own fish completion, which keeps `--output=` itself.
-    let screen = shell.complete(
+    completes(
+        &shell,
         "fish-ready>",
         "kubectl reconcile status --output=ya",
         "--output=yaml",
-    );
-    assert!(
-        screen.contains("kubectl reconcile status --output=yaml")
-            && !screen.contains("--output=--output"),
-        "{screen}"
+        "kubectl reconcile status --output=yaml",
     );
 }

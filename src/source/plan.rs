@@ -22,21 +22,13 @@ const LEAVES: &[(&str, &str)] = &[
     ("coordination.k8s.io", "Lease"),
 ];
 
-/// Kinds whose children [`edges`] finds by server-side selectors.
-const KNOWN_PARENTS: &[(&str, &str)] = &[
-    ("apps", "Deployment"),
-    ("apps", "ReplicaSet"),
-    ("apps", "StatefulSet"),
-    ("apps", "DaemonSet"),
-    ("batch", "Job"),
-    ("batch", "CronJob"),
-    ("", "Service"),
-];
-
 /// Whether the tree under a kind is found without going through every
-/// type: a leaf, or a parent with known edges.
+/// type: a leaf, or a parent whose children [`edges`] finds by server-side
+/// selectors (a workload that makes pods, a Service).
 pub fn has_known_edges(group: &str, kind: &str) -> bool {
-    LEAVES.contains(&(group, kind)) || KNOWN_PARENTS.contains(&(group, kind))
+    LEAVES.contains(&(group, kind))
+        || crate::catalog::makes_pods(group, kind)
+        || (group, kind) == ("", "Service")
 }
 
 /// Whether an answer goes through the whole list of types the server
