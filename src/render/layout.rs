@@ -65,17 +65,28 @@ pub fn table_shrinking(
     let header_cells: Vec<Cell> = header.iter().map(|h| Cell::plain(*h)).collect();
     for row in std::iter::once(header_cells).chain(rows) {
         let mut line = String::new();
+        let mut plain = String::new();
         for (i, cell) in row.iter().enumerate() {
             let text = match room {
                 Some(_) if i == shrink => truncate(&cell.text, widths[i]),
                 _ => cell.text.clone(),
             };
             line.push_str(&(cell.paint)(&text));
+            plain.push_str(&text);
             if i != last {
-                line.push_str(&" ".repeat(widths[i].saturating_sub(text.width()) + GAP));
+                let pad = " ".repeat(widths[i].saturating_sub(text.width()) + GAP);
+                line.push_str(&pad);
+                plain.push_str(&pad);
             }
         }
-        out.push_str(line.trim_end());
+        // With MESSAGE gone, columns wider than the terminal (a long name,
+        // LABELS) are cut at its edge, uncoloured, rather than wrapped.
+        match width {
+            Some(w) if plain.trim_end().width() > w => {
+                out.push_str(&truncate(plain.trim_end(), w));
+            }
+            _ => out.push_str(line.trim_end()),
+        }
         out.push('\n');
     }
     out
@@ -132,6 +143,21 @@ pub fn truncate(text: &str, room: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_row_never_exceeds_the_width_even_when_messages_are_gone() {
+        let rows = vec![vec![
+            Cell::plain("Pod/a-very-long-name-that-alone-is-wider-than-the-terminal"),
+            Cell::plain("Failed"),
+            Cell::plain("the message"),
+            Cell::plain("app=web,tier=frontend,team=checkout"),
+        ]];
+        let out = table_shrinking(&["NAME", "VERDICT", "MESSAGE", "LABELS"], rows, Some(40), 2);
+        for line in out.lines() {
+            assert!(line.width() <= 40, "{line:?} is {} wide", line.width());
+        }
+        assert!(out.lines().nth(1).unwrap().ends_with('…'), "{out}");
+    }
 
     #[test]
     fn columns_align_and_the_last_is_cut_to_width() {
