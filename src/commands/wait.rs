@@ -121,7 +121,7 @@ pub async fn run(settings: &Settings, specs: &[TargetSpec], wait: Wait) -> anyho
     let mut snapshot = loaded.fetched.snapshot;
     snapshot.set_failure_grace(failure_grace);
     let mut targets = loaded.fetched.targets;
-    let mut progress = Progress::new(settings);
+    let mut progress = Progress::new();
     let mut said: std::collections::HashSet<String> = std::collections::HashSet::new();
     loop {
         let report = StatusReport::build(&snapshot, &targets);
@@ -170,7 +170,7 @@ pub async fn run(settings: &Settings, specs: &[TargetSpec], wait: Wait) -> anyho
                         if got.is_none() {
                             return Err(anyhow::anyhow!("the watches stopped"));
                         }
-                        tokio::time::sleep(Duration::from_millis(100)).await;
+                        tokio::time::sleep(super::watch::SETTLE).await;
                         while cache.changes.try_recv().is_ok() {}
                         if cache.synced() {
                             snapshot = cache.snapshot(jiff::Timestamp::now());
@@ -178,7 +178,7 @@ pub async fn run(settings: &Settings, specs: &[TargetSpec], wait: Wait) -> anyho
                             snapshot.set_failure_grace(failure_grace);
                             targets = retarget.targets(&snapshot);
                             // A watch this user may not open is said at once.
-                            for gap in snapshot.incomplete.iter().filter(|g| g.error.contains("watching")) {
+                            for gap in cache.unwatchable() {
                                 let line = format!("{}: {}", gap.resource, gap.error);
                                 if said.insert(line.clone()) {
                                     progress.clear();
@@ -275,7 +275,7 @@ struct Progress {
 }
 
 impl Progress {
-    fn new(_settings: &Settings) -> Progress {
+    fn new() -> Progress {
         let terminal = std::io::stderr().is_terminal();
         let width = if terminal {
             terminal_size::terminal_size()

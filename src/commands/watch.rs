@@ -18,8 +18,9 @@ use crate::source::offline;
 use crate::source::watch::{Cache, Outage};
 use crate::targets::failing_roots;
 
-/// How long changes are gathered before a redraw.
-const SETTLE: Duration = Duration::from_millis(150);
+/// How long changes are gathered before a redraw (`--watch`) or a new
+/// look (`wait`).
+pub const SETTLE: Duration = Duration::from_millis(150);
 
 /// Which objects the answer is about, found again in every new snapshot:
 /// objects come and go, and a recreated object has a new uid.

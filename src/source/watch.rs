@@ -153,6 +153,14 @@ impl Cache {
         locked(&self.store).synced.len() >= self.reads
     }
 
+    /// The reads whose watch is forbidden, re-listed instead: said once by
+    /// `wait`.
+    pub fn unwatchable(&self) -> Vec<Incomplete> {
+        let mut gaps: Vec<Incomplete> = locked(&self.store).unwatchable.values().cloned().collect();
+        gaps.sort();
+        gaps
+    }
+
     /// How long the API server has not answered, and why if known, while
     /// it does not.
     pub fn outage(&self) -> Option<Outage> {
