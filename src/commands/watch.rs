@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 use std::io::Write;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use super::frame::Frame;
 use super::load::Loaded;
@@ -128,7 +128,13 @@ async fn watch(
     let redraw = printer.redraws();
     let mut current = settings.clone();
     let mut last = (loaded.fetched.snapshot, loaded.fetched.targets);
+    // What a frame costs: a large answer is redrawn for its clock less
+    // often (at most a tenth of the time goes to it), never more than once
+    // a second.
+    let started = Instant::now();
     let first = frame(&current, &last.0, &last.1, true);
+    let mut cost = started.elapsed();
+    let mut drawn = Instant::now();
     let mut code = first.code;
     if !printer.show(&first) {
         return Ok(Outcome {
@@ -150,10 +156,12 @@ async fn watch(
                 if !printer.outage(cache.outage()) {
                     return Ok(Outcome { stdout: String::new(), code: 0 });
                 }
-                if redraw && cache.outage().is_none() {
+                if redraw && cache.outage().is_none() && drawn.elapsed() >= cost * 10 {
                     current.width = Some(crate::settings::terminal_width());
                     last.0.now = jiff::Timestamp::now();
+                    let started = Instant::now();
                     let f = frame(&current, &last.0, &last.1, true);
+                    (cost, drawn) = (started.elapsed(), Instant::now());
                     code = f.code;
                     if !printer.show(&f) {
                         return Ok(Outcome { stdout: String::new(), code: 0 });
@@ -179,7 +187,9 @@ async fn watch(
                     current.width = Some(crate::settings::terminal_width());
                 }
                 let targets = retarget.targets(&snap);
+                let started = Instant::now();
                 let f = frame(&current, &snap, &targets, true);
+                (cost, drawn) = (started.elapsed(), Instant::now());
                 last = (snap, targets);
                 code = f.code;
                 if !printer.show(&f) {
