@@ -117,24 +117,35 @@ impl<'a> Graph<'a> {
     /// controller when the controller is in the tree, else under its first
     /// owner in the tree. Cycles stop where they close.
     pub fn tree(&self, root: &str) -> TreeNode {
-        // Breadth-first reach, then one parent per node.
-        let mut order: Vec<&str> = vec![root];
-        let mut reached: HashSet<&str> = HashSet::from([root]);
+        let Some(root) = self.snap.get(root) else {
+            return TreeNode {
+                uid: root.to_string(),
+                children: Vec::new(),
+                also_owned_by: Vec::new(),
+                notes: Vec::new(),
+            };
+        };
+        // Breadth-first reach, then one parent per node. Objects, not uids:
+        // what was reached is in hand, never looked up again.
+        let mut order: Vec<&'a Object> = vec![root];
+        let mut reached: HashSet<&str> = HashSet::from([root.uid.as_str()]);
         let mut i = 0;
         while i < order.len() {
-            for child in self.children.get(order[i]).into_iter().flatten() {
+            for &child in self
+                .children
+                .get(order[i].uid.as_str())
+                .into_iter()
+                .flatten()
+            {
                 if reached.insert(child.uid.as_str()) {
-                    order.push(child.uid.as_str());
+                    order.push(child);
                 }
             }
             i += 1;
         }
         let mut parent_of: HashMap<&str, &str> = HashMap::new();
-        for &uid in order.iter().skip(1) {
-            let obj = self
-                .snap
-                .get(uid)
-                .expect("reached objects are in the snapshot");
+        for &obj in order.iter().skip(1) {
+            let uid = obj.uid.as_str();
             let valid: Vec<&OwnerRef> = obj
                 .owners
                 .iter()
@@ -155,7 +166,12 @@ impl<'a> Graph<'a> {
     /// each other below it (x under y, y under x) would leave both out of
     /// the tree: the first such object, in the order reached, goes under an
     /// owner already in the tree (the one it was reached through is).
-    fn connect(&self, root: &'a str, order: &[&'a str], parent_of: &mut HashMap<&'a str, &'a str>) {
+    fn connect(
+        &self,
+        root: &'a Object,
+        order: &[&'a Object],
+        parent_of: &mut HashMap<&'a str, &'a str>,
+    ) {
         let mut kids: HashMap<&str, Vec<&str>> = HashMap::new();
         for (&child, &parent) in parent_of.iter() {
             kids.entry(parent).or_default().push(child);
@@ -169,15 +185,12 @@ impl<'a> Graph<'a> {
                 }
             }
         };
-        place(root, &mut placed);
-        for &uid in order.iter().skip(1) {
+        place(root.uid.as_str(), &mut placed);
+        for &obj in order.iter().skip(1) {
+            let uid = obj.uid.as_str();
             if placed.contains(uid) {
                 continue;
             }
-            let obj = self
-                .snap
-                .get(uid)
-                .expect("reached objects are in the snapshot");
             let owners: Vec<&OwnerRef> = obj
                 .owners
                 .iter()
@@ -214,17 +227,17 @@ impl<'a> Graph<'a> {
     /// The tree from `root` down, depth first, without recursion: the path
     /// from the root is an explicit stack, so a chain thousands deep cannot
     /// overflow the call stack, and it stops at [`MAX_DEPTH`] levels.
-    fn build(&self, root: &'a str, parent_of: &HashMap<&'a str, &'a str>) -> TreeNode {
+    fn build(&self, root: &'a Object, parent_of: &HashMap<&'a str, &'a str>) -> TreeNode {
         struct Frame<'g, 'a> {
             node: TreeNode,
             children: &'g [&'a Object],
             next: usize,
         }
         let children_of = |uid: &str| self.children.get(uid).map_or(&[][..], Vec::as_slice);
-        let mut on_path: HashSet<&str> = HashSet::from([root]);
+        let mut on_path: HashSet<&str> = HashSet::from([root.uid.as_str()]);
         let mut stack = vec![Frame {
             node: self.node(root, parent_of),
-            children: children_of(root),
+            children: children_of(root.uid.as_str()),
             next: 0,
         }];
         loop {
@@ -248,7 +261,7 @@ impl<'a> Graph<'a> {
                     }
                     on_path.insert(child.uid.as_str());
                     stack.push(Frame {
-                        node: self.node(&child.uid, parent_of),
+                        node: self.node(child, parent_of),
                         children: children_of(child.uid.as_str()),
                         next: 0,
                     });
@@ -265,8 +278,8 @@ impl<'a> Graph<'a> {
     }
 
     /// A node with its notes, before its children are added.
-    fn node(&self, uid: &str, parent_of: &HashMap<&str, &str>) -> TreeNode {
-        let obj = self.snap.get(uid).expect("tree nodes are in the snapshot");
+    fn node(&self, obj: &Object, parent_of: &HashMap<&str, &str>) -> TreeNode {
+        let uid = obj.uid.as_str();
         // The root is drawn under the owner its chain follows, if any.
         let placed_under = parent_of.get(uid).copied().or_else(|| {
             obj.controller()

@@ -27,10 +27,10 @@ impl StatusReport {
         let items = targets
             .iter()
             .map(|t| match t {
-                Target::Found(uid) => Item::of(
-                    snap.get(uid).expect("found targets are in the snapshot"),
-                    snap,
-                ),
+                Target::Found(uid) => match snap.get(uid) {
+                    Some(obj) => Item::of(obj, snap),
+                    None => Item::missing(&snap.id_of(uid)),
+                },
                 Target::Missing(id) => Item::missing(id),
             })
             .collect();
@@ -173,11 +173,14 @@ impl TreeReport {
             .map(|t| match t {
                 Target::Found(uid) if budget.left == 0 => {
                     budget.cut.targets_without_tree += 1;
-                    let obj = snap.get(uid).expect("found targets are in the snapshot");
+                    let item = match snap.get(uid) {
+                        Some(obj) => Item::of(obj, snap),
+                        None => Item::missing(&snap.id_of(uid)),
+                    };
                     TreeItem {
                         owners: None,
                         node: leaf(
-                            Item::of(obj, snap),
+                            item,
                             vec![format!(
                                 "its tree is not drawn: the answer is cut at {MAX_TREE_OBJECTS} objects"
                             )],
@@ -228,10 +231,10 @@ fn leaf(item: Item, notes: Vec<String>) -> Node {
 fn node(snap: &Snapshot, tree: &relations::Node, budget: &mut Budget) -> Node {
     budget.take(1);
     let (item, ns) = match &tree.end {
-        End::Found(uid) => {
-            let obj = snap.get(uid).expect("tree nodes are in the snapshot");
-            (Item::of(obj, snap), obj.namespace())
-        }
+        End::Found(uid) => match snap.get(uid) {
+            Some(obj) => (Item::of(obj, snap), obj.namespace()),
+            None => (Item::missing(&snap.id_of(uid)), None),
+        },
         End::Missing(r) => (Item::missing(r), None),
     };
     let mut notes: Vec<String> = tree.notes.iter().map(note_text).collect();
@@ -272,7 +275,13 @@ fn chain(snap: &Snapshot, graph: &Graph, uid: &str) -> Vec<OwnerLink> {
         .owner_chain(uid)
         .iter()
         .map(|link| match link {
-            ChainLink::Found(u) => OwnerLink { item: Item::of(snap.get(u).expect("chain links are in the snapshot"), snap), state: "present" },
+            ChainLink::Found(u) => OwnerLink {
+                item: match snap.get(u) {
+                    Some(obj) => Item::of(obj, snap),
+                    None => Item::missing(&snap.id_of(u)),
+                },
+                state: "present",
+            },
             ChainLink::Dangling(o) => OwnerLink {
                 item: Item {
                     verdict: Verdict::NotFound,
@@ -502,5 +511,25 @@ impl WhyReport {
         });
         report.items = items;
         report
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A target from another read (a uid this snapshot does not hold) is
+    /// reported, never a panic: status, tree and why alike.
+    #[test]
+    fn a_target_the_snapshot_does_not_hold_is_reported_not_a_crash() {
+        let snap = Snapshot::new(vec![], vec![], vec![], jiff::Timestamp::UNIX_EPOCH);
+        let targets = [Target::Found("u-gone".into())];
+        let status = StatusReport::build(&snap, &targets);
+        assert_eq!(status.items[0].verdict, Verdict::NotFound);
+        assert_eq!(status.items[0].object.uid.as_deref(), Some("u-gone"));
+        let tree = TreeReport::build(&snap, &targets, true);
+        assert_eq!(tree.items[0].node.item.verdict, Verdict::NotFound);
+        let why = WhyReport::build(&snap, &targets);
+        assert_eq!(why.items[0].item.verdict, Verdict::NotFound);
     }
 }

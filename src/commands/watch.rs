@@ -41,12 +41,7 @@ impl Retarget {
                 .map(|t| match t {
                     Target::Found(uid) => ObjectRef {
                         uid: None,
-                        ..fetched
-                            .snapshot
-                            .get(uid)
-                            .expect("found targets are in the snapshot")
-                            .id
-                            .clone()
+                        ..fetched.snapshot.id_of(uid)
                     },
                     Target::Missing(id) => id.clone(),
                 })

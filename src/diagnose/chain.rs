@@ -122,11 +122,7 @@ pub fn ranked_causes(
 /// The identity of a node: the object's, or the missing one's.
 pub fn id_of(snap: &Snapshot, node: &TreeNode) -> ObjectRef {
     match &node.end {
-        End::Found(uid) => snap
-            .get(uid)
-            .expect("tree nodes are in the snapshot")
-            .id
-            .clone(),
+        End::Found(uid) => snap.id_of(uid),
         End::Missing(r) => r.clone(),
     }
 }

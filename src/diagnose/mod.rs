@@ -129,7 +129,9 @@ pub fn diagnose(snap: &Snapshot, uid: &str) -> Diagnosis {
 /// [`diagnose`] with the snapshot's graph already built: one graph for
 /// every target of an answer, not one each.
 pub fn diagnose_in(snap: &Snapshot, graph: &Graph, uid: &str) -> Diagnosis {
-    let target = snap.get(uid).expect("targets are in the snapshot");
+    let Some(target) = snap.get(uid) else {
+        return missing(snap, &snap.id_of(uid));
+    };
     let tree = crate::relations::tree(snap, graph, uid);
     let mut judged: HashMap<String, Judgement> = HashMap::new();
     judge_all(snap, &tree, &mut judged);
@@ -404,7 +406,13 @@ fn quiet(
 fn judge_all(snap: &Snapshot, node: &TreeNode, out: &mut HashMap<String, Judgement>) {
     node.walk(&mut |n| {
         let j = match &n.end {
-            End::Found(uid) => judge(snap.get(uid).expect("tree nodes are in the snapshot"), snap),
+            End::Found(uid) => match snap.get(uid) {
+                Some(obj) => judge(obj, snap),
+                None => {
+                    let item = Item::missing(&snap.id_of(uid));
+                    Judgement::new(item.verdict, item.reason, item.message)
+                }
+            },
             End::Missing(r) => {
                 let item = Item::missing(r);
                 Judgement::new(item.verdict, item.reason, item.message)

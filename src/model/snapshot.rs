@@ -152,6 +152,22 @@ impl Snapshot {
         self.by_uid.get(uid).map(|&i| &self.objects[i])
     }
 
+    /// The identity of the object with this uid; for a uid the snapshot
+    /// does not hold (a target of another read), one that says only the
+    /// uid, so that callers report it instead of failing.
+    pub fn id_of(&self, uid: &str) -> super::ObjectRef {
+        match self.get(uid) {
+            Some(obj) => obj.id.clone(),
+            None => super::ObjectRef {
+                api_version: String::new(),
+                kind: "Object".into(),
+                namespace: None,
+                name: uid.to_string(),
+                uid: Some(uid.to_string()),
+            },
+        }
+    }
+
     /// Finds an object by group, kind, namespace and name.
     pub fn find(
         &self,
