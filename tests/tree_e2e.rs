@@ -628,6 +628,8 @@ fn discovery_requests(stderr: &str) -> Vec<String> {
 
 #[test]
 fn a_cached_catalog_serves_until_a_read_proves_it_wrong() {
+    // No other test of this binary may change the types meanwhile.
+    let _catalog = support::catalog_lock();
     let ns = Namespace::new("tree-catalog");
     ns.apply(&web("web", 1, ""));
     wait_available(&ns, "web", 1);
@@ -700,7 +702,7 @@ fn a_cached_catalog_serves_until_a_read_proves_it_wrong() {
     // A type created after the cache was written: naming it has the
     // catalog revalidated (the server's ETag changed), and it resolves.
     let group = format!("{}.catalog.test", ns.name);
-    support::install_crd("gizmos", "Gizmo", &group, "", "");
+    support::install_crd_locked("gizmos", "Gizmo", &group, "", "");
     ns.apply(
         "apiVersion: GROUP/v1\nkind: Gizmo\nmetadata: {name: a}\n"
             .replace("GROUP", &group)
@@ -733,7 +735,7 @@ fn a_cached_catalog_serves_until_a_read_proves_it_wrong() {
     // An owner of a kind created after the cache was written: the tree
     // names only a built-in type, so it reads with the cached catalog,
     // meets a kind that catalog does not know, revalidates and asks again.
-    support::install_crd("sprockets", "Sprocket", &group, "", "");
+    support::install_crd_locked("sprockets", "Sprocket", &group, "", "");
     ns.apply(
         "apiVersion: GROUP/v1\nkind: Sprocket\nmetadata: {name: s}\n"
             .replace("GROUP", &group)

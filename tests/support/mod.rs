@@ -443,6 +443,22 @@ pub fn wait_rolled_out(ns: &Namespace, name: &str, replicas: u32) {
 /// and no schema (`extra` is appended to the CRD's `names`, and may add
 /// more documents after it), and returns once it is served.
 pub fn install_crd(plural: &str, kind: &str, group: &str, extra_names: &str, more: &str) {
+    let _catalog = catalog_lock();
+    install_crd_locked(plural, kind, group, extra_names, more);
+}
+
+/// Held while a test changes the cluster's types, or counts on them not
+/// changing (a test of discovery's ETags): tests of one binary run in
+/// parallel, and a CRD another one installs changes `/apis` under it.
+pub fn catalog_lock() -> std::sync::MutexGuard<'static, ()> {
+    static CATALOG: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    CATALOG
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// [`install_crd`], for a test that holds [`catalog_lock`] already.
+pub fn install_crd_locked(plural: &str, kind: &str, group: &str, extra_names: &str, more: &str) {
     let crd = format!(
         r#"
 apiVersion: apiextensions.k8s.io/v1
