@@ -55,17 +55,25 @@ pub fn manager_of(obj: &Object) -> Option<(Named, String)> {
     }
     // Argo CD: `<app>:<group>/<kind>:<namespace>/<name>`; an app outside
     // Argo CD's own namespace is written `<namespace>_<app>`.
-    if let Some(id) = annotation("argocd.argoproj.io/tracking-id") {
-        let app = id.split(':').next().unwrap_or("");
-        let (ns, name) = app.split_once('_').unwrap_or(("argocd", app));
-        if !name.is_empty() {
-            return Some((
-                Named::new("argoproj.io/v1alpha1", "Application", Some(ns), name),
-                "annotation argocd.argoproj.io/tracking-id".into(),
-            ));
-        }
+    if let Some(app) = annotation("argocd.argoproj.io/tracking-id")
+        .and_then(|id| argo_application(id.split(':').next().unwrap_or("")))
+    {
+        return Some((app, "annotation argocd.argoproj.io/tracking-id".into()));
+    }
+    // Argo CD with label tracking, under the key its docs recommend
+    // instead of `app.kubernetes.io/instance` (which Helm sets too, and so
+    // names no manager on its own): the Application, in Argo CD's namespace.
+    if let Some(app) = label("argocd.argoproj.io/instance").and_then(argo_application) {
+        return Some((app, "label argocd.argoproj.io/instance".into()));
     }
     None
+}
+
+/// An Argo CD Application as tracking names it: `<app>`, in Argo CD's own
+/// namespace, or `<namespace>_<app>` for one outside it.
+fn argo_application(app: &str) -> Option<Named> {
+    let (ns, name) = app.split_once('_').unwrap_or(("argocd", app));
+    (!name.is_empty()).then(|| Named::new("argoproj.io/v1alpha1", "Application", Some(ns), name))
 }
 
 /// Where a GitOps object takes what it applies from, and the revision it
@@ -164,6 +172,19 @@ mod tests {
             (n.kind.as_str(), n.namespace.as_deref(), n.name.as_str()),
             ("Application", Some("argocd"), "shop")
         );
+        let label = obj(json!({"apiVersion": "apps/v1", "kind": "Deployment",
+            "metadata": {"name": "web", "namespace": "shop", "uid": "4",
+                "labels": {"argocd.argoproj.io/instance": "team-a_shop"}}}));
+        let (n, how) = manager_of(&label).unwrap();
+        assert_eq!(
+            (n.namespace.as_deref(), n.name.as_str(), how.as_str()),
+            (Some("team-a"), "shop", "label argocd.argoproj.io/instance")
+        );
+        // Helm sets app.kubernetes.io/instance too: it names no Argo CD app.
+        let instance = obj(json!({"apiVersion": "apps/v1", "kind": "Deployment",
+            "metadata": {"name": "web", "namespace": "shop", "uid": "5",
+                "labels": {"app.kubernetes.io/instance": "shop"}}}));
+        assert!(manager_of(&instance).is_none());
         let helm = obj(json!({"apiVersion": "apps/v1", "kind": "Deployment",
             "metadata": {"name": "web", "namespace": "shop", "uid": "3",
                 "labels": {"app.kubernetes.io/managed-by": "Helm"},

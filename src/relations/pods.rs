@@ -45,6 +45,30 @@ fn refs(pod: &Object, with_optional: bool) -> Vec<(Edge, Named)> {
             s("/persistentVolumeClaim/claimName"),
             None,
         );
+        // A generic ephemeral volume's claim is named after the pod and the
+        // volume, and made by the ephemeral volume controller.
+        if v.get("ephemeral").is_some()
+            && let Some(volume) = s("/name")
+        {
+            let claim = format!("{}-{volume}", pod.name());
+            push(Edge::Mounts, "PersistentVolumeClaim", Some(&claim), None);
+        }
+        // Every other volume source that takes a Secret of the pod's
+        // namespace (csi, cephfs, rbd, iscsi, flexVolume, azureFile, ...):
+        // `secretRef`, `nodePublishSecretRef` or `secretName`.
+        for (kind, source) in v.as_object().into_iter().flatten() {
+            if matches!(kind.as_str(), "name" | "secret" | "projected") {
+                continue;
+            }
+            for p in [
+                "/secretRef/name",
+                "/nodePublishSecretRef/name",
+                "/secretName",
+            ] {
+                let name = source.pointer(p).and_then(Value::as_str);
+                push(Edge::Mounts, "Secret", name, None);
+            }
+        }
         push(
             Edge::Mounts,
             "ConfigMap",
@@ -79,7 +103,10 @@ fn refs(pod: &Object, with_optional: bool) -> Vec<(Edge, Named)> {
             );
         }
     }
-    for c in array(spec.get("initContainers")).chain(array(spec.get("containers"))) {
+    for c in array(spec.get("initContainers"))
+        .chain(array(spec.get("containers")))
+        .chain(array(spec.get("ephemeralContainers")))
+    {
         for e in array(c.get("envFrom")) {
             let s = |p: &str| e.pointer(p).and_then(Value::as_str);
             push(

@@ -757,3 +757,43 @@ status:
         "{steps:#?}"
     );
 }
+
+#[test]
+fn every_way_a_pod_names_a_secret_or_a_claim_makes_it_a_user() {
+    // Not only `secret` volumes and env: a CSI driver's publish secret, a
+    // cephfs secretRef, azureFile's secretName, an ephemeral container's
+    // env, and a generic ephemeral volume's claim (`<pod>-<volume>`).
+    let pod = Object::from_value(serde_json::json!({"apiVersion": "v1", "kind": "Pod",
+        "metadata": {"name": "db-0", "namespace": "shop", "uid": "pod"},
+        "spec": {"containers": [{"name": "db", "image": "db"}],
+            "ephemeralContainers": [{"name": "debug", "image": "busybox",
+                "env": [{"name": "T", "valueFrom": {"secretKeyRef": {"name": "debug-token", "key": "t"}}}]}],
+            "volumes": [
+                {"name": "vault", "csi": {"driver": "secrets-store.csi.k8s.io", "nodePublishSecretRef": {"name": "csi-creds"}}},
+                {"name": "share", "cephfs": {"monitors": ["10.0.0.1:6789"], "secretRef": {"name": "ceph-key"}}},
+                {"name": "files", "azureFile": {"secretName": "azure-key", "shareName": "s"}},
+                {"name": "scratch", "ephemeral": {"volumeClaimTemplate": {"spec": {"accessModes": ["ReadWriteOnce"],
+                    "resources": {"requests": {"storage": "1Gi"}}}}}}]}}))
+    .unwrap();
+    let target = |kind: &str, name: &str| {
+        Object::from_value(serde_json::json!({"apiVersion": "v1", "kind": kind,
+            "metadata": {"name": name, "namespace": "shop", "uid": name}}))
+        .unwrap()
+    };
+    for (kind, name) in [
+        ("Secret", "csi-creds"),
+        ("Secret", "ceph-key"),
+        ("Secret", "azure-key"),
+        ("Secret", "debug-token"),
+        ("PersistentVolumeClaim", "db-0-scratch"),
+    ] {
+        assert_eq!(
+            uses(&pod, &target(kind, name)),
+            Some(Edge::UsedBy),
+            "{kind}/{name}"
+        );
+    }
+    assert_eq!(uses(&pod, &target("Secret", "other")), None);
+    // The volume's own name is not a Secret.
+    assert_eq!(uses(&pod, &target("Secret", "vault")), None);
+}

@@ -72,21 +72,29 @@ pub struct Swept {
     keep_owned: bool,
 }
 
+/// At most this many owned objects are kept for `why` in depth; past it
+/// a list is not counted as read, and is listed again if it is needed.
+/// Memory follows the answer: a few hundred bytes each.
+pub const MAX_OWNED: usize = 50_000;
+
 impl Swept {
+    /// Counts a list as read, with what it held that has an owner. Only
+    /// for a sweep that keeps them: a list counted as read without them
+    /// would hide children from the search that trusts it.
     fn record(&mut self, read: &Read, objects: &[Object]) {
+        if !self.keep_owned {
+            return;
+        }
+        let owned: Vec<&Object> = objects.iter().filter(|o| !o.owners.is_empty()).collect();
+        if self.owned.len() + owned.len() > MAX_OWNED {
+            return;
+        }
         self.lists.insert((
             read.rt.group.clone(),
             read.rt.kind.clone(),
             read.namespace.clone(),
         ));
-        if self.keep_owned {
-            self.owned.extend(
-                objects
-                    .iter()
-                    .filter(|o| !o.owners.is_empty())
-                    .filter_map(owned_only),
-            );
-        }
+        self.owned.extend(owned.into_iter().filter_map(owned_only));
     }
 
     fn covers(&self, read: &Read) -> bool {
@@ -638,14 +646,16 @@ impl<'a, R: Reader> Crawl<'a, R> {
             return;
         }
         let lists: Vec<Read> = reads.iter().map(|(r, _)| r.clone()).collect();
+        let answered = self.run(lists).await;
+        let have: HashSet<&str> = self.objects.iter().map(|o| o.uid.as_str()).collect();
         let mut users: Vec<Object> = Vec::new();
-        for (read, pods) in self.run(lists).await {
+        for (read, pods) in answered {
             let Some((_, of)) = reads.iter().find(|(r, _)| *r == read) else {
                 continue;
             };
             users.extend(pods.into_iter().filter(|p| {
-                of.iter().any(|t| crate::relations::uses(p, t).is_some())
-                    && !self.objects.iter().any(|o| o.uid == p.uid)
+                !have.contains(p.uid.as_str())
+                    && of.iter().any(|t| crate::relations::uses(p, t).is_some())
             }));
         }
         self.owners(&users).await;
@@ -1111,4 +1121,37 @@ pub async fn conversion_webhook<R: Reader>(
     };
     text.push_str(&state);
     Some(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sweep_keeps_owned_objects_only_up_to_its_bound() {
+        let rt = crate::source::tests::catalog()
+            .by_kind("", "Pod")
+            .unwrap()
+            .clone();
+        let read = Read::list(&rt, Some("shop")).metadata_only();
+        let pod = |i: usize| {
+            Object::from_value(serde_json::json!({"apiVersion": "v1", "kind": "Pod",
+                "metadata": {"name": format!("p{i}"), "namespace": "shop", "uid": format!("u{i}"),
+                    "ownerReferences": [{"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": "rs", "uid": "rs", "controller": true}]}}))
+            .unwrap()
+        };
+        let mut swept = Swept {
+            keep_owned: true,
+            ..Swept::default()
+        };
+        swept.record(&read, &[pod(0), pod(1)]);
+        assert!(swept.covers(&read));
+        assert_eq!(swept.owned.len(), 2);
+        // One list past the bound is not counted as read: listed again.
+        let many: Vec<Object> = (0..MAX_OWNED).map(pod).collect();
+        let other = Read::list(&rt, Some("other")).metadata_only();
+        swept.record(&other, &many);
+        assert!(!swept.covers(&other));
+        assert_eq!(swept.owned.len(), 2);
+    }
 }

@@ -832,6 +832,8 @@ fn why_in_depth_reuses_the_lists_of_its_sweep() {
     // A status sweep keeps no more than its roots.
     let status = run(ask(&fresh, &cat, &[], Mode::Status, None)).unwrap();
     assert!(status.swept.owned.is_empty() && !sweep.swept.owned.is_empty());
+    // ... nor counts a list as read: a search trusting it would miss children.
+    assert!(status.swept.lists.is_empty() && !sweep.swept.lists.is_empty());
     let fresh = Memory::new(fresh_objects.clone());
     let earlier = Earlier {
         events: sweep.events_read.clone(),
