@@ -8,6 +8,7 @@ pub mod cli;
 pub mod commands;
 pub mod completion;
 pub mod diagnose;
+pub mod escape;
 pub mod field_selector;
 pub mod graph;
 pub mod log;

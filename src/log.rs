@@ -7,8 +7,6 @@ use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::time::Duration;
 
-use crate::source::api::ApiError;
-
 static LEVEL: AtomicU8 = AtomicU8::new(0);
 /// The server's base URL and the headers every request carries.
 static CONNECTION: OnceLock<(String, Vec<(String, String)>)> = OnceLock::new();
@@ -32,21 +30,11 @@ pub fn set_connection(base: &str, headers: Vec<(String, String)>) {
     let _ = CONNECTION.set((base.trim_end_matches('/').to_string(), headers));
 }
 
-/// After a request: the round-trip line at level 6, then at level 8 the
+/// After a request: the round-trip line at level 6 (`status`: the HTTP
+/// status as kubectl prints it, or what stopped the request), then at level 8 the
 /// headers it was sent with (printed together, so that concurrent requests
 /// do not interleave).
-pub fn response(
-    method: &str,
-    path: &str,
-    accept: Option<&str>,
-    error: Option<&ApiError>,
-    took: Duration,
-) {
-    response_with(method, path, accept, &status_text(error), took);
-}
-
-/// [`response`] with the status already said (`304 Not Modified`).
-pub fn response_with(method: &str, path: &str, accept: Option<&str>, status: &str, took: Duration) {
+pub fn response(method: &str, path: &str, accept: Option<&str>, status: &str, took: Duration) {
     if !enabled(REQUESTS) {
         return;
     }
@@ -66,26 +54,10 @@ pub fn response_with(method: &str, path: &str, accept: Option<&str>, status: &st
     eprintln!("{}", lines.join("\n"));
 }
 
-/// The HTTP status as kubectl prints it, or what stopped the request.
-pub fn status_text(error: Option<&ApiError>) -> String {
-    match error {
-        None => "200 OK".into(),
-        Some(ApiError::NotFound | ApiError::Missing) => "404 Not Found".into(),
-        Some(ApiError::Forbidden(_)) => "403 Forbidden".into(),
-        Some(ApiError::Unauthorized(_)) => "401 Unauthorized".into(),
-        Some(ApiError::Gone) => "410 Gone".into(),
-        Some(ApiError::Timeout) => "(timed out)".into(),
-        Some(ApiError::Unreachable(why) | ApiError::Tls(why)) => format!("(failed: {why})"),
-        Some(ApiError::TooLarge(_)) => "(answer too large)".into(),
-        Some(ApiError::Credential(_)) => "(not sent: the credential plugin failed)".into(),
-        Some(ApiError::Other(code, _)) => code.to_string(),
-    }
-}
-
 /// `GET https://host/api/v1/pods 200 OK in 12 milliseconds`, kubectl's
 /// round-trip line. `status` is the HTTP status, or what went wrong.
 pub fn request_line(method: &str, url: &str, status: &str, took: Duration) -> String {
-    crate::render::escape(&format!(
+    crate::escape::escape(&format!(
         "{method} {url} {status} in {} milliseconds",
         took.as_millis()
     ))
@@ -94,7 +66,7 @@ pub fn request_line(method: &str, url: &str, status: &str, took: Duration) -> St
 
 /// `Request Header: "Accept: application/json"`, credentials masked.
 pub fn header_line(name: &str, value: &str) -> String {
-    crate::render::escape(&format!(
+    crate::escape::escape(&format!(
         "Request Header: \"{name}: {}\"",
         masked(name, value)
     ))

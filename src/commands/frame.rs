@@ -32,7 +32,7 @@ pub fn document<T: serde::Serialize>(report: &T, settings: &Settings, compact: b
             render::shape::jsonpath(report, template).unwrap_or_else(|e| format!("{e}\n"))
         }
         Shape::Yaml => render::yaml(report),
-        Shape::Json if compact => format!("{}\n", render::escape::json_compact(report)),
+        Shape::Json if compact => format!("{}\n", crate::escape::json_compact(report)),
         _ => render::json(report),
     }
 }

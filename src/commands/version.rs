@@ -6,8 +6,9 @@ use std::time::Duration;
 
 use super::Outcome;
 use crate::settings::Settings;
-use crate::source::api::{Api, ApiError};
+use crate::source::api::Api;
 use crate::source::client::connect;
+use crate::source::read::ApiError;
 
 /// How long `--version` waits for the server, all told.
 pub const SERVER_DEADLINE: Duration = Duration::from_secs(2);

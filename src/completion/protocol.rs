@@ -411,7 +411,7 @@ pub fn answer(request: &Request, candidates: &[Candidate]) -> String {
         out.push_str(&value);
         if let Some(help) = &c.help {
             // A description: shown, never run; made inert as everywhere.
-            let help = crate::render::escape(help).replace('\t', " ");
+            let help = crate::escape::escape(help).replace('\t', " ");
             out.push('\t');
             out.push_str(&help);
         }

@@ -3,7 +3,6 @@
 //! tree: the verdict, the generation check, the conditions, the root-cause
 //! chain, one event timeline, other findings, and the next step. Pure.
 
-pub mod admission;
 mod chain;
 pub mod controller;
 mod events;

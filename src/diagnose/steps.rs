@@ -4,10 +4,10 @@ use serde::Serialize;
 
 use serde_json::Value;
 
-use super::admission::{self, Admission};
 use super::chain::{Cause, Link};
 use super::findings::Finding;
 use crate::model::{Object, ObjectRef, Snapshot};
+use crate::relations::admission::{self, Admission};
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]

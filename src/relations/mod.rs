@@ -3,6 +3,7 @@
 //! read from the fields that say so. Pure: computed from a snapshot, and a
 //! plan of the extra reads they need (`reads_for`).
 
+pub mod admission;
 mod gitops;
 mod managers;
 mod near;

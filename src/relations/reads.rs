@@ -8,8 +8,8 @@ use std::collections::{BTreeMap, HashSet};
 
 use serde_json::Value;
 
+use super::admission::{self, Admission};
 use super::{Edge, Named, named, selector_of};
-use crate::diagnose::admission::{self, Admission};
 use crate::model::{Event, Object};
 use crate::selector;
 

@@ -6,7 +6,7 @@
 use jsonpath_rust::JsonPath;
 use serde_json::Value;
 
-use super::escape::escape;
+use crate::escape::escape;
 
 /// A parsed template.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,8 +1,7 @@
 //! Rendering reports: text for people (tree, status table), and the
 //! versioned JSON or YAML documents for programs. Pure: writes to strings.
 
-pub mod escape;
-pub use escape::{escape, escape_multiline};
+pub use crate::escape::{escape, escape_multiline};
 pub mod jsonpath;
 pub mod layout;
 pub mod shape;
@@ -44,12 +43,12 @@ pub fn footer(incomplete: &[Incomplete], style: Style) -> String {
         let place = gap
             .namespace
             .as_deref()
-            .map(|ns| format!(" in namespace {}", escape::escape(ns)))
+            .map(|ns| format!(" in namespace {}", escape(ns)))
             .unwrap_or_default();
         out.push_str(&format!(
             "  - {}{place}: {}\n",
-            escape::escape(&gap.resource),
-            escape::escape(&gap.error)
+            escape(&gap.resource),
+            escape(&gap.error)
         ));
     }
     out
@@ -57,12 +56,12 @@ pub fn footer(incomplete: &[Incomplete], style: Style) -> String {
 
 /// The JSON document, pretty-printed, unsafe characters as `\uXXXX`.
 pub fn json<T: serde::Serialize>(report: &T) -> String {
-    let mut s = escape::json_pretty(report);
+    let mut s = crate::escape::json_pretty(report);
     s.push('\n');
     s
 }
 
 /// The same document as YAML, unsafe characters escaped in double quotes.
 pub fn yaml<T: serde::Serialize>(report: &T) -> String {
-    escape::yaml(report)
+    crate::escape::yaml(report)
 }

@@ -3,10 +3,10 @@
 
 use jiff::Timestamp;
 
-use super::escape::escape;
 use super::layout::{Cell, table_shrinking};
 use super::shape::{Shape, View};
 use super::{Style, footer, ready_text, since_text};
+use crate::escape::escape;
 use crate::model::{Object, Snapshot};
 use crate::report::{Item, StatusReport};
 use crate::verdict::Verdict;

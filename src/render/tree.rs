@@ -5,9 +5,9 @@ use std::collections::BTreeMap;
 
 use jiff::Timestamp;
 
-use super::escape::escape;
 use super::layout::{Cell, table_shrinking};
 use super::{Style, footer, ready_text};
+use crate::escape::escape;
 use crate::relations::Edge;
 use crate::report::{Item, Node, TreeReport};
 use crate::verdict::Verdict;

@@ -2,10 +2,10 @@
 
 use jiff::Timestamp;
 
-use super::escape::escape;
 use super::layout::{Cell, table, wrap};
 use super::{Style, footer};
 use crate::diagnose::Diagnosis;
+use crate::escape::escape;
 use crate::model::age;
 use crate::report::WhyReport;
 use crate::verdict::Verdict;

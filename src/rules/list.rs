@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use super::file::Reason;
 use super::{Origin, Rule, RuleSet};
-use crate::render::escape;
+use crate::escape::escape;
 
 /// The document of `rules -o json|yaml`.
 #[derive(Debug, Serialize)]

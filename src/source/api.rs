@@ -5,38 +5,8 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use super::read::{Page, Read, Reader};
-
-/// Why a request did not succeed.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ApiError {
-    /// 404 for a whole type: the server does not serve it (any more).
-    NotFound,
-    /// 404 for one object by name: the type is served, the object is not
-    /// there.
-    Missing,
-    Forbidden(String),
-    Unauthorized(String),
-    /// 410: a watch or continue token expired.
-    Gone,
-    Timeout,
-    Unreachable(String),
-    /// The TLS handshake failed: the server's certificate is not trusted,
-    /// names another host, or the server refused ours.
-    Tls(String),
-    /// The answer was larger than [`MAX_ANSWER`] (on the wire or once
-    /// decompressed): read no further, a gap in the answer.
-    TooLarge(String),
-    /// The credential plugin failed when the token was renewed: its own
-    /// words, in kubectl's manner (with a hint).
-    Credential(String),
-    Other(u16, String),
-}
-
-/// The most bytes one answer may have, on the wire and decompressed: far
-/// above any real list page (500 objects), far below what would exhaust
-/// memory. A gzip bomb or an endless body stops here.
-pub const MAX_ANSWER: usize = 128 << 20;
+use super::read::{ApiError, MAX_ANSWER};
+use super::read::{Page, Read, Reader, status_text};
 
 /// One event of a watch, or why it could not be read.
 pub type WatchItem = Result<kube::core::WatchEvent<Value>, ApiError>;
@@ -44,33 +14,6 @@ pub type WatchItem = Result<kube::core::WatchEvent<Value>, ApiError>;
 /// The most bytes one watch event may have: an object is at most 1.5 MiB
 /// in etcd, and a line that never ends stops here.
 pub const MAX_WATCH_LINE: usize = 16 << 20;
-
-impl ApiError {
-    /// A short word for `incomplete` entries.
-    pub fn short(&self) -> String {
-        match self {
-            ApiError::NotFound => "not found (the server does not serve it)".into(),
-            ApiError::Missing => "not found".into(),
-            ApiError::Forbidden(_) => "forbidden".into(),
-            ApiError::Unauthorized(_) => "unauthorized".into(),
-            ApiError::Gone => "expired".into(),
-            ApiError::Timeout => "timeout".into(),
-            ApiError::Unreachable(_) => "unreachable".into(),
-            ApiError::Tls(_) => "TLS handshake failed".into(),
-            ApiError::TooLarge(_) => format!("answer larger than {} MiB", MAX_ANSWER >> 20),
-            ApiError::Credential(message) => message.lines().next().unwrap_or_default().to_string(),
-            // The server's own words say which part failed (a conversion
-            // webhook, an aggregated API); escaped where it is printed.
-            // No HTTP status: the answer itself was wrong (not JSON).
-            ApiError::Other(0, message) => message.chars().take(200).collect(),
-            ApiError::Other(code, message) if !message.is_empty() => {
-                let message: String = message.chars().take(200).collect();
-                format!("error {code}: {message}")
-            }
-            ApiError::Other(code, _) => format!("error {code}"),
-        }
-    }
-}
 
 /// A client with a deadline on every request.
 #[derive(Clone)]
@@ -145,7 +88,13 @@ impl Api {
                 Ok(r) => r,
             };
         let error = result.as_ref().err();
-        crate::log::response("GET", path_and_query, None, error, started.elapsed());
+        crate::log::response(
+            "GET",
+            path_and_query,
+            None,
+            &status_text(error),
+            started.elapsed(),
+        );
         result
     }
 
@@ -231,14 +180,14 @@ impl Api {
             let result =
                 tokio::time::timeout(self.timeout, self.send(path_and_query, accept, etag)).await;
             let status = match &result {
-                Err(_) => crate::log::status_text(Some(&ApiError::Timeout)),
+                Err(_) => status_text(Some(&ApiError::Timeout)),
                 Ok(Err(Failure::Busy(_, e) | Failure::Unprocessed(e) | Failure::Final(e))) => {
-                    crate::log::status_text(Some(e))
+                    status_text(Some(e))
                 }
                 Ok(Ok(a)) if a.status == 304 => "304 Not Modified".to_string(),
-                Ok(Ok(_)) => crate::log::status_text(None),
+                Ok(Ok(_)) => status_text(None),
             };
-            crate::log::response_with("GET", path_and_query, accept, &status, started.elapsed());
+            crate::log::response("GET", path_and_query, accept, &status, started.elapsed());
             match result {
                 Err(_) => return Err(ApiError::Timeout),
                 Ok(Err(Failure::Busy(wait, _))) if tries <= RETRIES => {
@@ -517,20 +466,6 @@ pub fn anyhow_chain(err: &anyhow::Error) -> String {
     parts.join(": ")
 }
 
-/// Percent-encodes a query value (label and field selectors).
-pub fn query_escape(value: &str) -> String {
-    let mut out = String::with_capacity(value.len());
-    for b in value.bytes() {
-        match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
-                out.push(b as char)
-            }
-            _ => out.push_str(&format!("%{b:02X}")),
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -566,18 +501,6 @@ mod tests {
         assert_eq!(
             anyhow_chain(&err),
             "cannot read a kubeconfig: failed to read kubeconfig: No such file or directory (os error 2)"
-        );
-    }
-
-    #[test]
-    fn selectors_are_escaped_for_the_query_string() {
-        assert_eq!(
-            query_escape("app=web,tier in (a,b),!canary"),
-            "app%3Dweb%2Ctier%20in%20%28a%2Cb%29%2C%21canary"
-        );
-        assert_eq!(
-            query_escape("kubernetes.io/service-name=web"),
-            "kubernetes.io%2Fservice-name%3Dweb"
         );
     }
 }

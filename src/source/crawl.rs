@@ -9,9 +9,9 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use futures::{StreamExt, stream};
 use serde_json::Value;
 
-use super::api::ApiError;
 use super::builder::{Gaps, Keep, SnapshotBuilder, to_object};
 use super::plan::{self, Edges, Sweep};
+use super::read::ApiError;
 use super::read::{PAGE, Page, Read, Reader};
 use crate::catalog::{Catalog, ResourceType};
 use crate::model::{Event, Incomplete, Object, ObjectRef};

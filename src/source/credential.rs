@@ -271,7 +271,7 @@ fn parse(stdout: &[u8]) -> Result<Credential, String> {
         Some(t) => Some(t.parse::<Timestamp>().map_err(|_| {
             format!(
                 "gave an expirationTimestamp that is not a time: {}",
-                crate::render::escape(&t)
+                crate::escape::escape(&t)
             )
         })?),
         None => None,
@@ -292,7 +292,7 @@ fn last_line(stderr: &[u8]) -> Option<String> {
     let text = String::from_utf8_lossy(stderr);
     let line = text.lines().map(str::trim).rfind(|l| !l.is_empty())?;
     let line: String = line.chars().take(200).collect();
-    Some(crate::render::escape(&line).into_owned())
+    Some(crate::escape::escape(&line).into_owned())
 }
 
 /// Kills what the plugin started: it leads its own process group unless it

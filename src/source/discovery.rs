@@ -10,7 +10,8 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::api::{AGGREGATED_DISCOVERY, Api, ApiError, parse};
+use super::api::{AGGREGATED_DISCOVERY, Api, parse};
+use super::read::ApiError;
 use crate::catalog::Catalog;
 use crate::model::Incomplete;
 

@@ -24,8 +24,8 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::builder::{SnapshotBuilder, redact};
+use crate::escape::escape;
 use crate::model::{Event, Object, Snapshot, parse_time};
-use crate::render::escape;
 
 /// What `kubectl get -o yaml` users are told a snapshot should be.
 const SNAPSHOT_HINT: &str = "a snapshot is what `kubectl get -o yaml` or `-o json` prints, \

@@ -13,12 +13,13 @@
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
-use super::api::{Api, ApiError};
+use super::api::Api;
 use super::builder::Gaps;
 use super::client::{Connection, connect};
 use super::crawl::{Crawl, Earlier, EventsOf, EventsRead, Swept, first_event_pages};
 use super::discovery;
 use super::plan;
+use super::read::ApiError;
 use super::read::{Read, Reader};
 use crate::catalog::{Catalog, ResourceType, UnknownType};
 use crate::model::{Incomplete, Object, ObjectRef, Snapshot, Target};

@@ -10,7 +10,7 @@ use std::sync::Mutex;
 
 use serde_json::Value;
 
-use super::api::ApiError;
+use super::read::ApiError;
 use super::read::{Page, Read, Reader};
 
 /// One request the in-memory cluster answered.

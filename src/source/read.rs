@@ -1,13 +1,101 @@
-//! One read of cluster state (a list, or a get by name), and the `Reader`
-//! seam that both the API client and the in-memory reader implement. A
+//! One read of cluster state (a list, or a get by name), the `Reader`
+//! seam that both the API client and the in-memory reader implement, and
+//! the seam's error (`ApiError`) with its words for the request log. A
 //! read of Secrets or ConfigMaps is metadata-only whatever asked for it.
 
 use std::future::Future;
 
 use serde_json::Value;
 
-use super::api::{ApiError, query_escape};
 use crate::catalog::ResourceType;
+
+/// The most bytes one answer may have, on the wire and decompressed: far
+/// above any real list page (500 objects), far below what would exhaust
+/// memory. A gzip bomb or an endless body stops here.
+pub const MAX_ANSWER: usize = 128 << 20;
+
+/// Why a request did not succeed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ApiError {
+    /// 404 for a whole type: the server does not serve it (any more).
+    NotFound,
+    /// 404 for one object by name: the type is served, the object is not
+    /// there.
+    Missing,
+    Forbidden(String),
+    Unauthorized(String),
+    /// 410: a watch or continue token expired.
+    Gone,
+    Timeout,
+    Unreachable(String),
+    /// The TLS handshake failed: the server's certificate is not trusted,
+    /// names another host, or the server refused ours.
+    Tls(String),
+    /// The answer was larger than [`MAX_ANSWER`] (on the wire or once
+    /// decompressed): read no further, a gap in the answer.
+    TooLarge(String),
+    /// The credential plugin failed when the token was renewed: its own
+    /// words, in kubectl's manner (with a hint).
+    Credential(String),
+    Other(u16, String),
+}
+
+impl ApiError {
+    /// A short word for `incomplete` entries.
+    pub fn short(&self) -> String {
+        match self {
+            ApiError::NotFound => "not found (the server does not serve it)".into(),
+            ApiError::Missing => "not found".into(),
+            ApiError::Forbidden(_) => "forbidden".into(),
+            ApiError::Unauthorized(_) => "unauthorized".into(),
+            ApiError::Gone => "expired".into(),
+            ApiError::Timeout => "timeout".into(),
+            ApiError::Unreachable(_) => "unreachable".into(),
+            ApiError::Tls(_) => "TLS handshake failed".into(),
+            ApiError::TooLarge(_) => format!("answer larger than {} MiB", MAX_ANSWER >> 20),
+            ApiError::Credential(message) => message.lines().next().unwrap_or_default().to_string(),
+            // The server's own words say which part failed (a conversion
+            // webhook, an aggregated API); escaped where it is printed.
+            // No HTTP status: the answer itself was wrong (not JSON).
+            ApiError::Other(0, message) => message.chars().take(200).collect(),
+            ApiError::Other(code, message) if !message.is_empty() => {
+                let message: String = message.chars().take(200).collect();
+                format!("error {code}: {message}")
+            }
+            ApiError::Other(code, _) => format!("error {code}"),
+        }
+    }
+}
+
+/// The HTTP status as kubectl prints it, or what stopped the request.
+pub fn status_text(error: Option<&ApiError>) -> String {
+    match error {
+        None => "200 OK".into(),
+        Some(ApiError::NotFound | ApiError::Missing) => "404 Not Found".into(),
+        Some(ApiError::Forbidden(_)) => "403 Forbidden".into(),
+        Some(ApiError::Unauthorized(_)) => "401 Unauthorized".into(),
+        Some(ApiError::Gone) => "410 Gone".into(),
+        Some(ApiError::Timeout) => "(timed out)".into(),
+        Some(ApiError::Unreachable(why) | ApiError::Tls(why)) => format!("(failed: {why})"),
+        Some(ApiError::TooLarge(_)) => "(answer too large)".into(),
+        Some(ApiError::Credential(_)) => "(not sent: the credential plugin failed)".into(),
+        Some(ApiError::Other(code, _)) => code.to_string(),
+    }
+}
+
+/// Percent-encodes a query value (label and field selectors).
+pub fn query_escape(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    for b in value.bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                out.push(b as char)
+            }
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
+}
 
 /// How many items one page of a list asks for, as kubectl's chunk size.
 pub const PAGE: usize = 500;
@@ -255,5 +343,22 @@ pub trait Reader: Sync {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn selectors_are_escaped_for_the_query_string() {
+        assert_eq!(
+            query_escape("app=web,tier in (a,b),!canary"),
+            "app%3Dweb%2Ctier%20in%20%28a%2Cb%29%2C%21canary"
+        );
+        assert_eq!(
+            query_escape("kubernetes.io/service-name=web"),
+            "kubernetes.io%2Fservice-name%3Dweb"
+        );
     }
 }

@@ -90,7 +90,7 @@ impl AsyncPredicate<http::Request<kube::client::Body>> for Bearer {
 }
 
 /// Caps the bytes read from the wire for one answer at
-/// [`super::api::MAX_ANSWER`], below decompression: a compressed body that
+/// [`super::read::MAX_ANSWER`], below decompression: a compressed body that
 /// never ends (empty gzip blocks inflate to nothing) stops too. A watch is
 /// a stream that lasts minutes; its events are bounded one by one instead
 /// (`api.rs`, a line at a time).
@@ -125,7 +125,7 @@ where
         let limit = if watch {
             usize::MAX
         } else {
-            super::api::MAX_ANSWER
+            super::read::MAX_ANSWER
         };
         let answer = self.inner.call(request);
         Box::pin(async move {

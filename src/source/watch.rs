@@ -16,8 +16,9 @@ use kube::core::WatchEvent;
 use serde_json::Value;
 use tokio::sync::mpsc;
 
-use super::api::{Api, ApiError, query_escape};
+use super::api::Api;
 use super::builder::{Gaps, Keep, SnapshotBuilder, to_object};
+use super::read::{ApiError, query_escape};
 use super::read::{Read, Reader};
 use crate::model::{Event, Incomplete, Object, Snapshot};
 
