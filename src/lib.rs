@@ -3,6 +3,9 @@
 //! I/O with the cluster (`source`); everything else is pure and works on an
 //! in-memory [`model::Snapshot`].
 
+// Only `terminal` and the request log write to stdout and stderr.
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
 pub mod catalog;
 pub mod cli;
 pub mod commands;
@@ -21,6 +24,7 @@ pub mod selector;
 pub mod settings;
 pub mod source;
 pub mod targets;
+pub mod terminal;
 pub mod verdict;
 
 #[cfg(test)]

@@ -51,7 +51,11 @@ pub fn response(method: &str, path: &str, accept: Option<&str>, status: &str, to
                 .map(|(n, v)| header_line(n, v)),
         );
     }
-    eprintln!("{}", lines.join("\n"));
+    // The request log is stderr's, as kubectl's `-v` is.
+    #[allow(clippy::print_stderr)]
+    {
+        eprintln!("{}", lines.join("\n"));
+    }
 }
 
 /// `GET https://host/api/v1/pods 200 OK in 12 milliseconds`, kubectl's

@@ -2,7 +2,6 @@
 //! parsed into the values commands use; no I/O besides asking whether stdout
 //! is a terminal and reading a `-o jsonpath-file=`/`custom-columns-file=`.
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -118,9 +117,9 @@ impl Settings {
             })?),
             (None, _) => None,
         };
-        let terminal = std::io::stdout().is_terminal();
-        let color = use_color(args.color, anstream::AutoStream::choice(&std::io::stdout()));
-        let width = terminal.then(terminal_width);
+        let terminal = crate::terminal::stdout_is_terminal();
+        let color = use_color(args.color, crate::terminal::stdout_color_choice());
+        let width = terminal.then(crate::terminal::width);
         Ok(Settings {
             namespace: args.namespace.clone(),
             all_namespaces: args.all_namespaces,
@@ -245,15 +244,6 @@ fn is_go_duration(text: &str) -> bool {
         rest = &rest[unit.len()..];
     }
     true
-}
-
-/// The width of the terminal on stdout now (120 where it cannot be read):
-/// read again before each redraw of `--watch`, so a resized window is
-/// filled.
-pub fn terminal_width() -> usize {
-    terminal_size::terminal_size()
-        .map(|(w, _)| w.0 as usize)
-        .unwrap_or(120)
 }
 
 #[cfg(test)]

@@ -134,10 +134,10 @@ const WATCHDOG_MARGIN: std::time::Duration = std::time::Duration::from_secs(5);
 fn watchdog(after: std::time::Duration) {
     std::thread::spawn(move || {
         std::thread::sleep(after);
-        eprintln!(
+        crate::terminal::last_words(&format!(
             "error: gave up after {}s: the answer took too long to compute\nhint: narrow the question (a namespace, a target), or check the health rules in effect (kubectl reconcile rules)",
             after.as_secs()
-        );
+        ));
         std::process::exit(2);
     });
 }

@@ -2,7 +2,7 @@
 //! watches. A target that fails, or the timeout, ends the wait with the
 //! diagnosis. One progress line on stderr says what is still pending.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::time::Duration;
 
 use super::load::{identity, load_keep, load_why};
@@ -16,6 +16,7 @@ use crate::settings::Settings;
 use crate::source::live::Mode;
 use crate::source::watch::Cache;
 use crate::targets::TargetSpec;
+use crate::terminal::Console;
 use crate::verdict::Verdict;
 
 enum State<'a> {
@@ -121,7 +122,7 @@ pub async fn run(settings: &Settings, specs: &[TargetSpec], wait: Wait) -> anyho
     let mut snapshot = loaded.fetched.snapshot;
     snapshot.set_failure_grace(failure_grace);
     let mut targets = loaded.fetched.targets;
-    let mut progress = Progress::new();
+    let mut progress = Progress::stderr();
     let mut said: std::collections::HashSet<String> = std::collections::HashSet::new();
     loop {
         let report = StatusReport::build(&snapshot, &targets);
@@ -147,11 +148,10 @@ pub async fn run(settings: &Settings, specs: &[TargetSpec], wait: Wait) -> anyho
                 return Ok(Outcome { stdout, code: 0 });
             }
             State::Failed(items) => {
-                progress.clear();
-                eprintln!(
+                progress.say(&format!(
                     "error: {} failed; it will not converge without a change",
                     names(&items)
-                );
+                ));
                 return diagnose(settings, &items, deadline, &snapshot, failure_grace).await;
             }
             State::Pending(items) => {
@@ -161,9 +161,8 @@ pub async fn run(settings: &Settings, specs: &[TargetSpec], wait: Wait) -> anyho
                     // The deadline first: `--timeout 0` checks once.
                     biased;
                     _ = tokio::time::sleep_until(wait_until) => {
-                        progress.clear();
                         let refs: Vec<&Item> = pending.iter().collect();
-                        eprintln!("error: timed out after {timeout:?} waiting for {}", names(&refs));
+                        progress.say(&format!("error: timed out after {timeout:?} waiting for {}", names(&refs)));
                         return diagnose(settings, &refs, deadline, &snapshot, failure_grace).await;
                     }
                     got = cache.changes.recv() => {
@@ -181,8 +180,7 @@ pub async fn run(settings: &Settings, specs: &[TargetSpec], wait: Wait) -> anyho
                             for gap in cache.unwatchable() {
                                 let line = format!("{}: {}", gap.resource, gap.error);
                                 if said.insert(line.clone()) {
-                                    progress.clear();
-                                    eprintln!("warning: {}", render::escape(&line));
+                                    progress.say(&format!("warning: {}", render::escape(&line)));
                                 }
                             }
                         }
@@ -266,25 +264,33 @@ async fn diagnose(
 }
 
 /// The one progress line on stderr: rewritten in place on a terminal,
-/// printed when it changes otherwise.
-struct Progress {
+/// printed when it changes otherwise. The wait's own error and warning
+/// lines go through it too, so that they never land inside the line.
+struct Progress<E: Write> {
+    err: E,
     terminal: bool,
     width: usize,
     last: String,
     last_secs: u64,
 }
 
-impl Progress {
-    fn new() -> Progress {
-        let terminal = std::io::stderr().is_terminal();
-        let width = if terminal {
-            terminal_size::terminal_size()
-                .map(|(w, _)| w.0 as usize)
-                .unwrap_or(100)
+impl Progress<std::io::Stderr> {
+    /// On the process's stderr.
+    fn stderr() -> Self {
+        let console = Console::process();
+        let width = if console.err_is_terminal {
+            (console.width)()
         } else {
             usize::MAX
         };
+        Progress::new(console.err, console.err_is_terminal, width)
+    }
+}
+
+impl<E: Write> Progress<E> {
+    fn new(err: E, terminal: bool, width: usize) -> Progress<E> {
         Progress {
+            err,
             terminal,
             width,
             last: String::new(),
@@ -316,24 +322,145 @@ impl Progress {
             return;
         }
         self.last_secs = elapsed.as_secs();
-        let mut err = std::io::stderr().lock();
         let _ = if self.terminal {
             write!(
-                err,
+                self.err,
                 "\r\x1b[K{} ({}s)",
                 crate::render::layout::truncate(&line, self.width.saturating_sub(8)),
                 elapsed.as_secs()
             )
         } else {
-            writeln!(err, "{line}")
+            writeln!(self.err, "{line}")
         };
-        let _ = err.flush();
+        let _ = self.err.flush();
         self.last = line;
     }
 
+    /// Takes the progress line off a terminal, before the answer.
     fn clear(&mut self) {
         if self.terminal && !self.last.is_empty() {
-            let _ = write!(std::io::stderr(), "\r\x1b[K");
+            let _ = write!(self.err, "\r\x1b[K");
+            let _ = self.err.flush();
+            self.last.clear();
         }
+    }
+
+    /// A line of its own on stderr (`error: …`, `warning: …`), the
+    /// progress line cleared first; it is drawn again at the next look.
+    fn say(&mut self, line: &str) {
+        self.clear();
+        let _ = writeln!(self.err, "{line}");
+        let _ = self.err.flush();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::ObjectRef;
+    use crate::verdict::Ready;
+
+    fn item(
+        kind: &str,
+        name: &str,
+        verdict: Verdict,
+        reason: &str,
+        ready: Option<(i64, i64)>,
+    ) -> Item {
+        Item {
+            object: ObjectRef {
+                api_version: "apps/v1".into(),
+                kind: kind.into(),
+                namespace: Some("shop".into()),
+                name: name.into(),
+                uid: None,
+            },
+            verdict,
+            reason: reason.into(),
+            message: String::new(),
+            since: None,
+            ready: ready.map(|(ready, desired)| Ready { ready, desired }),
+            generation: None,
+            observed_generation: None,
+            created: None,
+        }
+    }
+
+    fn taken(p: &mut Progress<Vec<u8>>) -> String {
+        String::from_utf8(std::mem::take(&mut p.err)).unwrap()
+    }
+
+    #[test]
+    fn off_a_terminal_the_progress_line_is_printed_when_it_changes() {
+        let mut p = Progress::new(Vec::new(), false, usize::MAX);
+        let web = item(
+            "Deployment",
+            "web",
+            Verdict::Progressing,
+            "NewReplicaSetCreated",
+            Some((0, 2)),
+        );
+        p.show(&[&web], Duration::from_secs(1));
+        p.show(&[&web], Duration::from_secs(2));
+        assert_eq!(
+            taken(&mut p),
+            "waiting for 1: Deployment/web Progressing NewReplicaSetCreated 0/2\n"
+        );
+        let web = item(
+            "Deployment",
+            "web",
+            Verdict::Progressing,
+            "NewReplicaSetCreated",
+            Some((1, 2)),
+        );
+        p.show(&[&web], Duration::from_secs(3));
+        p.say("error: timed out after 3s waiting for Deployment/web");
+        assert_eq!(
+            taken(&mut p),
+            "waiting for 1: Deployment/web Progressing NewReplicaSetCreated 1/2\nerror: timed out after 3s waiting for Deployment/web\n"
+        );
+    }
+
+    #[test]
+    fn on_a_terminal_the_progress_line_is_rewritten_in_place_and_cleared_before_other_lines() {
+        let mut p = Progress::new(Vec::new(), true, 40);
+        let web = item(
+            "Deployment",
+            "web",
+            Verdict::Progressing,
+            "NewReplicaSetCreated",
+            Some((0, 2)),
+        );
+        let db = item(
+            "StatefulSet",
+            "db\u{1b}[2J",
+            Verdict::Progressing,
+            "RollingUpdate",
+            None,
+        );
+        p.show(&[&web, &db], Duration::from_secs(1));
+        // The same line, a second later: the clock moves.
+        p.show(&[&web, &db], Duration::from_secs(2));
+        // The line is cut to the width, less the clock's room; a name from
+        // the cluster is escaped.
+        let out = taken(&mut p);
+        assert_eq!(
+            out,
+            "\r\x1b[Kwaiting for 2: Deployment/web P… (1s)\r\x1b[Kwaiting for 2: Deployment/web P… (2s)"
+        );
+        p.say("warning: pods in shop: forbidden (watching; re-listed every 5s instead)");
+        assert_eq!(
+            taken(&mut p),
+            "\r\x1b[Kwarning: pods in shop: forbidden (watching; re-listed every 5s instead)\n"
+        );
+        // Cleared once: nothing is left to take off.
+        p.clear();
+        assert_eq!(taken(&mut p), "");
+        let mut wide = Progress::new(Vec::new(), true, 200);
+        wide.show(&[&db], Duration::from_secs(4));
+        assert_eq!(
+            taken(&mut wide),
+            "\r\x1b[Kwaiting for 1: StatefulSet/db\\x1b[2J Progressing RollingUpdate (4s)"
+        );
     }
 }

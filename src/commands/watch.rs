@@ -17,6 +17,7 @@ use crate::source::live::Fetched;
 use crate::source::offline;
 use crate::source::watch::{Cache, Outage};
 use crate::targets::failing_roots;
+use crate::terminal::Console;
 
 /// How long changes are gathered before a redraw (`--watch`) or a new
 /// look (`wait`).
@@ -116,7 +117,7 @@ async fn watch(
         loaded.fetched.watches.clone(),
         loaded.fetched.gaps.clone(),
     );
-    let mut printer = Printer::new(settings);
+    let mut printer = Printer::new(settings, Console::process());
     // On a terminal the width is read again for every frame (a resized
     // window), and the last state is drawn again every second, so that
     // AGE and SINCE keep time between changes.
@@ -152,8 +153,8 @@ async fn watch(
                     return Ok(Outcome { stdout: String::new(), code: 0 });
                 }
                 if redraw && cache.outage().is_none() && drawn.elapsed() >= cost * 10 {
-                    current.width = Some(crate::settings::terminal_width());
-                    last.0.now = jiff::Timestamp::now();
+                    current.width = Some((printer.console.width)());
+                    last.0.now = printer.console.now();
                     let started = Instant::now();
                     let f = frame(&current, &last.0, &last.1, true);
                     (cost, drawn) = (started.elapsed(), Instant::now());
@@ -176,10 +177,10 @@ async fn watch(
                 if !cache.synced() {
                     continue;
                 }
-                let mut snap = cache.snapshot(jiff::Timestamp::now());
+                let mut snap = cache.snapshot(printer.console.now());
                 snap.set_rules(settings.rules.clone());
                 if redraw {
-                    current.width = Some(crate::settings::terminal_width());
+                    current.width = Some((printer.console.width)());
                 }
                 let targets = retarget.targets(&snap);
                 let started = Instant::now();
@@ -231,8 +232,10 @@ fn interrupt() -> impl std::future::Future<Output = ()> {
     }
 }
 
-/// Shows frames as they come; `false` once stdout is gone (`| head`).
-struct Printer {
+/// Shows frames as they come, through a [`Console`]; `false` once stdout
+/// is gone (`| head`).
+struct Printer<O: Write, E: Write> {
+    console: Console<O, E>,
     mode: Mode,
     /// YAML documents are separated by `---`; JSON lines and templates
     /// (`-o jsonpath`) are not.
@@ -261,20 +264,22 @@ fn outage_line(lost: &Outage) -> String {
     }
 }
 
+#[derive(Debug, PartialEq)]
 enum Mode {
     Redraw,
     Lines,
     Documents,
 }
 
-impl Printer {
-    fn new(settings: &Settings) -> Printer {
+impl<O: Write, E: Write> Printer<O, E> {
+    fn new(settings: &Settings, console: Console<O, E>) -> Printer<O, E> {
         let mode = match &settings.view.output {
             shape if shape.is_document() => Mode::Documents,
             _ if settings.width.is_some() => Mode::Redraw,
             _ => Mode::Lines,
         };
         Printer {
+            console,
             mode,
             yaml: settings.view.output == crate::settings::Shape::Yaml,
             color: settings.color,
@@ -287,7 +292,18 @@ impl Printer {
 
     /// Whether frames are drawn over the last one (a terminal).
     fn redraws(&self) -> bool {
-        matches!(self.mode, Mode::Redraw)
+        self.mode == Mode::Redraw
+    }
+
+    fn stamp(&self) -> String {
+        self.console
+            .now()
+            .strftime("%Y-%m-%dT%H:%M:%SZ")
+            .to_string()
+    }
+
+    fn clock(&self) -> String {
+        self.console.now().strftime("%H:%M:%S").to_string()
     }
 
     /// Says when the API server stops answering and when it answers again:
@@ -295,11 +311,6 @@ impl Printer {
     /// stderr beside JSON or YAML documents.
     fn outage(&mut self, lost: Option<Outage>) -> bool {
         let was = std::mem::replace(&mut self.lost, lost.clone());
-        let stamp = || {
-            jiff::Timestamp::now()
-                .strftime("%Y-%m-%dT%H:%M:%SZ")
-                .to_string()
-        };
         let out = match (&self.mode, was, lost.as_ref()) {
             (_, None, None) => return true,
             (Mode::Redraw, _, Some(lost)) => format!(
@@ -307,30 +318,26 @@ impl Printer {
                 self.last_text,
                 outage_line(lost)
             ),
-            (Mode::Redraw, Some(_), None) => {
-                let stamp = jiff::Timestamp::now().strftime("%H:%M:%S");
-                format!(
-                    "\x1b[H\x1b[2J{}\nconnection restored at {stamp}; watching, Ctrl-C to stop\n",
-                    self.last_text
-                )
-            }
-            (Mode::Lines, None, Some(lost)) => format!("{} {}\n", stamp(), outage_line(lost)),
-            (Mode::Lines, Some(_), None) => format!("{} connection restored\n", stamp()),
+            (Mode::Redraw, Some(_), None) => format!(
+                "\x1b[H\x1b[2J{}\nconnection restored at {}; watching, Ctrl-C to stop\n",
+                self.last_text,
+                self.clock()
+            ),
+            (Mode::Lines, None, Some(lost)) => format!("{} {}\n", self.stamp(), outage_line(lost)),
+            (Mode::Lines, Some(_), None) => format!("{} connection restored\n", self.stamp()),
             (Mode::Documents, None, Some(lost)) => {
-                eprintln!("{} {}", stamp(), outage_line(lost));
+                let line = format!("{} {}\n", self.stamp(), outage_line(lost));
+                self.console.say(&line);
                 return true;
             }
             (Mode::Documents, Some(_), None) => {
-                eprintln!("{} connection restored", stamp());
+                let line = format!("{} connection restored\n", self.stamp());
+                self.console.say(&line);
                 return true;
             }
             (_, Some(_), Some(_)) => return true,
         };
-        let mut stdout = std::io::stdout().lock();
-        stdout
-            .write_all(out.as_bytes())
-            .and_then(|()| stdout.flush())
-            .is_ok()
+        self.console.print(&out)
     }
 
     fn show(&mut self, f: &Frame) -> bool {
@@ -371,15 +378,13 @@ impl Printer {
                         }
                     })
                     .collect();
-                let stamp = jiff::Timestamp::now().strftime("%H:%M:%S");
+                let stamp = self.clock();
                 self.last_text = f.text.clone();
                 self.last_states = states;
                 format!("\x1b[H\x1b[2J{body}\nwatching, updated {stamp}; Ctrl-C to stop\n")
             }
             Mode::Lines => {
-                let now = jiff::Timestamp::now()
-                    .strftime("%Y-%m-%dT%H:%M:%SZ")
-                    .to_string();
+                let now = self.stamp();
                 let states: BTreeMap<String, String> = f.states.iter().cloned().collect();
                 let mut lines = String::new();
                 for (key, line) in &f.states {
@@ -394,17 +399,249 @@ impl Printer {
                 lines
             }
         };
-        let mut stdout = std::io::stdout().lock();
-        stdout
-            .write_all(out.as_bytes())
-            .and_then(|()| stdout.flush())
-            .is_ok()
+        self.console.print(&out)
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::shows_any;
+    use super::*;
+    use clap::Parser;
+
+    fn noon() -> jiff::Timestamp {
+        "2026-12-01T12:00:07Z".parse().unwrap()
+    }
+
+    fn narrow() -> usize {
+        80
+    }
+
+    /// The settings of `kubectl reconcile ARGS`, off a terminal unless a
+    /// width is given.
+    fn settings(args: &[&str], width: Option<usize>) -> Settings {
+        let cli = crate::cli::Cli::try_parse_from(
+            std::iter::once("kubectl-reconcile").chain(args.iter().copied()),
+        )
+        .unwrap();
+        let mut settings = Settings::from_args(&cli.global).unwrap();
+        settings.width = width;
+        settings.color = width.is_some();
+        settings
+    }
+
+    fn printer(settings: &Settings) -> Printer<Vec<u8>, Vec<u8>> {
+        let console = Console {
+            out: Vec::new(),
+            err: Vec::new(),
+            clock: noon,
+            width: narrow,
+            err_is_terminal: false,
+        };
+        Printer::new(settings, console)
+    }
+
+    /// Takes what the printer wrote so far: (stdout, stderr).
+    fn written(p: &mut Printer<Vec<u8>, Vec<u8>>) -> (String, String) {
+        (
+            String::from_utf8(std::mem::take(&mut p.console.out)).unwrap(),
+            String::from_utf8(std::mem::take(&mut p.console.err)).unwrap(),
+        )
+    }
+
+    fn frame(text: &str, document: &str, states: &[(&str, &str)]) -> Frame {
+        Frame {
+            text: text.into(),
+            document: document.into(),
+            code: 1,
+            states: states
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn off_a_terminal_each_change_is_a_stamped_line_and_a_gone_object_says_so() {
+        let mut p = printer(&settings(&["status", "--watch"], None));
+        assert!(!p.redraws());
+        let web = "shop/Deployment/web";
+        assert!(p.show(&frame(
+            "",
+            "",
+            &[(
+                web,
+                "shop/Deployment/web Progressing NewReplicaSetCreated 0/1"
+            )]
+        )));
+        assert_eq!(
+            written(&mut p).0,
+            "2026-12-01T12:00:07Z shop/Deployment/web Progressing NewReplicaSetCreated 0/1\n"
+        );
+        // Nothing changed: nothing said.
+        assert!(p.show(&frame(
+            "",
+            "",
+            &[(
+                web,
+                "shop/Deployment/web Progressing NewReplicaSetCreated 0/1"
+            )]
+        )));
+        assert_eq!(written(&mut p).0, "");
+        assert!(p.show(&frame(
+            "",
+            "",
+            &[
+                (web, "shop/Deployment/web Converged Available 1/1"),
+                ("shop/Service/web", "shop/Service/web Converged Ready")
+            ]
+        )));
+        assert_eq!(
+            written(&mut p).0,
+            "2026-12-01T12:00:07Z shop/Deployment/web Converged Available 1/1\n2026-12-01T12:00:07Z shop/Service/web Converged Ready\n"
+        );
+        assert!(p.show(&frame(
+            "",
+            "",
+            &[("shop/Service/web", "shop/Service/web Converged Ready")]
+        )));
+        assert_eq!(
+            written(&mut p),
+            (
+                "2026-12-01T12:00:07Z shop/Deployment/web gone\n".into(),
+                String::new()
+            )
+        );
+    }
+
+    #[test]
+    fn on_a_terminal_a_frame_is_redrawn_with_only_rows_whose_state_changed_highlighted() {
+        let mut p = printer(&settings(&["status", "--watch"], Some(100)));
+        assert!(p.redraws());
+        let web = "shop/Deployment/web";
+        let svc = "shop/Service/web";
+        let first = frame(
+            "NAME            VERDICT\nDeployment/web  Progressing\nService/web     Converged\n",
+            "",
+            &[(web, "Progressing"), (svc, "Converged")],
+        );
+        assert!(p.show(&first));
+        // The first frame highlights nothing.
+        assert_eq!(
+            written(&mut p).0,
+            "\x1b[H\x1b[2JNAME            VERDICT\nDeployment/web  Progressing\nService/web     Converged\n\nwatching, updated 12:00:07; Ctrl-C to stop\n"
+        );
+        // The same text is not drawn again.
+        assert!(p.show(&first));
+        assert_eq!(written(&mut p).0, "");
+        let second = frame(
+            "NAME            VERDICT\nDeployment/web  Converged\nService/web     Converged\n",
+            "",
+            &[(web, "Converged"), (svc, "Converged")],
+        );
+        assert!(p.show(&second));
+        assert_eq!(
+            written(&mut p).0,
+            "\x1b[H\x1b[2JNAME            VERDICT\n\x1b[7mDeployment/web  Converged\x1b[0m\nService/web     Converged\n\nwatching, updated 12:00:07; Ctrl-C to stop\n"
+        );
+        // A row that only moved (a wider column) is not highlighted.
+        let wider = frame(
+            "NAME             VERDICT\nDeployment/web   Converged\nService/web      Converged\n",
+            "",
+            &[(web, "Converged"), (svc, "Converged")],
+        );
+        assert!(p.show(&wider));
+        assert!(!written(&mut p).0.contains("\x1b[7m"));
+    }
+
+    #[test]
+    fn yaml_documents_are_separated_and_json_lines_and_templates_are_not() {
+        let mut p = printer(&settings(&["status", "--watch", "-o", "yaml"], None));
+        assert!(p.show(&frame("", "kind: StatusReport\n", &[])));
+        assert!(p.show(&frame("", "kind: StatusReport\n", &[])));
+        assert!(p.show(&frame("", "kind: StatusReport\nitems: []\n", &[])));
+        assert_eq!(
+            written(&mut p).0,
+            "---\nkind: StatusReport\n---\nkind: StatusReport\nitems: []\n"
+        );
+        for output in ["json", "jsonpath={.items[*].verdict}"] {
+            let mut p = printer(&settings(&["status", "--watch", "-o", output], None));
+            assert!(p.show(&frame("", "Converged\n", &[])));
+            assert!(p.show(&frame("", "Progressing\n", &[])));
+            assert_eq!(written(&mut p).0, "Converged\nProgressing\n", "-o {output}");
+        }
+    }
+
+    #[test]
+    fn an_outage_is_said_once_where_the_answer_goes_and_its_end_too() {
+        let lost = |secs, cause: Option<&str>| Outage {
+            lasted: Duration::from_secs(secs),
+            cause: cause.map(str::to_string),
+        };
+        let mut p = printer(&settings(&["status", "--watch"], None));
+        assert!(p.outage(None));
+        assert!(p.outage(Some(lost(7, None))));
+        assert!(p.outage(Some(lost(8, None))));
+        assert!(p.outage(None));
+        assert_eq!(
+            written(&mut p),
+            (
+                "2026-12-01T12:00:07Z connection to the API server lost 7s ago, retrying; showing the last state seen\n2026-12-01T12:00:07Z connection restored\n".into(),
+                String::new()
+            )
+        );
+        // Beside documents, on stderr; a failed credential plugin is named.
+        let mut p = printer(&settings(&["status", "--watch", "-o", "json"], None));
+        assert!(p.outage(Some(lost(
+            3,
+            Some("the credential plugin \"aws\" failed\x1b[31m")
+        ))));
+        assert_eq!(
+            written(&mut p),
+            (
+                String::new(),
+                "2026-12-01T12:00:07Z no request sent for 3s: the credential plugin \"aws\" failed\\x1b[31m; retrying; showing the last state seen\n".into()
+            )
+        );
+        // On a terminal, a footer under the last frame, kept current.
+        let mut p = printer(&settings(&["status", "--watch"], Some(100)));
+        assert!(p.show(&frame("Deployment/web  Converged\n", "", &[])));
+        written(&mut p);
+        assert!(p.outage(Some(lost(2, None))));
+        assert!(p.outage(Some(lost(3, None))));
+        assert!(p.outage(None));
+        assert_eq!(
+            written(&mut p).0,
+            "\x1b[H\x1b[2JDeployment/web  Converged\n\nconnection to the API server lost 2s ago, retrying; showing the last state seen; Ctrl-C to stop\n\x1b[H\x1b[2JDeployment/web  Converged\n\nconnection to the API server lost 3s ago, retrying; showing the last state seen; Ctrl-C to stop\n\x1b[H\x1b[2JDeployment/web  Converged\n\nconnection restored at 12:00:07; watching, Ctrl-C to stop\n"
+        );
+    }
+
+    /// A stdout that is gone (`| head` ended).
+    struct Closed;
+    impl Write for Closed {
+        fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+            Err(std::io::ErrorKind::BrokenPipe.into())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_closed_stdout_ends_the_watch() {
+        let console = Console {
+            out: Closed,
+            err: Vec::new(),
+            clock: noon,
+            width: narrow,
+            err_is_terminal: false,
+        };
+        let mut p = Printer::new(&settings(&["status", "--watch"], None), console);
+        assert!(!p.show(&frame(
+            "",
+            "",
+            &[("shop/Pod/p", "shop/Pod/p Converged Ready")]
+        )));
+    }
 
     #[test]
     fn a_row_is_found_by_its_object_under_branches_and_edge_marks() {
