@@ -56,7 +56,7 @@ impl FieldSelector {
     /// Every requirement holds. A missing field reads as the empty string.
     pub fn matches(&self, obj: &Object) -> bool {
         self.0.iter().all(|r| {
-            let mut at = &obj.raw;
+            let mut at: &Value = &obj.raw;
             for key in &r.path {
                 at = at.get(key).unwrap_or(&Value::Null);
             }

@@ -40,6 +40,9 @@ pub struct Settings {
     /// The health rules in effect: the built-in pack until a command loads
     /// the user's (`rules::sources::load`).
     pub rules: Arc<RuleSet>,
+    /// The answer stays live (`--watch`, `wait`): the first reads are kept
+    /// for the watches to start from.
+    pub live: bool,
 }
 
 /// `-o`, parsed once: files read, templates and columns parsed (and
@@ -177,6 +180,7 @@ impl Settings {
                 .unwrap_or_else(crate::source::discovery::default_cache_dir),
             health_rules: args.health_rules.clone(),
             rules: RuleSet::builtin(),
+            live: false,
         })
     }
 }

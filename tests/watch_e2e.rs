@@ -430,3 +430,83 @@ fn on_a_terminal_the_watch_keeps_time_and_fits_a_resized_window() {
         "the table did not fit the resized window:\n{narrow}"
     );
 }
+
+#[test]
+fn tree_watch_starts_its_watches_from_the_first_answer_without_listing_again() {
+    let ns = Namespace::new("watch-seeded");
+    ns.apply(&deployment("web", 1, "", ""));
+    wait_until("one replica", Duration::from_secs(60), || {
+        available(&ns, "web", 1)
+    });
+    let dir = std::env::temp_dir();
+    let (out, log) = (
+        dir.join(format!("{}-stdout.log", ns.name)),
+        dir.join(format!("{}-stderr.log", ns.name)),
+    );
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_kubectl-reconcile"))
+        .env("KUBECONFIG", &support::cluster().kubeconfig)
+        .env("KUBECACHEDIR", support::cache_dir())
+        .env("NO_COLOR", "1")
+        .args(["-n", &ns.name, "tree", "deploy/web", "--watch", "-v", "6"])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::fs::File::create(&out).unwrap())
+        .stderr(std::fs::File::create(&log).unwrap())
+        .spawn()
+        .unwrap();
+    let read = |path: &std::path::Path| std::fs::read_to_string(path).unwrap_or_default();
+    let of_ns = |l: &&str| l.contains(&format!("/namespaces/{}/", ns.name)) && l.contains("GET ");
+    let watches = |text: &str, plural: &str| {
+        text.lines()
+            .filter(of_ns)
+            .filter(|l| l.contains(&format!("/{plural}?")) && l.contains("watch=1"))
+            .count()
+    };
+    wait_until("the three watches", Duration::from_secs(30), || {
+        let text = read(&log);
+        ["deployments", "replicasets", "pods"]
+            .iter()
+            .all(|p| watches(&text, p) > 0)
+    });
+    // The watches see what happens next: a second pod.
+    ns.kubectl(&["scale", "deploy/web", "--replicas=2"]).ok();
+    wait_until(
+        "the second pod in the watch",
+        Duration::from_secs(60),
+        || {
+            let text = read(&out);
+            let mut pods: Vec<&str> = text
+                .lines()
+                .filter_map(|l| l.split_whitespace().nth(1))
+                .filter(|k| k.contains("/Pod/web-"))
+                .collect();
+            pods.sort();
+            pods.dedup();
+            pods.len() == 2
+        },
+    );
+    let _ = child.kill();
+    let _ = child.wait();
+    let text = read(&log);
+    let lines: Vec<&str> = text.lines().filter(of_ns).collect();
+    // Each read of the first answer once, and no list of it again: the
+    // watches start from the versions that answer was read at.
+    let reads: Vec<&str> = lines
+        .iter()
+        .copied()
+        .filter(|l| !l.contains("watch=1") && !l.contains("/events"))
+        .collect();
+    let count = |what: &str| reads.iter().filter(|l| l.contains(what)).count();
+    assert_eq!(count("/deployments/web "), 1, "{reads:#?}");
+    assert_eq!(count("/replicasets?"), 1, "{reads:#?}");
+    assert_eq!(count("/pods?"), 1, "{reads:#?}");
+    assert_eq!(reads.len(), 3, "{reads:#?}");
+    for l in lines
+        .iter()
+        .filter(|l| l.contains("watch=1") && !l.contains("/events"))
+    {
+        assert!(
+            l.contains("resourceVersion="),
+            "a watch from a version: {l}"
+        );
+    }
+}

@@ -78,6 +78,7 @@ async fn load_more(
             Some(live) => live,
             None => Live::connect(&settings.connection, settings.cache_dir.clone()).await?,
         };
+        live.live = settings.live;
         let scope = scope(settings, &live);
         let mut fetched = live.fetch(specs, &scope, mode, earlier).await?;
         fetched.snapshot.set_rules(settings.rules.clone());
@@ -220,7 +221,7 @@ fn merge(first: Fetched, second: Fetched, targets: Vec<Target>) -> Fetched {
     builder.gaps(&gaps);
     let mut watches = first.watches;
     for w in second.watches {
-        if !watches.contains(&w) {
+        if !watches.iter().any(|had| had.read == w.read) {
             watches.push(w);
         }
     }

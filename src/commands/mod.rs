@@ -53,6 +53,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Why(a) => a.watch,
         _ => false,
     };
+    settings.live = watching || matches!(command, Command::Wait(_));
     if !watching {
         let limit = match &command {
             Command::Wait(a) => crate::settings::parse_duration(&a.timeout).unwrap_or_default(),

@@ -105,7 +105,7 @@ pub async fn run(settings: &Settings, specs: &[TargetSpec], wait: Wait) -> anyho
     };
     // The trees too: a workload's pods are watched, so a hard failure of
     // its new pods ends the wait as soon as it is judged final.
-    let loaded = tokio::time::timeout_at(deadline, load_keep(settings, specs, Mode::Tree { owners: false }, None))
+    let mut loaded = tokio::time::timeout_at(deadline, load_keep(settings, specs, Mode::Tree { owners: false }, None))
         .await
         .map_err(|_| {
             anyhow::anyhow!(
@@ -116,7 +116,7 @@ pub async fn run(settings: &Settings, specs: &[TargetSpec], wait: Wait) -> anyho
     let live = loaded.live.expect("a live read");
     let mut cache = Cache::start(
         live.api(),
-        loaded.fetched.watches.clone(),
+        std::mem::take(&mut loaded.fetched.watches),
         loaded.fetched.gaps.clone(),
     );
     let mut snapshot = loaded.fetched.snapshot;

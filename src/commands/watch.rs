@@ -103,7 +103,7 @@ pub async fn show(
 /// Watches until interrupted; the exit status is the last frame's.
 async fn watch(
     settings: &Settings,
-    loaded: Loaded,
+    mut loaded: Loaded,
     retarget: Retarget,
     frame: impl Fn(&Settings, &Snapshot, &[Target], bool) -> Frame,
 ) -> anyhow::Result<Outcome> {
@@ -114,7 +114,7 @@ async fn watch(
     };
     let mut cache = Cache::start(
         live.api(),
-        loaded.fetched.watches.clone(),
+        std::mem::take(&mut loaded.fetched.watches),
         loaded.fetched.gaps.clone(),
     );
     let mut printer = Printer::new(settings, Console::process());

@@ -507,8 +507,8 @@ mod tests {
     fn the_search_reads_leases_only_for_what_lags_and_then_the_holder() {
         let w = widget("widget-controller");
         let mut fine = w.clone();
-        fine.raw["status"]["observedGeneration"] = json!(2);
-        let fine = obj(fine.raw);
+        std::sync::Arc::make_mut(&mut fine.raw)["status"]["observedGeneration"] = json!(2);
+        let fine = obj(std::sync::Arc::unwrap_or_clone(fine.raw));
         assert!(
             reads_for(std::slice::from_ref(&fine), &[]).is_empty(),
             "a healthy object costs nothing"

@@ -475,7 +475,7 @@ fn a_dangling_owner_is_reported() {
 
 #[test]
 fn a_stale_status_reads_as_a_wedged_controller() {
-    let mut d = deployment("web", "d1", "web").raw;
+    let mut d = std::sync::Arc::unwrap_or_clone(deployment("web", "d1", "web").raw);
     d["metadata"]["generation"] = json!(4);
     d["status"]["observedGeneration"] = json!(3);
     d["metadata"]["managedFields"] = json!([
@@ -601,7 +601,7 @@ fn a_quota_refusal_names_the_quota_with_use_and_limit() {
 fn a_webhook_refusal_names_the_configuration_and_its_endpoints() {
     let (snap, rs) = load("replicaset-quota.yaml", NOW);
     let ns = rs.namespace().unwrap().to_string();
-    let mut raw = rs.raw.clone();
+    let mut raw = (*rs.raw).clone();
     raw["status"]["conditions"][0]["message"] = json!(
         "Internal error occurred: failed calling webhook \"deny.example.com\": failed to call webhook: Post \"https://hook.shop.svc:443/validate?timeout=10s\": no endpoints available for service \"hook\""
     );
@@ -704,8 +704,9 @@ fn max_unavailable_zero_keeps_the_old_pods_for_a_new_one_not_ready() {
         ("ReplicaSet", "web-new", "rs2"),
         "web",
     );
-    new_pod.raw["status"]["conditions"][0]["status"] = json!("False");
-    let new_pod = obj(new_pod.raw);
+    std::sync::Arc::make_mut(&mut new_pod.raw)["status"]["conditions"][0]["status"] =
+        json!("False");
+    let new_pod = obj(std::sync::Arc::unwrap_or_clone(new_pod.raw));
     let snap = Snapshot::new(
         vec![
             d,
@@ -765,7 +766,7 @@ fn every_failing_container_is_named_with_its_own_step() {
     // The OOMKilled pod of the fixture with a sidecar that is OOMKilled
     // too, at its own limit.
     let (snap, pod) = load("pod-crashloop-oomkilled.yaml", NOW);
-    let mut raw = pod.raw.clone();
+    let mut raw = (*pod.raw).clone();
     let mut spec = raw["spec"]["containers"][0].clone();
     spec["name"] = json!("sidecar");
     spec["resources"]["limits"]["memory"] = json!("32Mi");
@@ -824,7 +825,7 @@ fn refused_with(message: &str) -> (Snapshot, Object) {
         .objects()
         .iter()
         .map(|o| {
-            let mut raw = o.raw.clone();
+            let mut raw = (*o.raw).clone();
             for c in raw["status"]["conditions"]
                 .as_array_mut()
                 .into_iter()
@@ -1100,7 +1101,7 @@ fn operator(crashing: bool) -> Vec<Object> {
             "containerStatuses": [{"name": "manager", "ready": true, "restartCount": 0, "state": {"running": {"startedAt": "2026-11-29T22:00:05Z"}}}]}}));
     if crashing {
         pod = obj(
-            json!({"apiVersion": "v1", "kind": "Pod", "metadata": pod.raw["metadata"], "spec": pod.raw["spec"],
+            json!({"apiVersion": "v1", "kind": "Pod", "metadata": std::sync::Arc::make_mut(&mut pod.raw)["metadata"], "spec": std::sync::Arc::make_mut(&mut pod.raw)["spec"],
             "status": {"phase": "Running", "startTime": "2026-11-29T22:00:00Z",
                 "conditions": [{"type": "Ready", "status": "False", "reason": "ContainersNotReady", "lastTransitionTime": "2026-11-29T22:21:00Z"}],
                 "containerStatuses": [{"name": "manager", "ready": false, "restartCount": 9,
@@ -1306,8 +1307,8 @@ fn a_broken_rollout_says_what_its_revision_changed() {
 #[test]
 fn the_manager_named_by_its_labels_is_said_and_judged() {
     let mut deploy = deployment("web", "web-uid", "web");
-    deploy.raw["metadata"]["labels"] = json!({"kustomize.toolkit.fluxcd.io/name": "apps", "kustomize.toolkit.fluxcd.io/namespace": "flux-system"});
-    let deploy = obj(deploy.raw);
+    std::sync::Arc::make_mut(&mut deploy.raw)["metadata"]["labels"] = json!({"kustomize.toolkit.fluxcd.io/name": "apps", "kustomize.toolkit.fluxcd.io/namespace": "flux-system"});
+    let deploy = obj(std::sync::Arc::unwrap_or_clone(deploy.raw));
     let ks = obj(
         json!({"apiVersion": "kustomize.toolkit.fluxcd.io/v1", "kind": "Kustomization",
         "metadata": {"name": "apps", "namespace": "flux-system", "uid": "ks", "generation": 4},

@@ -87,7 +87,9 @@ pub struct Object {
     /// Whether the type serves a `status` subresource, where discovery told
     /// the source; `None` when unknown (snapshot files).
     pub status_subresource: Option<bool>,
-    pub raw: Value,
+    /// Shared: the watch cache, every frame drawn from it and the first
+    /// answer hold one copy of an object's JSON.
+    pub raw: std::sync::Arc<Value>,
 }
 
 impl Object {
@@ -141,7 +143,7 @@ impl Object {
             labels,
             metadata_only,
             status_subresource: None,
-            raw,
+            raw: std::sync::Arc::new(raw),
         })
     }
 

@@ -183,7 +183,7 @@ rules:
         verdict: Progressing
         reason: NoPhase
 "#);
-    let mut raw = widget(json!({})).raw;
+    let mut raw = std::sync::Arc::unwrap_or_clone(widget(json!({})).raw);
     raw["metadata"]["annotations"] = json!({"example.com/paused": "true"});
     let paused = Object::from_value(raw).unwrap();
     assert_eq!(rules.judge(&paused, now()).unwrap().reason, "Paused");

@@ -29,7 +29,7 @@ pub const OWNER_DEPTH: usize = 256;
 pub struct Crawled {
     pub builder: SnapshotBuilder,
     /// Every read that answered (or found nothing), to keep current.
-    pub watched: Vec<Read>,
+    pub watched: Vec<Watch>,
     /// Errors that make any answer wrong (credentials, connection).
     pub fatal: Option<ApiError>,
     /// How many reads were tried and how many failed: a sweep that read
@@ -48,6 +48,51 @@ pub struct Crawled {
     pub leaned_on_types: bool,
     /// What the sweep listed (see [`Swept`]).
     pub swept: Swept,
+}
+
+/// A read `--watch` and `wait` keep current, and where its watch starts.
+#[derive(Debug, Clone)]
+pub struct Watch {
+    pub read: Read,
+    /// What this answer read of it, where that is what a list of `read`
+    /// would hold: the watch starts from there instead of listing again.
+    /// Only kept for an answer that stays live ([`Crawl::seed_watches`]).
+    pub from: Option<Seed>,
+}
+
+/// The state a watch starts from: the version its objects were read at,
+/// and the objects (or events) a list would have given.
+#[derive(Debug, Clone, Default)]
+pub struct Seed {
+    pub resource_version: String,
+    pub objects: Vec<Object>,
+    pub events: Vec<Event>,
+}
+
+impl Seed {
+    fn objects(resource_version: String, objects: Vec<Object>) -> Option<Seed> {
+        Some(Seed {
+            resource_version,
+            objects,
+            events: Vec::new(),
+        })
+        .filter(|s| !s.resource_version.is_empty())
+    }
+
+    fn events(resource_version: String, events: Vec<Event>) -> Option<Seed> {
+        Some(Seed {
+            resource_version,
+            objects: Vec::new(),
+            events,
+        })
+        .filter(|s| !s.resource_version.is_empty())
+    }
+
+    /// A get's object: a list by its name holds it alone, at its version.
+    fn object(obj: &Object) -> Option<Seed> {
+        let rv = obj.at("/metadata/resourceVersion")?.as_str()?.to_string();
+        Seed::objects(rv, vec![obj.clone()])
+    }
 }
 
 /// Whose events are already in hand.
@@ -155,7 +200,9 @@ pub struct Crawl<'a, R: Reader> {
     objects: Vec<Object>,
     events: Vec<Event>,
     gaps: Gaps,
-    watched: Vec<Read>,
+    watched: Vec<Watch>,
+    /// Whether watches keep what this answer read (see [`Watch::from`]).
+    seeding: bool,
     fatal: Option<ApiError>,
     tried: usize,
     failed: usize,
@@ -186,6 +233,7 @@ impl<'a, R: Reader> Crawl<'a, R> {
             events: Vec::new(),
             gaps: Gaps::default(),
             watched: Vec::new(),
+            seeding: false,
             fatal: None,
             tried: 0,
             failed: 0,
@@ -211,6 +259,12 @@ impl<'a, R: Reader> Crawl<'a, R> {
         found
     }
 
+    /// The answer stays live (`--watch`, `wait`): each watch keeps what
+    /// its read found, and starts from it instead of listing again.
+    pub fn seed_watches(&mut self, yes: bool) {
+        self.seeding = yes;
+    }
+
     /// Whose events are read (every object's by default).
     pub fn events_of(&mut self, which: EventsOf) {
         self.events_of = which;
@@ -232,8 +286,9 @@ impl<'a, R: Reader> Crawl<'a, R> {
         self.tried += 1;
         match self.reader.get(&read).await {
             Ok(value) => {
-                self.watch(read.as_list());
-                Ok(value.and_then(|v| self.convert(v, &read)))
+                let obj = value.and_then(|v| self.convert(v, &read));
+                self.watch_from(read.as_list(), || obj.as_ref().and_then(Seed::object));
+                Ok(obj)
             }
             Err(e) => {
                 self.failed += 1;
@@ -249,7 +304,9 @@ impl<'a, R: Reader> Crawl<'a, R> {
         match self.reader.list(&read).await {
             Ok(listing) => {
                 let objects = self.convert_all(listing.items, &read);
-                self.watch(read);
+                self.watch_from(read, || {
+                    Seed::objects(listing.resource_version, objects.clone())
+                });
                 Ok(objects)
             }
             Err(e) => {
@@ -261,8 +318,8 @@ impl<'a, R: Reader> Crawl<'a, R> {
     }
 
     /// Lists concurrently; a failure is a gap (or fatal) and left out of
-    /// the answer. Returns the items of each list that answered.
-    async fn lists(&mut self, reads: Vec<Read>) -> Vec<(Read, Vec<Value>)> {
+    /// the answer. Returns each list that answered.
+    async fn lists(&mut self, reads: Vec<Read>) -> Vec<(Read, super::read::Listing)> {
         let reader = self.reader;
         let results: Vec<(Read, Result<super::read::Listing, ApiError>)> = stream::iter(reads)
             .map(|read| async move {
@@ -276,7 +333,7 @@ impl<'a, R: Reader> Crawl<'a, R> {
         for (read, result) in results {
             self.tried += 1;
             match result {
-                Ok(listing) => out.push((read, listing.items)),
+                Ok(listing) => out.push((read, listing)),
                 Err(e) => {
                     self.failed += 1;
                     self.fail(&read, e);
@@ -310,8 +367,12 @@ impl<'a, R: Reader> Crawl<'a, R> {
                     Got::Failed
                 }
             };
-            if !matches!(got, Got::Failed) {
-                self.watch(read.as_list());
+            match &got {
+                Got::Found(obj) => {
+                    self.watch_from(read.as_list(), || obj.as_deref().and_then(Seed::object))
+                }
+                Got::Missing => self.watch(read.as_list()),
+                Got::Failed => {}
             }
             out.push((read, got));
         }
@@ -321,13 +382,24 @@ impl<'a, R: Reader> Crawl<'a, R> {
     /// Lists concurrently as [`Crawl::lists`], as objects; the lists of
     /// full objects (and of Secrets and ConfigMaps) are watched.
     async fn run(&mut self, reads: Vec<Read>) -> Vec<(Read, Vec<Object>)> {
+        Vec::from_iter(
+            self.run_at(reads)
+                .await
+                .into_iter()
+                .map(|(read, _, objects)| (read, objects)),
+        )
+    }
+
+    /// [`Crawl::run`], with the version each list was read at.
+    async fn run_at(&mut self, reads: Vec<Read>) -> Vec<(Read, String, Vec<Object>)> {
         let mut out = Vec::new();
-        for (read, items) in self.lists(reads).await {
-            let objects = self.convert_all(items, &read);
+        for (read, listing) in self.lists(reads).await {
+            let objects = self.convert_all(listing.items, &read);
             if !read.is_metadata_only() || super::read::is_data_type(&read.rt) {
-                self.watch(read.clone());
+                let rv = listing.resource_version.clone();
+                self.watch_from(read.clone(), || Seed::objects(rv, objects.clone()));
             }
-            out.push((read, objects));
+            out.push((read, listing.resource_version, objects));
         }
         out
     }
@@ -348,10 +420,23 @@ impl<'a, R: Reader> Crawl<'a, R> {
             .collect()
     }
 
+    /// Keeps `read` current from a list of its own.
     fn watch(&mut self, read: Read) {
-        if !self.watched.contains(&read) {
-            self.watched.push(read);
+        self.watch_from(read, || None);
+    }
+
+    /// Keeps `read` current from what this answer read of it (`seed`, made
+    /// only for an answer that stays live), else from a list of its own.
+    fn watch_from(&mut self, read: Read, seed: impl FnOnce() -> Option<Seed>) {
+        if self.watching(&read) {
+            return;
         }
+        let from = if self.seeding { seed() } else { None };
+        self.watched.push(Watch { read, from });
+    }
+
+    fn watching(&self, read: &Read) -> bool {
+        self.watched.iter().any(|w| w.read == *read)
     }
 
     /// A read that failed: a gap in the answer, or the end of it.
@@ -458,12 +543,16 @@ impl<'a, R: Reader> Crawl<'a, R> {
             })
             .cloned()
             .collect();
-        let mut data_reads: Vec<Read> = Vec::new();
-        for (read, items) in self.lists(reads).await {
-            meta.extend(self.convert_all(items, &read));
+        let mut data_reads: Vec<(Read, Option<Seed>)> = Vec::new();
+        for (read, listing) in self.lists(reads).await {
+            let objects = self.convert_all(listing.items, &read);
             if super::read::is_data_type(&read.rt) {
-                data_reads.push(read);
+                let seed = self
+                    .seeding
+                    .then(|| Seed::objects(listing.resource_version, objects.clone()));
+                data_reads.push((read, seed.flatten()));
             }
+            meta.extend(objects);
         }
         // Owner index over the metadata, then the subtree of every root.
         let mut children: HashMap<&str, Vec<usize>> = HashMap::new();
@@ -493,13 +582,13 @@ impl<'a, R: Reader> Crawl<'a, R> {
         // Secrets and ConfigMaps in the tree are only ever metadata: their
         // metadata lists are what --watch keeps current, where they hold
         // one of the nodes.
-        for read in data_reads {
+        for (read, seed) in data_reads {
             if nodes.iter().any(|n| {
                 n.kind() == read.rt.kind
                     && n.group() == read.rt.group
                     && n.namespace() == read.namespace.as_deref()
             }) {
-                self.watch(read);
+                self.watch_from(read, || seed);
             }
         }
         self.full_objects(&nodes).await;
@@ -692,17 +781,21 @@ impl<'a, R: Reader> Crawl<'a, R> {
         let reads: Vec<Read> = meta.iter().chain(&context).chain(&full).cloned().collect();
         let mut roots: Vec<Object> = Vec::new();
         let mut meta_roots: Vec<Object> = Vec::new();
-        for (read, objects) in self.run(reads).await {
+        // The full lists that --watch keeps for the metadata-only ones, so
+        // that a new bare pod shows (the watch keeps only the roots), with
+        // the version each was read at and how many roots it held.
+        let mut roots_only: Vec<(Read, String, usize)> = Vec::new();
+        for (read, rv, objects) in self.run_at(reads).await {
             if !context.contains(&read) {
                 self.swept.record(&read, &objects);
             }
             if context.contains(&read) {
                 self.objects.extend(objects);
             } else if read.is_metadata_only() {
-                // The full list is watched in --watch, so that a new bare
-                // pod shows; the watch keeps only the roots.
-                self.watch(Read::list(&read.rt, read.namespace.as_deref()).roots_only());
+                let before = meta_roots.len();
                 meta_roots.extend(objects.into_iter().filter(|o| o.controller().is_none()));
+                let whole = Read::list(&read.rt, read.namespace.as_deref()).roots_only();
+                roots_only.push((whole, rv, meta_roots.len() - before));
             } else {
                 roots.extend(objects.into_iter().filter(|o| o.controller().is_none()));
             }
@@ -710,6 +803,23 @@ impl<'a, R: Reader> Crawl<'a, R> {
         let before = self.objects.len();
         self.full_objects(&meta_roots).await;
         let fetched: Vec<Object> = self.objects.drain(before..).collect();
+        // A roots-only watch starts from the sweep where every root of its
+        // list was read in full; its watch replays what changed since.
+        for (read, rv, count) in roots_only {
+            self.watch_from(read.clone(), || {
+                let full: Vec<Object> = fetched
+                    .iter()
+                    .filter(|o| {
+                        !o.metadata_only
+                            && o.kind() == read.rt.kind
+                            && o.group() == read.rt.group
+                            && o.namespace() == read.namespace.as_deref()
+                    })
+                    .cloned()
+                    .collect();
+                Seed::objects(rv, full).filter(|s| s.objects.len() == count)
+            });
+        }
         roots.extend(fetched);
         roots.sort_by(|a, b| {
             (a.namespace(), a.kind(), a.name()).cmp(&(b.namespace(), b.kind(), b.name()))
@@ -734,9 +844,11 @@ impl<'a, R: Reader> Crawl<'a, R> {
             let read = Read::list(&rt, None);
             match self.reader.list(&read).await {
                 Ok(listing) => {
-                    self.events
-                        .extend(listing.items.iter().filter_map(Event::from_value));
-                    self.watch(read);
+                    let events: Vec<Event> =
+                        listing.items.iter().filter_map(Event::from_value).collect();
+                    let seed = || Seed::events(listing.resource_version, events.clone());
+                    self.watch_from(read, seed);
+                    self.events.extend(events);
                 }
                 Err(e) => {
                     self.failed += 1;
@@ -771,7 +883,9 @@ impl<'a, R: Reader> Crawl<'a, R> {
         let mut by_uid: Vec<Read> = Vec::new();
         let mut pages: Vec<(Read, Option<String>)> = Vec::new();
         let mut found: Vec<Event> = Vec::new();
-        let mut watch: Vec<Read> = Vec::new();
+        // Each namespace list read, and what its watch starts from: the
+        // page, where it held all of the namespace's events.
+        let mut watch: Vec<(Read, Option<Seed>)> = Vec::new();
         for (ns, objects) in by_ns {
             if self.events_read.namespaces.contains(&ns) {
                 continue;
@@ -791,10 +905,15 @@ impl<'a, R: Reader> Crawl<'a, R> {
             self.tried += 1;
             match page {
                 Ok(page) => {
-                    watch.push(read.clone());
+                    let mut seed = None;
                     match page.continue_token {
                         None => {
-                            found.extend(page.items.iter().filter_map(Event::from_value));
+                            let events: Vec<Event> =
+                                page.items.iter().filter_map(Event::from_value).collect();
+                            if self.seeding {
+                                seed = Seed::events(page.resource_version, events.clone());
+                            }
+                            found.extend(events);
                             self.events_read.namespaces.insert(ns);
                         }
                         Some(_) if objects.is_empty() => {
@@ -807,10 +926,11 @@ impl<'a, R: Reader> Crawl<'a, R> {
                         }
                         Some(token) => {
                             found.extend(page.items.iter().filter_map(Event::from_value));
-                            pages.push((read, Some(token)));
+                            pages.push((read.clone(), Some(token)));
                             self.events_read.namespaces.insert(ns);
                         }
                     }
+                    watch.push((read, seed));
                 }
                 Err(e) => {
                     self.failed += 1;
@@ -844,8 +964,8 @@ impl<'a, R: Reader> Crawl<'a, R> {
                 }
             }
         }
-        for (_, items) in self.lists(by_uid).await {
-            found.extend(items.iter().filter_map(Event::from_value));
+        for (_, listing) in self.lists(by_uid).await {
+            found.extend(listing.items.iter().filter_map(Event::from_value));
         }
         self.events.extend(found);
         // --watch and wait see the events of every namespace in the answer
@@ -856,13 +976,13 @@ impl<'a, R: Reader> Crawl<'a, R> {
             .iter()
             .filter_map(|o| o.namespace().map(str::to_string))
             .collect();
-        for read in watch {
+        for (read, seed) in watch {
             namespaces.remove(read.namespace.as_deref().unwrap_or_default());
-            self.watch(read);
+            self.watch_from(read, || seed);
         }
         for ns in namespaces {
             let whole = Read::list(&rt, Some(&ns));
-            if !self.watched.contains(&whole) {
+            if !self.watching(&whole) {
                 self.watch(whole.from_now());
             }
         }
@@ -878,9 +998,11 @@ impl<'a, R: Reader> Crawl<'a, R> {
         let read = Read::list(&rt, namespace).fields("involvedObject.kind=Job,type=Warning");
         match self.reader.list(&read).await {
             Ok(listing) => {
-                self.events
-                    .extend(listing.items.iter().filter_map(Event::from_value));
-                self.watch(read);
+                let events: Vec<Event> =
+                    listing.items.iter().filter_map(Event::from_value).collect();
+                let seed = || Seed::events(listing.resource_version, events.clone());
+                self.watch_from(read, seed);
+                self.events.extend(events);
             }
             Err(e) => self.fail(&read, e),
         }

@@ -16,7 +16,7 @@ use std::path::PathBuf;
 use super::api::Api;
 use super::builder::Gaps;
 use super::client::{Connection, connect};
-use super::crawl::{Crawl, Earlier, EventsOf, EventsRead, Swept, first_event_pages};
+use super::crawl::{Crawl, Earlier, EventsOf, EventsRead, Swept, Watch, first_event_pages};
 use super::discovery;
 use super::plan;
 use super::read::ApiError;
@@ -60,7 +60,7 @@ pub struct Fetched {
     pub snapshot: Snapshot,
     pub targets: Vec<Target>,
     /// What to watch to keep this snapshot current (live sources only).
-    pub watches: Vec<Read>,
+    pub watches: Vec<Watch>,
     /// The gaps and absent owners, kept for every later snapshot.
     pub gaps: Gaps,
     /// Whose events were read, so that a second read of the same question
@@ -95,6 +95,8 @@ pub struct Live {
     cache_dir: PathBuf,
     /// Whether the catalog was revalidated with the server in this run.
     fresh: bool,
+    /// The answers stay live: see [`Ask::live`].
+    pub live: bool,
 }
 
 /// One question to a cluster through any [`Reader`]: the live API, or an
@@ -107,6 +109,9 @@ pub struct Ask<'a, R: Reader> {
     /// The server's address, for messages.
     pub server: &'a str,
     pub default_namespace: &'a str,
+    /// The answer stays live (`--watch`, `wait`): each watch starts from
+    /// what this answer read (see [`Watch::from`]).
+    pub live: bool,
 }
 
 /// A target resolved to a read.
@@ -135,6 +140,7 @@ impl Live {
             default_namespace: connected.default_namespace,
             cache_dir,
             fresh: false,
+            live: false,
         };
         match discovery::cached_clean(&live.cache_dir, &live.server) {
             Some(catalog) => live.catalog = catalog,
@@ -207,6 +213,7 @@ impl Live {
             stale: &self.stale,
             server: &self.server,
             default_namespace: &self.default_namespace,
+            live: self.live,
         }
     }
 }
@@ -290,6 +297,7 @@ impl<R: Reader> Ask<'_, R> {
     ) -> Result<Fetched, FetchError> {
         let wanted = self.wanted(targets, scope)?;
         let mut crawl = Crawl::new(self.reader, self.catalog);
+        crawl.seed_watches(self.live);
         // `why` shows a timeline of every event; elsewhere events only
         // explain what is not healthy, and are read after the objects.
         let every = mode == Mode::Why;

@@ -29,7 +29,15 @@ pub struct Memory {
 }
 
 impl Memory {
-    pub fn new(objects: Vec<Value>) -> Memory {
+    /// A cluster of these objects. Each is stamped with a resourceVersion
+    /// where it has none, as the API server stamps every object (the
+    /// list's own version is "1").
+    pub fn new(mut objects: Vec<Value>) -> Memory {
+        for obj in &mut objects {
+            if let Some(meta) = obj.get_mut("metadata").and_then(Value::as_object_mut) {
+                meta.entry("resourceVersion").or_insert_with(|| "1".into());
+            }
+        }
         Memory {
             objects,
             forbidden: Vec::new(),

@@ -92,12 +92,25 @@ async fn ask(
     mode: Mode,
     earlier: Option<Earlier>,
 ) -> Result<Fetched, FetchError> {
+    ask_as(memory, catalog, targets, mode, earlier, false).await
+}
+
+/// [`ask`]; `live`: the answer stays live (`--watch`, `wait`).
+async fn ask_as(
+    memory: &Memory,
+    catalog: &Catalog,
+    targets: &[TargetSpec],
+    mode: Mode,
+    earlier: Option<Earlier>,
+    live: bool,
+) -> Result<Fetched, FetchError> {
     let ask = Ask {
         reader: memory,
         catalog,
         stale: &[],
         server: "127.0.0.1:6443",
         default_namespace: "shop",
+        live,
     };
     ask.fetch(targets, &Scope::Namespace("shop".into()), mode, earlier)
         .await
@@ -154,7 +167,12 @@ fn a_healthy_deployment_tree_is_three_reads() {
     // of the namespace from now on (none was read), so that --watch
     // explains a pod that turns unhealthy later.
     assert_eq!(fetched.watches.len(), 4);
-    let events: Vec<&Read> = fetched.watches.iter().filter(|r| r.is_events()).collect();
+    let events: Vec<&Read> = fetched
+        .watches
+        .iter()
+        .map(|w| &w.read)
+        .filter(|r| r.is_events())
+        .collect();
     assert!(
         matches!(events[..], [r] if r.is_from_now() && r.namespace.as_deref() == Some("shop")),
         "{events:#?}"
@@ -380,11 +398,86 @@ fn a_custom_resource_root_searches_every_type_as_metadata_then_reads_its_childre
     // The metadata lists of every type are not watched; the Secret list
     // is not either, since the tree holds no Secret.
     assert!(
-        fetched.watches.iter().all(|r| r.rt.kind != "Secret"),
+        fetched.watches.iter().all(|w| w.read.rt.kind != "Secret"),
         "{:#?}",
         fetched.watches
     );
-    assert!(fetched.watches.iter().all(|r| !r.is_metadata_only()));
+    assert!(fetched.watches.iter().all(|w| !w.read.is_metadata_only()));
+}
+
+#[test]
+fn a_live_answer_starts_each_watch_from_what_it_read_with_what_a_list_would_hold() {
+    let cat = catalog();
+    let mut objects = web();
+    objects.push(pod("bare", 0, false));
+    objects.push(event("bare-7d9-0", "bare-pod-0", 0));
+    let memory = Memory::new(objects);
+    let uids = |items: &[Value]| -> Vec<String> {
+        let mut uids: Vec<String> = items
+            .iter()
+            .filter_map(|v| v.pointer("/metadata/uid").and_then(Value::as_str))
+            .map(str::to_string)
+            .collect();
+        uids.sort();
+        uids
+    };
+    let questions = [
+        (vec![], Mode::Status),
+        (vec![name("deploy", "web")], Mode::Tree { owners: false }),
+        (vec![name("deploy", "web")], Mode::Why),
+    ];
+    for (targets, mode) in questions {
+        let fetched = run(ask_as(&memory, &cat, &targets, mode, None, true)).unwrap();
+        assert!(!fetched.watches.is_empty());
+        for w in &fetched.watches {
+            if w.read.is_from_now() {
+                // Only the version is read for those, when the watch starts.
+                assert!(w.from.is_none(), "{:?}", w.read);
+                continue;
+            }
+            let seed = w
+                .from
+                .as_ref()
+                .unwrap_or_else(|| panic!("{mode:?}: {:?} would be listed again", w.read));
+            assert_eq!(seed.resource_version, "1", "{:?}", w.read);
+            // The seed is what a list of the watched read holds.
+            let listed = run(memory.list(&w.read)).unwrap();
+            let seeded: Vec<Value> = if w.read.is_events() {
+                let mut uids: Vec<Value> = seed
+                    .events
+                    .iter()
+                    .map(|e| json!({"metadata": {"uid": e.uid}}))
+                    .collect();
+                uids.sort_by_key(|v| v.to_string());
+                uids
+            } else {
+                seed.objects.iter().map(|o| (*o.raw).clone()).collect()
+            };
+            assert_eq!(uids(&seeded), uids(&listed.items), "{mode:?}: {:?}", w.read);
+            if !w.read.is_metadata_only() {
+                assert!(
+                    seed.objects.iter().all(|o| !o.metadata_only),
+                    "{:?}",
+                    w.read
+                );
+            }
+        }
+        // The sweep's bare pod is watched by a roots-only list of full pods.
+        if targets.is_empty() {
+            let pods = fetched
+                .watches
+                .iter()
+                .find(|w| w.read.rt.kind == "Pod" && w.read.labels.is_none())
+                .expect("the pods are watched");
+            let seed = pods.from.as_ref().unwrap();
+            assert!(
+                matches!(&seed.objects[..], [p] if p.name() == "bare-7d9-0" && !p.metadata_only)
+            );
+        }
+        // An answer that ends at once keeps nothing for the watches.
+        let once = run(ask(&memory, &cat, &targets, mode, None)).unwrap();
+        assert!(once.watches.iter().all(|w| w.from.is_none()));
+    }
 }
 
 #[test]
@@ -455,6 +548,7 @@ fn a_sweep_reads_pods_as_metadata_and_only_bare_ones_in_full() {
     let pods = fetched
         .watches
         .iter()
+        .map(|w| &w.read)
         .find(|r| r.rt.kind == "Pod" && r.labels.is_none() && r.fields.is_none())
         .expect("the pods are watched");
     assert!(!pods.is_metadata_only());
@@ -521,7 +615,7 @@ fn a_missing_target_in_a_missing_namespace_is_an_error_and_a_missing_target_is_w
         fetched
             .watches
             .iter()
-            .any(|w| w.fields.as_deref() == Some("metadata.name=nope")),
+            .any(|w| w.read.fields.as_deref() == Some("metadata.name=nope")),
         "wait must see it appear: {:?}",
         fetched.watches
     );

@@ -18,6 +18,7 @@ use tokio::sync::mpsc;
 
 use super::api::Api;
 use super::builder::{Gaps, Keep, SnapshotBuilder, to_object};
+use super::crawl::{Seed, Watch};
 use super::read::{ApiError, query_escape};
 use super::read::{Read, Reader};
 use crate::model::{Event, Incomplete, Object, Snapshot};
@@ -107,10 +108,18 @@ impl Drop for Cache {
 }
 
 impl Cache {
-    /// Starts one list-then-watch loop per read. `gaps`: what the first
-    /// read could not read or found gone, kept in every snapshot.
-    pub fn start(api: &Api, reads: Vec<Read>, gaps: Gaps) -> Cache {
-        let store = Arc::new(Mutex::new(Store::default()));
+    /// Starts one list-then-watch loop per read; a read the first answer
+    /// already holds ([`Watch::from`]) starts watching from it, without
+    /// listing again. `gaps`: what the first read could not read or found
+    /// gone, kept in every snapshot.
+    pub fn start(api: &Api, watches: Vec<Watch>, gaps: Gaps) -> Cache {
+        let mut store = Store::default();
+        let mut reads = Vec::with_capacity(watches.len());
+        for (id, watch) in watches.into_iter().enumerate() {
+            let from = watch.from.map(|seed| store.seed(id, &watch.read, seed));
+            reads.push((watch.read, from));
+        }
+        let store = Arc::new(Mutex::new(store));
         let (tx, changes) = mpsc::unbounded_channel();
         let count = reads.len();
         // The first connection is the one the first answer came on, open
@@ -120,7 +129,7 @@ impl Cache {
         let mut client = api.clone();
         let mut opened: Option<tokio::sync::watch::Receiver<bool>> = None;
         let mut tasks = Vec::new();
-        for (id, read) in reads.into_iter().enumerate() {
+        for (id, (read, from)) in reads.into_iter().enumerate() {
             if id > 0 && id % WATCHES_PER_CONNECTION == 0 {
                 client = api.on_another_connection();
                 let (done, wait) = tokio::sync::watch::channel(false);
@@ -135,6 +144,7 @@ impl Cache {
                 client.clone(),
                 id,
                 read.as_list(),
+                from,
                 store.clone(),
                 tx.clone(),
                 opened.clone(),
@@ -186,6 +196,23 @@ impl Cache {
     }
 }
 
+impl Store {
+    /// What the first answer read of watch `id`, as its first list would
+    /// have stored it; the version to watch from.
+    fn seed(&mut self, id: usize, read: &Read, seed: Seed) -> String {
+        if read.is_events() {
+            let events = seed.events.into_iter().map(|e| (e.uid.clone(), e));
+            self.events.insert(id, events.collect());
+        } else {
+            let objects = seed.objects.into_iter().filter(|o| read.keeps(&o.raw));
+            self.objects
+                .insert(id, objects.map(|o| (key(&o), o)).collect());
+        }
+        self.synced.insert(id);
+        seed.resource_version
+    }
+}
+
 fn lost(store: &Mutex<Store>, e: &ApiError) {
     let mut s = locked(store);
     if matches!(
@@ -205,10 +232,14 @@ fn answered(store: &Mutex<Store>) {
     s.lost_cause = None;
 }
 
+/// One watch, kept current: listed (unless `from`, the version the first
+/// answer read it at, says where to watch from), then watched, listed
+/// again when the version expires.
 async fn run(
     api: Api,
     id: usize,
     read: Read,
+    mut from: Option<String>,
     store: Arc<Mutex<Store>>,
     tx: mpsc::UnboundedSender<()>,
     opened: Option<tokio::sync::watch::Receiver<bool>>,
@@ -221,7 +252,13 @@ async fn run(
     loop {
         // List: the whole current state and the version to watch from
         // (only the version, for a watch that starts now).
-        let listed = if read.is_from_now() {
+        let seeded = from.is_some();
+        let listed = if let Some(rv) = from.take() {
+            Ok(super::read::Listing {
+                items: Vec::new(),
+                resource_version: rv,
+            })
+        } else if read.is_from_now() {
             api.page(&read, 1, None)
                 .await
                 .map(|page| super::read::Listing {
@@ -250,9 +287,9 @@ async fn run(
                 continue;
             }
         };
-        answered(&store);
         let mut rv = listing.resource_version;
-        {
+        if !seeded {
+            answered(&store);
             let mut s = locked(&store);
             s.synced.insert(id);
             s.gaps.remove(&id);
@@ -276,8 +313,9 @@ async fn run(
                         .collect(),
                 );
             }
+            drop(s);
+            let _ = tx.send(());
         }
-        let _ = tx.send(());
         // Watch from there until the version expires.
         loop {
             let stream = match api
@@ -479,6 +517,30 @@ mod tests {
         let all = Read::list(&rt("", "Pod", "pods"), Some("shop"));
         apply(&store, 1, &all, adopted, false);
         assert_eq!(store.lock().unwrap().objects[&1].len(), 1);
+    }
+
+    #[test]
+    fn a_seeded_watch_is_synced_with_what_a_list_would_have_stored() {
+        let read = Read::list(&rt("", "Pod", "pods"), Some("shop")).roots_only();
+        let bare = serde_json::json!({"apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": "p", "namespace": "shop", "uid": "u1"}});
+        let mut adopted = bare.clone();
+        adopted["metadata"]["name"] = "q".into();
+        adopted["metadata"]["ownerReferences"] = serde_json::json!([{"apiVersion": "apps/v1",
+            "kind": "ReplicaSet", "name": "rs", "uid": "r1", "controller": true}]);
+        let seed = Seed {
+            resource_version: "42".into(),
+            objects: [bare, adopted]
+                .into_iter()
+                .filter_map(Object::from_value)
+                .collect(),
+            events: vec![],
+        };
+        let mut store = Store::default();
+        assert_eq!(store.seed(3, &read, seed), "42");
+        assert!(store.synced.contains(&3));
+        let kept: Vec<&str> = store.objects[&3].values().map(|o| o.name()).collect();
+        assert_eq!(kept, ["p"]);
     }
 
     #[test]

@@ -365,7 +365,7 @@ fn the_status_subresource_decides_between_unknown_and_exists() {
     obj.status_subresource = Some(false);
     assert_eq!(judge(&obj, &snap).reason, "Exists");
     obj.status_subresource = Some(true);
-    obj.raw["status"] = serde_json::json!({});
+    std::sync::Arc::make_mut(&mut obj.raw)["status"] = serde_json::json!({});
     let j = judge(&obj, &snap);
     assert_eq!((j.verdict, j.reason.as_str()), (Unknown, "NoStatus"));
 
@@ -377,7 +377,7 @@ fn the_status_subresource_decides_between_unknown_and_exists() {
     // not: its rule knows better than the discovery flag.
     let (snap, mut obj) = load("cronjob-suspended.yaml", NOW);
     obj.status_subresource = Some(true);
-    obj.raw["spec"]["suspend"] = serde_json::json!(false);
+    std::sync::Arc::make_mut(&mut obj.raw)["spec"]["suspend"] = serde_json::json!(false);
     let j = judge(&obj, &snap);
     assert_eq!((j.verdict, j.reason.as_str()), (Converged, "Scheduled"));
     assert!(j.message.ends_with("never scheduled"), "{}", j.message);
@@ -435,7 +435,8 @@ fn every_status_word_gives_its_verdict() {
         let spelled: String = word[..1].to_uppercase() + &word[1..];
         for field in ["phase", "state", "status"] {
             let mut obj = base.clone();
-            obj.raw["status"] = serde_json::json!({ field: spelled });
+            std::sync::Arc::make_mut(&mut obj.raw)["status"] =
+                serde_json::json!({ field: spelled });
             let want = match class {
                 Word::Failed => Failed,
                 Word::Progressing => Progressing,
@@ -453,7 +454,8 @@ fn every_status_word_gives_its_verdict() {
     }
     // status.health as an object, as Argo CD writes it.
     let mut obj = base.clone();
-    obj.raw["status"] = serde_json::json!({"health": {"status": "Healthy"}});
+    std::sync::Arc::make_mut(&mut obj.raw)["status"] =
+        serde_json::json!({"health": {"status": "Healthy"}});
     assert_eq!(judge(&obj, &snap).verdict, Converged);
 }
 
@@ -463,12 +465,13 @@ fn every_status_word_gives_its_verdict() {
 #[test]
 fn an_unknown_word_says_nothing() {
     let (snap, mut obj) = load("cr-state-provisioning.yaml", NOW);
-    obj.raw["status"] = serde_json::json!({"phase": "Blue"});
+    std::sync::Arc::make_mut(&mut obj.raw)["status"] = serde_json::json!({"phase": "Blue"});
     let j = judge(&obj, &snap);
     assert_eq!((j.verdict, j.reason.as_str()), (Unknown, "NoHealthSignal"));
     assert!(j.message.contains("docs/health-rules.md"), "{}", j.message);
     obj.generation = Some(2);
-    obj.raw["status"] = serde_json::json!({"phase": "Blue", "observedGeneration": 2});
+    std::sync::Arc::make_mut(&mut obj.raw)["status"] =
+        serde_json::json!({"phase": "Blue", "observedGeneration": 2});
     let j = judge(&obj, &snap);
     assert_eq!(
         (j.verdict, j.reason.as_str()),
@@ -486,7 +489,10 @@ fn an_unknown_word_says_nothing() {
 #[test]
 fn only_severity_error_fails() {
     let (snap, mut obj) = load("capi-machine-severity-error.yaml", NOW);
-    for c in obj.raw["status"]["conditions"].as_array_mut().unwrap() {
+    for c in std::sync::Arc::make_mut(&mut obj.raw)["status"]["conditions"]
+        .as_array_mut()
+        .unwrap()
+    {
         if c.get("severity").is_some() {
             c["severity"] = serde_json::json!("Warning");
             c["reason"] = serde_json::json!("WaitingForBootstrapData");
@@ -501,7 +507,7 @@ fn only_severity_error_fails() {
 #[test]
 fn a_job_resuming_is_progressing() {
     let (snap, mut obj) = load("job-suspended.yaml", NOW);
-    obj.raw["spec"]["suspend"] = serde_json::json!(false);
+    std::sync::Arc::make_mut(&mut obj.raw)["spec"]["suspend"] = serde_json::json!(false);
     let j = judge(&obj, &snap);
     assert_eq!((j.verdict, j.reason.as_str()), (Progressing, "Resuming"));
 }
@@ -510,11 +516,11 @@ fn a_job_resuming_is_progressing() {
 #[test]
 fn readiness_gates_name_only_the_pending_ones() {
     let (snap, mut obj) = load("pod-marked-not-ready.yaml", NOW);
-    obj.raw["spec"]["readinessGates"] = serde_json::json!([
+    std::sync::Arc::make_mut(&mut obj.raw)["spec"]["readinessGates"] = serde_json::json!([
         {"conditionType": "example.com/lb-registered"},
         {"conditionType": "example.com/warm"}
     ]);
-    obj.raw["status"]["conditions"]
+    std::sync::Arc::make_mut(&mut obj.raw)["status"]["conditions"]
         .as_array_mut()
         .unwrap()
         .push(serde_json::json!({"type": "example.com/warm", "status": "True"}));
@@ -533,7 +539,7 @@ fn readiness_gates_name_only_the_pending_ones() {
 #[test]
 fn a_readiness_gate_nothing_sets_is_failed_after_its_grace() {
     let (snap, mut obj) = load("pod-marked-not-ready.yaml", NOW);
-    obj.raw["spec"]["readinessGates"] =
+    std::sync::Arc::make_mut(&mut obj.raw)["spec"]["readinessGates"] =
         serde_json::json!([{"conditionType": "example.com/lb-registered"}]);
     let since = obj
         .conditions()
@@ -589,7 +595,7 @@ fn a_workload_fails_only_when_every_new_pod_fails_hard() {
     let mut healthy = objects.iter().find(|o| o.kind() == "Pod").unwrap().clone();
     healthy.id.name = "web-84d6c5b7f9-abcde".into();
     healthy.uid = "5a000002-0000-4000-8000-00000000000f".into();
-    healthy.raw["status"] = serde_json::json!({
+    std::sync::Arc::make_mut(&mut healthy.raw)["status"] = serde_json::json!({
         "phase": "Running",
         "conditions": [{"type": "Ready", "status": "True", "lastTransitionTime": "2026-11-29T22:20:05Z"}],
         "containerStatuses": [{"name": "web", "ready": true, "restartCount": 0, "state": {"running": {}}}]
@@ -670,7 +676,10 @@ fn a_named_port_is_judged_from_the_slices_when_pods_are_metadata_only() {
         .map(|o| {
             let mut o = o.clone();
             if o.kind() == "Pod" {
-                o.raw.as_object_mut().unwrap().remove("spec");
+                std::sync::Arc::make_mut(&mut o.raw)
+                    .as_object_mut()
+                    .unwrap()
+                    .remove("spec");
                 o.metadata_only = true;
             }
             o
@@ -694,7 +703,8 @@ fn a_named_port_is_judged_from_the_slices_when_pods_are_metadata_only() {
         .into_iter()
         .map(|mut o| {
             if o.kind() == "EndpointSlice" {
-                o.raw["ports"] = serde_json::json!([{"name": "", "port": 8080, "protocol": "TCP"}]);
+                std::sync::Arc::make_mut(&mut o.raw)["ports"] =
+                    serde_json::json!([{"name": "", "port": 8080, "protocol": "TCP"}]);
             }
             o
         })
