@@ -18,8 +18,8 @@ pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(20);
 
 #[derive(Debug, Clone)]
 pub struct Settings {
-    pub namespace: Option<String>,
-    pub all_namespaces: bool,
+    /// `-n`, `-A`.
+    pub scope: crate::targets::Asked,
     pub connection: Connection,
     /// The whole command's deadline.
     pub deadline: Duration,
@@ -43,6 +43,39 @@ pub struct Settings {
     /// The answer stays live (`--watch`, `wait`): the first reads are kept
     /// for the watches to start from.
     pub live: bool,
+}
+
+/// kubectl's connection flags, each request bounded by `request_timeout`:
+/// the one place they are read, for commands and for completion alike.
+pub fn connection(args: &GlobalArgs, request_timeout: Duration) -> Connection {
+    Connection {
+        kubeconfig: args.kubeconfig.clone(),
+        context: args.context.clone(),
+        cluster: args.cluster.clone(),
+        user: args.user.clone(),
+        as_user: args.as_user.clone(),
+        as_groups: args.as_group.clone(),
+        as_uid: args.as_uid.clone(),
+        server: args.server.clone(),
+        token: args.token.clone(),
+        certificate_authority: args.certificate_authority.clone(),
+        client_certificate: args.client_certificate.clone(),
+        client_key: args.client_key.clone(),
+        insecure_skip_tls_verify: args.insecure_skip_tls_verify,
+        tls_server_name: args.tls_server_name.clone(),
+        disable_compression: args.disable_compression,
+        request_timeout,
+    }
+}
+
+/// The discovery cache: `--cache-dir`, `$KUBECACHEDIR` (clap reads it),
+/// else `~/.kube/cache`, as kubectl's.
+pub fn cache_dir(args: &GlobalArgs) -> PathBuf {
+    args.cache_dir
+        .as_deref()
+        .filter(|d| !d.is_empty())
+        .map(PathBuf::from)
+        .unwrap_or_else(crate::source::discovery::default_cache_dir)
 }
 
 /// `-o`, parsed once: files read, templates and columns parsed (and
@@ -124,26 +157,11 @@ impl Settings {
         let color = use_color(args.color, crate::terminal::stdout_color_choice());
         let width = terminal.then(crate::terminal::width);
         Ok(Settings {
-            namespace: args.namespace.clone(),
-            all_namespaces: args.all_namespaces,
-            connection: Connection {
-                kubeconfig: args.kubeconfig.clone(),
-                context: args.context.clone(),
-                cluster: args.cluster.clone(),
-                user: args.user.clone(),
-                as_user: args.as_user.clone(),
-                as_groups: args.as_group.clone(),
-                as_uid: args.as_uid.clone(),
-                server: args.server.clone(),
-                token: args.token.clone(),
-                certificate_authority: args.certificate_authority.clone(),
-                client_certificate: args.client_certificate.clone(),
-                client_key: args.client_key.clone(),
-                insecure_skip_tls_verify: args.insecure_skip_tls_verify,
-                tls_server_name: args.tls_server_name.clone(),
-                disable_compression: args.disable_compression,
-                request_timeout,
-            },
+            scope: crate::targets::Asked::from_flags(
+                args.namespace.as_deref(),
+                args.all_namespaces,
+            ),
+            connection: connection(args, request_timeout),
             deadline: (request_timeout * 3).max(Duration::from_secs(30)),
             view: View {
                 output: shape_of(&args.output)?,
@@ -173,11 +191,7 @@ impl Settings {
             width,
             snapshot: args.snapshot.clone(),
             now,
-            cache_dir: args
-                .cache_dir
-                .clone()
-                .map(PathBuf::from)
-                .unwrap_or_else(crate::source::discovery::default_cache_dir),
+            cache_dir: cache_dir(args),
             health_rules: args.health_rules.clone(),
             rules: RuleSet::builtin(),
             live: false,

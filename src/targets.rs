@@ -4,6 +4,65 @@
 use crate::model::{Object, Snapshot, Target};
 use crate::verdict::{Verdict, judge};
 
+/// Where an answer looks, as `-n` and `-A` asked: one namespace, every
+/// namespace, or (neither flag) the kubeconfig context's namespace.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Asked {
+    Namespace(String),
+    #[default]
+    Context,
+    All,
+}
+
+impl Asked {
+    /// From the flags: `-A` wins over `-n`, as in kubectl.
+    pub fn from_flags(namespace: Option<&str>, all_namespaces: bool) -> Asked {
+        match (namespace, all_namespaces) {
+            (_, true) => Asked::All,
+            (Some(ns), false) => Asked::Namespace(ns.to_string()),
+            (None, false) => Asked::Context,
+        }
+    }
+
+    /// The scope, once the context's namespace is known.
+    pub fn resolve(&self, context_namespace: &str) -> Scope {
+        match self {
+            Asked::Namespace(ns) => Scope::Namespace(ns.clone()),
+            Asked::Context => Scope::Namespace(context_namespace.to_string()),
+            Asked::All => Scope::AllNamespaces,
+        }
+    }
+
+    /// The namespace `-n` named, unless `-A` was given too.
+    pub fn named(&self) -> Option<&str> {
+        match self {
+            Asked::Namespace(ns) => Some(ns),
+            Asked::Context | Asked::All => None,
+        }
+    }
+
+    pub fn is_all(&self) -> bool {
+        *self == Asked::All
+    }
+}
+
+/// Where targets without a namespace of their own are looked for: [`Asked`]
+/// with the context's namespace filled in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Scope {
+    Namespace(String),
+    AllNamespaces,
+}
+
+impl Scope {
+    pub fn namespace(&self) -> Option<&str> {
+        match self {
+            Scope::Namespace(ns) => Some(ns),
+            Scope::AllNamespaces => None,
+        }
+    }
+}
+
 /// One requested target, spelled as the user spelled it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TargetSpec {

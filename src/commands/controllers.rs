@@ -42,8 +42,8 @@ fn is_control_plane(lease: &Object) -> bool {
 pub async fn run(settings: &Settings) -> anyhow::Result<Outcome> {
     // Every namespace's Leases when the user may, else the namespace's.
     let mut scope = settings.clone();
-    if settings.namespace.is_none() {
-        scope.all_namespaces = true;
+    if settings.scope.named().is_none() {
+        scope.scope = crate::targets::Asked::All;
     }
     let leases = TargetSpec::Type {
         type_: "leases.coordination.k8s.io".into(),
@@ -52,8 +52,8 @@ pub async fn run(settings: &Settings) -> anyhow::Result<Outcome> {
     let first = match load(&scope, std::slice::from_ref(&leases), Mode::Status).await {
         Ok(f) => f,
         Err(e)
-            if scope.all_namespaces
-                && !settings.all_namespaces
+            if scope.scope.is_all()
+                && !settings.scope.is_all()
                 && e.to_string().contains("forbidden") =>
         {
             load(settings, std::slice::from_ref(&leases), Mode::Status).await?

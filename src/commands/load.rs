@@ -8,8 +8,9 @@ use crate::model::{ObjectRef, Target};
 use crate::settings::Settings;
 use crate::source::builder::SnapshotBuilder;
 use crate::source::crawl::Earlier;
-use crate::source::live::{Fetched, Live, Mode, Scope};
+use crate::source::live::{Fetched, Live, Mode};
 use crate::source::{file, offline};
+use crate::targets::Scope;
 use crate::targets::TargetSpec;
 use crate::targets::failing_roots;
 
@@ -29,11 +30,7 @@ pub async fn load(
 
 /// The namespace targets are looked for in, offline.
 pub fn offline_namespace(settings: &Settings) -> Option<&str> {
-    if settings.all_namespaces {
-        None
-    } else {
-        settings.namespace.as_deref()
-    }
+    settings.scope.named()
 }
 
 /// Loads, reusing `live` when given, and hands the connection back.
@@ -96,11 +93,7 @@ async fn load_more(
 }
 
 pub fn scope(settings: &Settings, live: &Live) -> Scope {
-    match (&settings.namespace, settings.all_namespaces) {
-        (_, true) => Scope::AllNamespaces,
-        (Some(ns), false) => Scope::Namespace(ns.clone()),
-        (None, false) => Scope::Namespace(live.default_namespace.clone()),
-    }
+    settings.scope.resolve(&live.default_namespace)
 }
 
 pub async fn load_why(settings: &Settings, specs: &[TargetSpec]) -> anyhow::Result<Fetched> {

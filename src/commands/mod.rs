@@ -145,7 +145,7 @@ fn watchdog(after: std::time::Duration) {
 
 fn target_specs(args: &TargetArgs, settings: &Settings) -> Result<Vec<TargetSpec>, UsageError> {
     let mut specs = targets::parse(&args.targets, args.selector.as_deref()).map_err(UsageError)?;
-    if settings.all_namespaces && specs.iter().any(|s| matches!(s, TargetSpec::Name { .. })) {
+    if settings.scope.is_all() && specs.iter().any(|s| matches!(s, TargetSpec::Name { .. })) {
         return Err(UsageError(
             "a resource cannot be retrieved by name across all namespaces".into(),
         ));

@@ -59,7 +59,7 @@ pub fn frame(
                 width: settings.width,
                 now: snap.now,
                 view: &settings.view,
-                all_namespaces: settings.all_namespaces,
+                all_namespaces: settings.scope.is_all(),
                 snapshot: Some(snap),
             },
         )

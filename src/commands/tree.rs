@@ -65,7 +65,7 @@ pub fn frame(
         all: flags.all,
         now: snap.now,
         no_headers: settings.view.no_headers,
-        all_namespaces: settings.all_namespaces,
+        all_namespaces: settings.scope.is_all(),
         labels: settings.view.show_labels.then_some(snap),
     };
     fn walk<'a>(node: &'a Node, out: &mut Vec<&'a Node>) {

@@ -56,7 +56,7 @@ pub fn frame(
     let text = if let Some(text) = shaped {
         text
     } else if report.items.is_empty() {
-        let place = if settings.all_namespaces {
+        let place = if settings.scope.is_all() {
             "any namespace"
         } else {
             "the namespace"

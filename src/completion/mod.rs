@@ -9,14 +9,13 @@ pub mod install;
 pub mod protocol;
 pub mod scripts;
 
-use std::path::PathBuf;
 use std::time::Duration;
 
-use clap::CommandFactory;
+use clap::{Args, CommandFactory, FromArgMatches};
 
-use crate::cli::Cli;
-use crate::source::client::Connection;
-use crate::source::completion::{self as lookups, Scope};
+use crate::cli::{Cli, GlobalArgs};
+use crate::source::completion as lookups;
+use crate::targets::Asked;
 use protocol::{Candidate, Request, Source};
 
 pub use protocol::PROTOCOL_ARG;
@@ -52,36 +51,38 @@ fn lookup(request: &Request) -> Vec<Candidate> {
     })
 }
 
+/// The global flags on the line being completed, read by clap as a
+/// command would read them (`$KUBECACHEDIR` included). A flag whose value
+/// does not parse (a half-typed `-o`) is left out, not the whole line.
+fn global_args(request: &Request) -> Option<GlobalArgs> {
+    let cmd = GlobalArgs::augment_args(clap::Command::new("kubectl-reconcile"));
+    let parses = |argv: &[String]| cmd.clone().try_get_matches_from(argv).ok();
+    let mut argv = vec!["kubectl-reconcile".to_string()];
+    for arg in cmd.get_arguments() {
+        let Some(long) = arg.get_long() else {
+            continue;
+        };
+        for value in request.all_flag(arg.get_id().as_str()) {
+            let word = if arg.get_action().takes_values() {
+                format!("--{long}={value}")
+            } else {
+                format!("--{long}")
+            };
+            if parses(&[argv[0].clone(), word.clone()]).is_some() {
+                argv.push(word);
+            }
+        }
+    }
+    GlobalArgs::from_arg_matches(&parses(&argv)?).ok()
+}
+
 async fn fetch(request: &Request) -> Vec<Candidate> {
-    let flag = |id: &str| request.flag(id).map(str::to_string);
-    let conn = Connection {
-        kubeconfig: flag("kubeconfig"),
-        context: flag("context"),
-        cluster: flag("cluster"),
-        user: flag("user"),
-        as_user: flag("as_user"),
-        as_groups: request.all_flag("as_group").to_vec(),
-        as_uid: flag("as_uid"),
-        server: flag("server"),
-        token: flag("token"),
-        certificate_authority: flag("certificate_authority"),
-        client_certificate: flag("client_certificate"),
-        client_key: flag("client_key"),
-        insecure_skip_tls_verify: request.flag("insecure_skip_tls_verify").is_some(),
-        tls_server_name: flag("tls_server_name"),
-        disable_compression: request.flag("disable_compression").is_some(),
-        request_timeout: lookups::REQUEST_TIMEOUT,
+    let Some(global) = global_args(request) else {
+        return Vec::new();
     };
-    let cache_dir = flag("cache_dir")
-        .or_else(|| std::env::var("KUBECACHEDIR").ok())
-        .filter(|d| !d.is_empty())
-        .map(PathBuf::from)
-        .unwrap_or_else(crate::source::discovery::default_cache_dir);
-    let scope = match (request.flag("all_namespaces"), flag("namespace")) {
-        (Some(_), _) => Scope::All,
-        (None, Some(ns)) => Scope::Namespace(ns),
-        (None, None) => Scope::Default,
-    };
+    let conn = crate::settings::connection(&global, lookups::REQUEST_TIMEOUT);
+    let cache_dir = crate::settings::cache_dir(&global);
+    let scope = Asked::from_flags(global.namespace.as_deref(), global.all_namespaces);
     let snapshot = request.flag("snapshot");
     let plain = |names: Vec<String>| names.into_iter().map(Candidate::plain).collect();
     match &request.source {
@@ -99,15 +100,51 @@ async fn fetch(request: &Request) -> Vec<Candidate> {
                 .unwrap_or_default()
         }
         Source::Names { type_ } => plain(match snapshot {
-            Some(path) => {
-                let ns = match &scope {
-                    Scope::Namespace(ns) => Some(ns.as_str()),
-                    _ => None,
-                };
-                lookups::snapshot_names(path, type_, ns)
-            }
+            Some(path) => lookups::snapshot_names(path, type_, scope.named()),
             None => lookups::names(&conn, &cache_dir, type_, &scope).await,
         }),
         Source::Fixed(_) | Source::Files | Source::Dirs | Source::Nothing => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(words: &[&str]) -> Request {
+        let mut root = Cli::command();
+        root.build();
+        let words: Vec<String> = words.iter().map(|w| w.to_string()).collect();
+        protocol::parse(&root, &words)
+    }
+
+    #[test]
+    fn completion_reads_the_connection_and_scope_as_a_command_does() {
+        let request = line(&[
+            "tree",
+            "--context=kind-dev",
+            "-n",
+            "shop",
+            "--insecure-skip-tls-verify",
+            "--as-group=a",
+            "--as-group=b",
+            "--request-timeout=soon",
+            "deploy/",
+        ]);
+        let global = global_args(&request).expect("the line parses");
+        let conn = crate::settings::connection(&global, lookups::REQUEST_TIMEOUT);
+        assert_eq!(conn.context.as_deref(), Some("kind-dev"));
+        assert!(conn.insecure_skip_tls_verify);
+        assert_eq!(conn.as_groups, ["a", "b"]);
+        assert_eq!(conn.request_timeout, lookups::REQUEST_TIMEOUT);
+        assert_eq!(
+            Asked::from_flags(global.namespace.as_deref(), global.all_namespaces),
+            Asked::Namespace("shop".into())
+        );
+        let all = global_args(&line(&["status", "-n", "shop", "-A", ""])).unwrap();
+        assert_eq!(
+            Asked::from_flags(all.namespace.as_deref(), all.all_namespaces),
+            Asked::All
+        );
     }
 }

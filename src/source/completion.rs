@@ -15,20 +15,10 @@ use super::client::{Connected, Connection, connect};
 use super::read::METADATA_LIST;
 use super::{discovery, file, offline};
 use crate::catalog::Catalog;
+use crate::targets::Asked;
 
 /// The deadline of each request a completion sends.
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(2);
-
-/// Where names are looked for.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Scope {
-    /// `-n NS`.
-    Namespace(String),
-    /// The kubeconfig context's namespace.
-    Default,
-    /// `-A`.
-    All,
-}
 
 /// Every resource type the server serves.
 pub async fn types(conn: &Connection, cache_dir: &Path) -> Option<Catalog> {
@@ -50,7 +40,7 @@ async fn catalog(
 }
 
 /// Names of the objects of a type (as the user spelled it), sorted.
-pub async fn names(conn: &Connection, cache_dir: &Path, type_: &str, scope: &Scope) -> Vec<String> {
+pub async fn names(conn: &Connection, cache_dir: &Path, type_: &str, scope: &Asked) -> Vec<String> {
     let Ok(connected) = connect(conn).await else {
         return Vec::new();
     };
@@ -63,12 +53,8 @@ pub async fn names(conn: &Connection, cache_dir: &Path, type_: &str, scope: &Sco
     if !rt.can("list") {
         return Vec::new();
     }
-    let namespace = match scope {
-        Scope::Namespace(ns) => Some(ns.as_str()),
-        Scope::Default => Some(connected.default_namespace.as_str()),
-        Scope::All => None,
-    };
-    list_names(&api, &rt.collection_path(namespace)).await
+    let scope = scope.resolve(&connected.default_namespace);
+    list_names(&api, &rt.collection_path(scope.namespace())).await
 }
 
 /// Every namespace, sorted.

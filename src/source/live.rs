@@ -23,23 +23,7 @@ use super::read::ApiError;
 use super::read::{Read, Reader};
 use crate::catalog::{Catalog, ResourceType, UnknownType};
 use crate::model::{Incomplete, Object, ObjectRef, Snapshot, Target};
-use crate::targets::TargetSpec;
-
-/// Where targets without a namespace of their own are looked for.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Scope {
-    Namespace(String),
-    AllNamespaces,
-}
-
-impl Scope {
-    fn namespace(&self) -> Option<&str> {
-        match self {
-            Scope::Namespace(ns) => Some(ns),
-            Scope::AllNamespaces => None,
-        }
-    }
-}
+use crate::targets::{Scope, TargetSpec};
 
 /// What a command needs read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -5,12 +5,12 @@
 use serde_json::{Value, json};
 
 use super::crawl::Earlier;
-use super::live::{Ask, FetchError, Fetched, Mode, Scope};
+use super::live::{Ask, FetchError, Fetched, Mode};
 use super::memory::{Memory, Request, by_path};
 use super::read::{METADATA, METADATA_LIST, Read, Reader};
 use crate::catalog::Catalog;
 use crate::model::Target;
-use crate::targets::TargetSpec;
+use crate::targets::{Scope, TargetSpec};
 
 /// The aggregated discovery documents of the test cluster, with one CRD.
 pub(crate) fn catalog() -> Catalog {
