@@ -1,0 +1,183 @@
+//! Events: the first page of each namespace's, started beside the first
+//! reads, then by namespace or object as the answer needs.
+
+use super::*;
+
+/// The first page of each namespace's events, read while the crawl runs.
+pub async fn first_event_pages<R: Reader>(
+    reader: &R,
+    catalog: &Catalog,
+    namespaces: &[String],
+) -> HashMap<String, Result<Page, ApiError>> {
+    let Some(rt) = catalog.by_kind("", "Event") else {
+        return HashMap::new();
+    };
+    let pages = namespaces.iter().map(|ns| async move {
+        let read = Read::list(rt, Some(ns));
+        (ns.clone(), reader.page(&read, PAGE, None).await)
+    });
+    futures::future::join_all(pages).await.into_iter().collect()
+}
+
+impl<R: Reader> Crawl<'_, R> {
+    /// The events of everything found. Per namespace: `first` is the first
+    /// page of its events when it was started early. A namespace whose
+    /// events fit one page is read whole; a busy one with a small tree is
+    /// read object by object (see [`plan::SMALL_TREE`]). Objects without a
+    /// namespace get theirs by uid.
+    pub async fn events(
+        &mut self,
+        mut first: HashMap<String, Result<Page, ApiError>>,
+        all_namespaces: bool,
+    ) {
+        let Some(rt) = self.catalog.by_kind("", "Event").cloned() else {
+            return;
+        };
+        if all_namespaces && self.events_of == EventsOf::Every {
+            let read = Read::list(&rt, None);
+            match self.reader.list(&read).await {
+                Ok(listing) => {
+                    let events: Vec<Event> =
+                        listing.items.iter().filter_map(Event::from_value).collect();
+                    let seed = || Seed::events(listing.resource_version, events.clone());
+                    self.watch_from(read, seed);
+                    self.events.extend(events);
+                }
+                Err(e) => {
+                    self.failed += 1;
+                    self.fail(&read, e);
+                }
+            }
+            self.tried += 1;
+            return;
+        }
+        // Per namespace, the read of each object's own events.
+        let mut by_ns: BTreeMap<String, Vec<Read>> = BTreeMap::new();
+        let mut cluster: Vec<Read> = Vec::new();
+        for obj in &self.objects {
+            if self.events_read.uids.contains(&obj.uid)
+                || (self.events_of == EventsOf::Unhealthy && !plan::wants_events(obj))
+            {
+                continue;
+            }
+            let read = plan::events_of(&rt, obj);
+            match obj.namespace() {
+                Some(ns) => by_ns.entry(ns.to_string()).or_default().push(read),
+                None => cluster.push(read),
+            }
+        }
+        // `why` on a name that is not there: its namespace's events are
+        // all that is left of it.
+        if self.events_of == EventsOf::Every {
+            for ns in first.keys() {
+                by_ns.entry(ns.clone()).or_default();
+            }
+        }
+        let mut by_uid: Vec<Read> = Vec::new();
+        let mut pages: Vec<(Read, Option<String>)> = Vec::new();
+        let mut found: Vec<Event> = Vec::new();
+        // Each namespace list read, and what its watch starts from: the
+        // page, where it held all of the namespace's events.
+        let mut watch: Vec<(Read, Option<Seed>)> = Vec::new();
+        for (ns, objects) in by_ns {
+            if self.events_read.namespaces.contains(&ns) {
+                continue;
+            }
+            let read = Read::list(&rt, Some(&ns));
+            let page = match first.remove(&ns) {
+                Some(page) => page,
+                // A few objects' own events cost less than a namespace's.
+                None if self.events_of == EventsOf::Unhealthy
+                    && objects.len() <= plan::SMALL_TREE =>
+                {
+                    by_uid.extend(objects);
+                    continue;
+                }
+                None => self.reader.page(&read, PAGE, None).await,
+            };
+            self.tried += 1;
+            match page {
+                Ok(page) => {
+                    let mut seed = None;
+                    match page.continue_token {
+                        None => {
+                            let events: Vec<Event> =
+                                page.items.iter().filter_map(Event::from_value).collect();
+                            if self.seeding {
+                                seed = Seed::events(page.resource_version, events.clone());
+                            }
+                            found.extend(events);
+                            self.events_read.namespaces.insert(ns);
+                        }
+                        Some(_) if objects.is_empty() => {
+                            // Nothing of it exists: the newest page is enough.
+                            found.extend(page.items.iter().filter_map(Event::from_value));
+                        }
+                        Some(_) if objects.len() <= plan::SMALL_TREE => {
+                            // The page is dropped: each object's own are asked for.
+                            by_uid.extend(objects);
+                        }
+                        Some(token) => {
+                            found.extend(page.items.iter().filter_map(Event::from_value));
+                            pages.push((read.clone(), Some(token)));
+                            self.events_read.namespaces.insert(ns);
+                        }
+                    }
+                    watch.push((read, seed));
+                }
+                Err(e) => {
+                    self.failed += 1;
+                    self.fail(&read, e);
+                }
+            }
+        }
+        by_uid.extend(cluster.into_iter().take(plan::CLUSTER_EVENTS_AT_MOST));
+        for read in &by_uid {
+            if let Some(uid) = read
+                .fields
+                .as_deref()
+                .and_then(|f| f.strip_prefix("involvedObject.uid="))
+            {
+                self.events_read.uids.insert(uid.to_string());
+            }
+        }
+        // The rest of busy namespaces, page by page.
+        for (read, mut token) in pages {
+            while let Some(t) = token.take() {
+                self.tried += 1;
+                match self.reader.page(&read, PAGE, Some(&t)).await {
+                    Ok(page) => {
+                        found.extend(page.items.iter().filter_map(Event::from_value));
+                        token = page.continue_token;
+                    }
+                    Err(e) => {
+                        self.failed += 1;
+                        self.fail(&read, e);
+                    }
+                }
+            }
+        }
+        for (_, listing) in self.lists(by_uid).await {
+            found.extend(listing.items.iter().filter_map(Event::from_value));
+        }
+        self.events.extend(found);
+        // --watch and wait see the events of every namespace in the answer
+        // from now on, also of objects that turn unhealthy later: the
+        // namespace's list where it was read, else a watch that starts now.
+        let mut namespaces: BTreeSet<String> = self
+            .objects
+            .iter()
+            .filter_map(|o| o.namespace().map(str::to_string))
+            .collect();
+        for (read, seed) in watch {
+            namespaces.remove(read.namespace.as_deref().unwrap_or_default());
+            self.watch_from(read, || seed);
+        }
+        for ns in namespaces {
+            let whole = Read::list(&rt, Some(&ns));
+            if !self.watching(&whole) {
+                self.watch(whole.from_now());
+            }
+        }
+    }
+}

@@ -1,0 +1,203 @@
+//! Related reads: what relations name beyond ownership, and the conversion
+//! webhook behind a failing conversion.
+
+use super::*;
+
+/// The conversion webhook of the custom resource type `resource` (the
+/// CRD's name, `widgets.example.com`): its Service, and whether that
+/// Service has a ready endpoint. None when the CRD or its webhook cannot
+/// be read.
+pub async fn conversion_webhook<R: Reader>(
+    reader: &R,
+    catalog: &Catalog,
+    resource: &str,
+) -> Option<String> {
+    let crds = catalog.by_kind("apiextensions.k8s.io", "CustomResourceDefinition")?;
+    let crd = reader.get(&Read::get(crds, None, resource)).await.ok()??;
+    let service = crd.pointer("/spec/conversion/webhook/clientConfig/service")?;
+    let ns = service.get("namespace")?.as_str()?;
+    let name = service.get("name")?.as_str()?;
+    let mut text = format!("its conversion webhook is Service {ns}/{name}");
+    let state = match catalog.by_kind("discovery.k8s.io", "EndpointSlice") {
+        Some(slices) => {
+            let read =
+                Read::list(slices, Some(ns)).labels(format!("kubernetes.io/service-name={name}"));
+            match reader.list(&read).await {
+                Ok(listing) => {
+                    let ready = listing
+                        .items
+                        .iter()
+                        .flat_map(|s| {
+                            s.get("endpoints")
+                                .and_then(Value::as_array)
+                                .into_iter()
+                                .flatten()
+                        })
+                        .filter(|e| {
+                            e.pointer("/conditions/ready").and_then(Value::as_bool) != Some(false)
+                        })
+                        .count();
+                    if ready == 0 {
+                        ", which has no ready endpoints: start the webhook's pods".to_string()
+                    } else {
+                        format!(", which has {ready} ready endpoint(s): read the webhook's logs")
+                    }
+                }
+                Err(_) => String::new(),
+            }
+        }
+        None => String::new(),
+    };
+    text.push_str(&state);
+    Some(text)
+}
+
+impl<R: Reader> Crawl<'_, R> {
+    /// Names the conversion webhook behind each gap a failing conversion
+    /// made (a custom resource read through a webhook that does not
+    /// answer): its Service and whether that Service has ready endpoints.
+    pub async fn explain_conversion_gaps(&mut self) {
+        let mut gaps = std::mem::take(&mut self.gaps.incomplete);
+        for gap in gaps
+            .iter_mut()
+            .filter(|g| g.error.contains("conversion webhook"))
+        {
+            if let Some(more) = conversion_webhook(self.reader, self.catalog, &gap.resource).await {
+                gap.error = format!("{}; {more}", gap.error);
+            }
+        }
+        self.gaps.incomplete = gaps;
+    }
+
+    /// Follows relations beyond ownership (see [`crate::relations`]): the
+    /// relations' read plan, in up to three rounds (an Ingress's Service,
+    /// then the pods it selects). What a plan expected and did not find is
+    /// recorded as absent (not when the read itself failed, so a forbidden
+    /// read never reads as "missing"); related workloads bring their known
+    /// edges; namespaces reached for the first time bring their events.
+    pub async fn related(&mut self) {
+        use crate::relations::{RelatedRead, Resource, Select};
+        let mut done: HashSet<RelatedRead> = HashSet::new();
+        for _round in 0..3 {
+            let plan: Vec<RelatedRead> = crate::relations::reads_for(&self.objects, &self.events)
+                .into_iter()
+                .filter(|r| !done.contains(r))
+                .collect();
+            if plan.is_empty() {
+                return;
+            }
+            let mut lists: Vec<(Read, Vec<String>)> = Vec::new();
+            // Lists kept only in part: where a pod template matches, or
+            // where a name is one of the names asked for.
+            let mut kept_if: Vec<(Read, Select)> = Vec::new();
+            let mut gets: Vec<Read> = Vec::new();
+            for related in plan {
+                let types: Vec<&ResourceType> = match &related.resource {
+                    Resource::Kind { api_version, kind } => self
+                        .type_of(crate::model::group_of(api_version), kind)
+                        .into_iter()
+                        .collect(),
+                    Resource::IfServed { api_version, kind } => self
+                        .catalog
+                        .by_kind(crate::model::group_of(api_version), kind)
+                        .into_iter()
+                        .collect(),
+                    Resource::EveryNamespacedType => {
+                        self.leaned_on_types = true;
+                        self.catalog
+                            .types
+                            .iter()
+                            .filter(|t| t.namespaced && plan::is_searchable(t))
+                            .collect()
+                    }
+                };
+                for rt in types {
+                    let ns = related.namespace.as_deref();
+                    match &related.select {
+                        Select::Name(name) => {
+                            let get = Read::get(rt, ns, name);
+                            gets.push(if related.metadata_only {
+                                get.metadata_only()
+                            } else {
+                                get
+                            })
+                        }
+                        select => {
+                            let mut read = Read::list(rt, ns);
+                            if let Select::Labels(l) = select {
+                                read = read.labels(l.clone());
+                            }
+                            if let Select::Fields(f) = select {
+                                read = read.fields(f.clone());
+                            }
+                            if related.metadata_only {
+                                read = read.metadata_only();
+                            }
+                            if matches!(select, Select::Template(_) | Select::NamedLike(_)) {
+                                kept_if.push((read.clone(), select.clone()));
+                            }
+                            lists.push((read, related.expect.clone()));
+                        }
+                    }
+                }
+                done.insert(related);
+            }
+            let mut new: Vec<Object> = Vec::new();
+            let reads: Vec<Read> = lists.iter().map(|(r, _)| r.clone()).collect();
+            let answered: Vec<(Read, Vec<Object>)> = self.run(reads).await;
+            for (read, expect) in &lists {
+                let Some((_, objects)) = answered.iter().find(|(r, _)| r == read) else {
+                    continue; // the read failed: a gap, not an absence
+                };
+                for name in expect {
+                    if !objects.iter().any(|o| o.name() == name) {
+                        self.gaps.absent.push(ObjectRef {
+                            api_version: read.rt.api_version(),
+                            kind: read.rt.kind.clone(),
+                            namespace: read.namespace.clone(),
+                            name: name.clone(),
+                            uid: None,
+                        });
+                    }
+                }
+            }
+            new.extend(answered.into_iter().flat_map(|(read, objects)| {
+                let keep = kept_if.iter().find(|(r, _)| *r == read).map(|(_, s)| s);
+                objects.into_iter().filter(move |o| match keep {
+                    Some(Select::Template(q)) => crate::relations::template_matches(q, o),
+                    Some(Select::NamedLike(names)) => crate::relations::named_like(names, o.name()),
+                    _ => true,
+                })
+            }));
+            for (read, got) in self.gets(gets).await {
+                match got {
+                    Got::Found(obj) => new.extend(obj.map(|o| *o)),
+                    Got::Missing => self.gaps.absent.push(ObjectRef {
+                        api_version: read.rt.api_version(),
+                        kind: read.rt.kind.clone(),
+                        namespace: read.namespace.clone(),
+                        name: read.name.clone().unwrap_or_default(),
+                        uid: None,
+                    }),
+                    Got::Failed => {}
+                }
+            }
+            // Related workloads and Services bring their own trees (an
+            // autoscaler's Deployment, an Ingress's Service and its pods):
+            // known edges only.
+            let workloads: Vec<Object> = new
+                .iter()
+                .filter(|o| {
+                    !o.metadata_only && matches!(plan::edges(self.catalog, o), Edges::Reads { .. })
+                })
+                .cloned()
+                .collect();
+            self.objects.extend(new);
+            if !workloads.is_empty() {
+                self.trees(&workloads).await;
+            }
+            // The events of what was reached, before the next plan needs them.
+            self.events(HashMap::new(), false).await;
+        }
+    }
+}

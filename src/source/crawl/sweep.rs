@@ -1,0 +1,168 @@
+//! Sweeps: every root object of a namespace (or of all), and what the
+//! sweep listed for a second read in depth (`Swept`).
+
+use super::*;
+
+/// What a sweep listed: each type in each namespace it read whole, and
+/// what those lists held that has an owner (the sweep keeps only roots),
+/// as metadata with its owner references. A second read of the question
+/// (`why` in depth) finds children there instead of listing again.
+#[derive(Debug, Clone, Default)]
+pub struct Swept {
+    /// (group, kind, namespace) of every list that answered.
+    pub lists: HashSet<(String, String, Option<String>)>,
+    /// Owned objects of those lists: name, namespace, uid and owners only.
+    pub owned: Vec<Object>,
+    /// Whether `owned` is filled: only for `why`, which reads in depth
+    /// next. A status sweep's memory stays with its roots.
+    pub(super) keep_owned: bool,
+}
+
+/// At most this many owned objects are kept for `why` in depth; past it
+/// a list is not counted as read, and is listed again if it is needed.
+/// Memory follows the answer: a few hundred bytes each.
+pub const MAX_OWNED: usize = 50_000;
+
+impl Swept {
+    /// Counts a list as read, with what it held that has an owner. Only
+    /// for a sweep that keeps them: a list counted as read without them
+    /// would hide children from the search that trusts it.
+    pub(super) fn record(&mut self, read: &Read, objects: &[Object]) {
+        if !self.keep_owned {
+            return;
+        }
+        let owned: Vec<&Object> = objects.iter().filter(|o| !o.owners.is_empty()).collect();
+        if self.owned.len() + owned.len() > MAX_OWNED {
+            return;
+        }
+        self.lists.insert((
+            read.rt.group.clone(),
+            read.rt.kind.clone(),
+            read.namespace.clone(),
+        ));
+        self.owned.extend(owned.into_iter().filter_map(owned_only));
+    }
+
+    pub(super) fn covers(&self, read: &Read) -> bool {
+        self.lists.contains(&(
+            read.rt.group.clone(),
+            read.rt.kind.clone(),
+            read.namespace.clone(),
+        ))
+    }
+}
+
+/// An object as a metadata-only list would have it, its owner references
+/// and identity only: what finding children needs, in a few hundred bytes.
+fn owned_only(obj: &Object) -> Option<Object> {
+    let meta = obj.at("/metadata")?;
+    let mut keep = serde_json::Map::new();
+    for key in [
+        "name",
+        "namespace",
+        "uid",
+        "ownerReferences",
+        "creationTimestamp",
+    ] {
+        if let Some(v) = meta.get(key) {
+            keep.insert(key.to_string(), v.clone());
+        }
+    }
+    let mut out = Object::from_value(serde_json::json!({
+        "apiVersion": obj.id.api_version,
+        "kind": obj.kind(),
+        "metadata": Value::Object(keep),
+    }))?;
+    out.metadata_only = true;
+    Some(out)
+}
+
+impl<R: Reader> Crawl<'_, R> {
+    /// Every root object (no controller) of the namespace, or of every
+    /// namespace: full lists of the types whose objects are mostly roots,
+    /// metadata-only lists of the others and then only their roots in full.
+    pub async fn sweep(&mut self, namespace: Option<&str>) -> Vec<Object> {
+        let plan = plan::sweep(self.catalog, namespace);
+        self.leaned_on_types = true;
+        let mut full = Vec::new();
+        let mut meta = Vec::new();
+        let mut context = Vec::new();
+        for s in plan {
+            match s {
+                Sweep::Full(r) => full.push(r),
+                Sweep::Roots(r) => meta.push(r),
+                Sweep::Context(r) => context.push(r),
+            }
+        }
+        // The long paged lists first (pods, ReplicaSets: the types whose
+        // objects are mostly owned, and the most numerous), so that their
+        // pages are not the tail of the sweep behind one list per type.
+        let reads: Vec<Read> = meta.iter().chain(&context).chain(&full).cloned().collect();
+        let mut roots: Vec<Object> = Vec::new();
+        let mut meta_roots: Vec<Object> = Vec::new();
+        // The full lists that --watch keeps for the metadata-only ones, so
+        // that a new bare pod shows (the watch keeps only the roots), with
+        // the version each was read at and how many roots it held.
+        let mut roots_only: Vec<(Read, String, usize)> = Vec::new();
+        for (read, rv, objects) in self.run_at(reads).await {
+            if !context.contains(&read) {
+                self.swept.record(&read, &objects);
+            }
+            if context.contains(&read) {
+                self.objects.extend(objects);
+            } else if read.is_metadata_only() {
+                let before = meta_roots.len();
+                meta_roots.extend(objects.into_iter().filter(|o| o.controller().is_none()));
+                let whole = Read::list(&read.rt, read.namespace.as_deref()).roots_only();
+                roots_only.push((whole, rv, meta_roots.len() - before));
+            } else {
+                roots.extend(objects.into_iter().filter(|o| o.controller().is_none()));
+            }
+        }
+        let before = self.objects.len();
+        self.full_objects(&meta_roots).await;
+        let fetched: Vec<Object> = self.objects.drain(before..).collect();
+        // A roots-only watch starts from the sweep where every root of its
+        // list was read in full; its watch replays what changed since.
+        for (read, rv, count) in roots_only {
+            self.watch_from(read.clone(), || {
+                let full: Vec<Object> = fetched
+                    .iter()
+                    .filter(|o| {
+                        !o.metadata_only
+                            && o.kind() == read.rt.kind
+                            && o.group() == read.rt.group
+                            && o.namespace() == read.namespace.as_deref()
+                    })
+                    .cloned()
+                    .collect();
+                Seed::objects(rv, full).filter(|s| s.objects.len() == count)
+            });
+        }
+        roots.extend(fetched);
+        roots.sort_by(|a, b| {
+            (a.namespace(), a.kind(), a.name()).cmp(&(b.namespace(), b.kind(), b.name()))
+        });
+        roots
+    }
+
+    /// The Warning events about Jobs in a sweep's scope (every namespace
+    /// for `None`), one filtered list: a Job that failed and was deleted
+    /// leaves only these behind (see `diagnose::gone`).
+    pub async fn job_warnings(&mut self, namespace: Option<&str>) {
+        let Some(rt) = self.catalog.by_kind("", "Event").cloned() else {
+            return;
+        };
+        let read = Read::list(&rt, namespace).fields("involvedObject.kind=Job,type=Warning");
+        match self.reader.list(&read).await {
+            Ok(listing) => {
+                let events: Vec<Event> =
+                    listing.items.iter().filter_map(Event::from_value).collect();
+                let seed = || Seed::events(listing.resource_version, events.clone());
+                self.watch_from(read, seed);
+                self.events.extend(events);
+            }
+            Err(e) => self.fail(&read, e),
+        }
+    }
+}
