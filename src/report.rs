@@ -2,10 +2,11 @@
 //! text renderers draw: objects with their verdicts, trees and gaps. Pure:
 //! built from a snapshot, a graph and the judge.
 
+use crate::verdict::Judged;
 use serde::Serialize;
 
 use crate::graph::{ChainLink, Graph, MAX_DEPTH, Note};
-use crate::model::{Incomplete, ObjectRef, OwnerRef, Snapshot, Target};
+use crate::model::{Incomplete, ObjectRef, OwnerRef, Target};
 use crate::relations::{self, Edge, End};
 pub use crate::verdict::Item;
 use crate::verdict::Verdict;
@@ -23,7 +24,7 @@ pub struct StatusReport {
 }
 
 impl StatusReport {
-    pub fn build(snap: &Snapshot, targets: &[Target]) -> StatusReport {
+    pub fn build(snap: &Judged<'_>, targets: &[Target]) -> StatusReport {
         let items = targets
             .iter()
             .map(|t| match t {
@@ -165,7 +166,7 @@ impl Budget {
 }
 
 impl TreeReport {
-    pub fn build(snap: &Snapshot, targets: &[Target], owners: bool) -> TreeReport {
+    pub fn build(snap: &Judged<'_>, targets: &[Target], owners: bool) -> TreeReport {
         let graph = Graph::new(snap);
         let mut budget = Budget::new();
         let items = targets
@@ -228,7 +229,7 @@ fn leaf(item: Item, notes: Vec<String>) -> Node {
 
 /// The report's node for a tree's node, within the budget: past it, the
 /// children are left out and counted in a note.
-fn node(snap: &Snapshot, tree: &relations::Node, budget: &mut Budget) -> Node {
+fn node(snap: &Judged<'_>, tree: &relations::Node, budget: &mut Budget) -> Node {
     budget.take(1);
     let (item, ns) = match &tree.end {
         End::Found(uid) => match snap.get(uid) {
@@ -266,7 +267,7 @@ fn node(snap: &Snapshot, tree: &relations::Node, budget: &mut Budget) -> Node {
     }
 }
 
-fn chain(snap: &Snapshot, graph: &Graph, uid: &str) -> Vec<OwnerLink> {
+fn chain(snap: &Judged<'_>, graph: &Graph, uid: &str) -> Vec<OwnerLink> {
     let ns = snap
         .get(uid)
         .and_then(|o| o.namespace())
@@ -322,7 +323,7 @@ fn chain(snap: &Snapshot, graph: &Graph, uid: &str) -> Vec<OwnerLink> {
 /// by their labels (see [`relations::manager_of`]): drawn above the owner
 /// chain, with its verdict (a suspended Kustomization does not correct
 /// drift). The nearest such label wins.
-fn manager_link(snap: &Snapshot, graph: &Graph, uid: &str) -> Option<OwnerLink> {
+fn manager_link(snap: &Judged<'_>, graph: &Graph, uid: &str) -> Option<OwnerLink> {
     let above = graph.owner_chain(uid).into_iter().filter_map(|l| match l {
         ChainLink::Found(u) => Some(u),
         _ => None,
@@ -415,7 +416,7 @@ impl Summary {
 }
 
 impl WhyReport {
-    pub fn build(snap: &Snapshot, targets: &[Target]) -> WhyReport {
+    pub fn build(snap: &Judged<'_>, targets: &[Target]) -> WhyReport {
         let graph = Graph::new(snap);
         let items = targets
             .iter()
@@ -437,7 +438,7 @@ impl WhyReport {
     /// converged: a summary, items that share one cause merged (the one
     /// whose tree holds the other, and whose causes hold the other's root
     /// cause, keeps it), worst cause first.
-    pub fn sweep(snap: &Snapshot, failing: &[Target], roots: usize) -> WhyReport {
+    pub fn sweep(snap: &Judged<'_>, failing: &[Target], roots: usize) -> WhyReport {
         let mut report = WhyReport::build(snap, failing);
         // Runs that failed and are gone, known by their events.
         report
@@ -517,6 +518,7 @@ impl WhyReport {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::Snapshot;
 
     /// A target from another read (a uid this snapshot does not hold) is
     /// reported, never a panic: status, tree and why alike.
@@ -524,12 +526,12 @@ mod tests {
     fn a_target_the_snapshot_does_not_hold_is_reported_not_a_crash() {
         let snap = Snapshot::new(vec![], vec![], vec![], jiff::Timestamp::UNIX_EPOCH);
         let targets = [Target::Found("u-gone".into())];
-        let status = StatusReport::build(&snap, &targets);
+        let status = StatusReport::build(&Judged::builtin(&snap), &targets);
         assert_eq!(status.items[0].verdict, Verdict::NotFound);
         assert_eq!(status.items[0].object.uid.as_deref(), Some("u-gone"));
-        let tree = TreeReport::build(&snap, &targets, true);
+        let tree = TreeReport::build(&Judged::builtin(&snap), &targets, true);
         assert_eq!(tree.items[0].node.item.verdict, Verdict::NotFound);
-        let why = WhyReport::build(&snap, &targets);
+        let why = WhyReport::build(&Judged::builtin(&snap), &targets);
         assert_eq!(why.items[0].item.verdict, Verdict::NotFound);
     }
 }

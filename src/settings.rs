@@ -136,6 +136,11 @@ fn custom_columns_file(text: &str) -> Result<String, String> {
 }
 
 impl Settings {
+    /// What objects are judged by: the health rules in effect.
+    pub fn judge(&self) -> crate::verdict::Judge {
+        crate::verdict::Judge::new(self.rules.clone())
+    }
+
     pub fn from_args(args: &GlobalArgs) -> Result<Settings, String> {
         let request_timeout = match parse_duration(&args.request_timeout)
             .map_err(|e| format!("--request-timeout {e}"))?

@@ -1,7 +1,8 @@
 //! What the user asked about, before resolution: `TYPE/NAME`, `TYPE NAME...`,
 //! `TYPE -l SELECTOR`, or identities read from manifests (`-f`).
 
-use crate::model::{Object, Snapshot, Target};
+use crate::model::{Object, Target};
+use crate::verdict::Judged;
 use crate::verdict::{Verdict, judge};
 
 /// Where an answer looks, as `-n` and `-A` asked: one namespace, every
@@ -125,7 +126,7 @@ pub fn parse(args: &[String], selector: Option<&str>) -> Result<Vec<TargetSpec>,
 
 /// The roots that are not converged, most severe first: what `why` with
 /// no target explains, and what `status` reads in depth.
-pub fn failing_roots(snap: &Snapshot, roots: &[Target]) -> Vec<Target> {
+pub fn failing_roots(snap: &Judged<'_>, roots: &[Target]) -> Vec<Target> {
     let mut judged: Vec<(u8, &Object)> = roots
         .iter()
         .filter_map(|t| match t {

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use kubectl_reconcile::model::{Event, Object, Snapshot};
-use kubectl_reconcile::verdict::judge;
+use kubectl_reconcile::verdict::{Judged, judge};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -106,7 +106,7 @@ fn generate() -> String {
         let Some((obj, snap)) = load(path) else {
             panic!("{}: not a fixture this test can read", path.display());
         };
-        let j = judge(&obj, &snap);
+        let j = judge(&obj, &Judged::builtin(&snap));
         let kind = match obj.group() {
             "" => obj.kind().to_string(),
             group => format!("{} ({group})", obj.kind()),

@@ -228,6 +228,7 @@ fn text_is_cut_to_a_fixed_terminal_width() {
     use kubectl_reconcile::report::TreeReport;
     use kubectl_reconcile::source::{file, offline};
     use kubectl_reconcile::targets::TargetSpec;
+    use kubectl_reconcile::verdict::Judged;
 
     let snap = file::load_snapshot(root().join(SHOP).to_str().unwrap(), None).unwrap();
     let targets = offline::resolve(
@@ -239,7 +240,7 @@ fn text_is_cut_to_a_fixed_terminal_width() {
         Some("shop"),
     )
     .unwrap();
-    let report = TreeReport::build(&snap, &targets, false);
+    let report = TreeReport::build(&Judged::builtin(&snap), &targets, false);
     let opts = tree::TreeOptions {
         style: Style { color: false },
         width: Some(100),

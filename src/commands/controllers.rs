@@ -104,9 +104,10 @@ pub async fn run(settings: &Settings) -> anyhow::Result<Outcome> {
     }
     let mut snap = Snapshot::new(objects, vec![], incomplete.clone(), first.snapshot.now);
     snap.absent = absent;
+    let judge = settings.judge();
     let mut items: Vec<ControllerCheck> = found
         .iter()
-        .map(|l| controller::judge_lease(&snap, l, None, is_control_plane(l)))
+        .map(|l| controller::judge_lease(&judge.on(&snap), l, None, is_control_plane(l)))
         .collect();
     items.sort_by_key(|c| {
         (

@@ -53,8 +53,7 @@ async fn load_more(
     earlier: Option<Earlier>,
 ) -> anyhow::Result<Loaded> {
     if let Some(path) = &settings.snapshot {
-        let mut snapshot = file::load_snapshot(path, settings.now)?;
-        snapshot.set_rules(settings.rules.clone());
+        let snapshot = file::load_snapshot(path, settings.now)?;
         let targets: Vec<Target> = offline::resolve(&snapshot, specs, offline_namespace(settings))
             .map_err(super::UsageError)?;
         return Ok(Loaded {
@@ -77,8 +76,7 @@ async fn load_more(
         };
         live.live = settings.live;
         let scope = scope(settings, &live);
-        let mut fetched = live.fetch(specs, &scope, mode, earlier).await?;
-        fetched.snapshot.set_rules(settings.rules.clone());
+        let fetched = live.fetch(specs, &scope, mode, earlier).await?;
         Ok::<_, anyhow::Error>(Loaded {
             fetched,
             live: Some(live),
@@ -107,13 +105,15 @@ pub async fn load_why_keep(settings: &Settings, specs: &[TargetSpec]) -> anyhow:
     if settings.snapshot.is_some() || !specs.is_empty() {
         let mut loaded = load_keep(settings, specs, Mode::Why, None).await?;
         if specs.is_empty() {
-            loaded.fetched.targets =
-                failing_roots(&loaded.fetched.snapshot, &loaded.fetched.targets);
+            loaded.fetched.targets = failing_roots(
+                &settings.judge().on(&loaded.fetched.snapshot),
+                &loaded.fetched.targets,
+            );
         }
         return Ok(loaded);
     }
     let roots = load_keep(settings, specs, Mode::Roots, None).await?;
-    let failing = failing_specs(&roots.fetched, |_| true);
+    let failing = failing_specs(settings, &roots.fetched, |_| true);
     if failing.is_empty() {
         return Ok(Loaded {
             fetched: Fetched {
@@ -135,7 +135,7 @@ pub async fn load_status_keep(settings: &Settings, specs: &[TargetSpec]) -> anyh
     if settings.snapshot.is_some() {
         return Ok(first);
     }
-    let failing = failing_specs(&first.fetched, has_known_children);
+    let failing = failing_specs(settings, &first.fetched, has_known_children);
     if failing.is_empty() {
         return Ok(first);
     }
@@ -154,10 +154,11 @@ enum Answer {
 /// The targets of a read that are not converged and pass `keep`, as
 /// specs that name exactly them, most severe first.
 fn failing_specs(
+    settings: &Settings,
     fetched: &Fetched,
     keep: impl Fn(&crate::model::Object) -> bool,
 ) -> Vec<TargetSpec> {
-    failing_roots(&fetched.snapshot, &fetched.targets)
+    failing_roots(&settings.judge().on(&fetched.snapshot), &fetched.targets)
         .iter()
         .filter_map(|t| match t {
             Target::Found(uid) => fetched.snapshot.get(uid),
@@ -187,8 +188,7 @@ async fn deeper(
         Answer::First => first.fetched.targets.clone(),
         Answer::Deeper => deep.fetched.targets.clone(),
     };
-    let mut fetched = merge(first.fetched, deep.fetched, targets);
-    fetched.snapshot.set_rules(settings.rules.clone());
+    let fetched = merge(first.fetched, deep.fetched, targets);
     Ok(Loaded {
         fetched,
         live: deep.live,

@@ -36,6 +36,8 @@ pub fn frame(
     compact: bool,
     sweep: bool,
 ) -> Frame {
+    let judge = settings.judge();
+    let snap = &judge.on(snap);
     let mut report = StatusReport::build(snap, &selected(settings, snap, targets));
     if sweep {
         // Runs that failed and are gone, known by their events.

@@ -53,6 +53,8 @@ pub fn frame(
     flags: &TreeFlags,
     compact: bool,
 ) -> Frame {
+    let judge = settings.judge();
+    let snap = &judge.on(snap);
     let mut report = TreeReport::build(snap, &selected(settings, snap, targets), flags.owners);
     if let Some(path) = &settings.view.sort_by {
         render::shape::sort_by(&mut report.items, path);

@@ -17,7 +17,7 @@ use crate::source::live::Mode;
 use crate::source::watch::Cache;
 use crate::targets::TargetSpec;
 use crate::terminal::Console;
-use crate::verdict::Verdict;
+use crate::verdict::{Judge, Verdict};
 
 enum State<'a> {
     Done,
@@ -120,12 +120,15 @@ pub async fn run(settings: &Settings, specs: &[TargetSpec], wait: Wait) -> anyho
         loaded.fetched.gaps.clone(),
     );
     let mut snapshot = loaded.fetched.snapshot;
-    snapshot.set_failure_grace(failure_grace);
+    let judge = Judge {
+        failure_grace,
+        ..settings.judge()
+    };
     let mut targets = loaded.fetched.targets;
     let mut progress = Progress::stderr();
     let mut said: std::collections::HashSet<String> = std::collections::HashSet::new();
     loop {
-        let report = StatusReport::build(&snapshot, &targets);
+        let report = StatusReport::build(&judge.on(&snapshot), &targets);
         match evaluate(&report.items, want) {
             State::Done => {
                 progress.clear();
@@ -152,7 +155,7 @@ pub async fn run(settings: &Settings, specs: &[TargetSpec], wait: Wait) -> anyho
                     "error: {} failed; it will not converge without a change",
                     names(&items)
                 ));
-                return diagnose(settings, &items, deadline, &snapshot, failure_grace).await;
+                return diagnose(settings, &items, deadline, &snapshot, &judge).await;
             }
             State::Pending(items) => {
                 progress.show(&items, started.elapsed());
@@ -163,7 +166,7 @@ pub async fn run(settings: &Settings, specs: &[TargetSpec], wait: Wait) -> anyho
                     _ = tokio::time::sleep_until(wait_until) => {
                         let refs: Vec<&Item> = pending.iter().collect();
                         progress.say(&format!("error: timed out after {timeout:?} waiting for {}", names(&refs)));
-                        return diagnose(settings, &refs, deadline, &snapshot, failure_grace).await;
+                        return diagnose(settings, &refs, deadline, &snapshot, &judge).await;
                     }
                     got = cache.changes.recv() => {
                         if got.is_none() {
@@ -173,9 +176,7 @@ pub async fn run(settings: &Settings, specs: &[TargetSpec], wait: Wait) -> anyho
                         while cache.changes.try_recv().is_ok() {}
                         if cache.synced() {
                             snapshot = cache.snapshot(jiff::Timestamp::now());
-                            snapshot.set_rules(settings.rules.clone());
-                            snapshot.set_failure_grace(failure_grace);
-                            targets = retarget.targets(&snapshot);
+                            targets = retarget.targets(&judge.on(&snapshot));
                             // A watch this user may not open is said at once.
                             for gap in cache.unwatchable() {
                                 let line = format!("{}: {}", gap.resource, gap.error);
@@ -221,15 +222,14 @@ async fn diagnose(
     items: &[&Item],
     deadline: tokio::time::Instant,
     last: &Snapshot,
-    failure_grace: Option<jiff::SignedDuration>,
+    judge: &Judge,
 ) -> anyhow::Result<Outcome> {
     let specs: Vec<TargetSpec> = items.iter().map(|i| identity(&i.object)).collect();
     let (report, now) = match tokio::time::timeout_at(deadline, load_why(settings, &specs)).await {
         Ok(fetched) => {
-            let mut fetched = fetched?;
-            fetched.snapshot.set_failure_grace(failure_grace);
+            let fetched = fetched?;
             (
-                WhyReport::build(&fetched.snapshot, &fetched.targets),
+                WhyReport::build(&judge.on(&fetched.snapshot), &fetched.targets),
                 fetched.snapshot.now,
             )
         }
@@ -242,8 +242,11 @@ async fn diagnose(
             });
             // Found again by identity, as the watches find them.
             let ids = items.iter().map(|i| i.object.clone()).collect();
-            let targets = Retarget::Fixed(ids).targets(&snapshot);
-            (WhyReport::build(&snapshot, &targets), snapshot.now)
+            let targets = Retarget::Fixed(ids).targets(&judge.on(&snapshot));
+            (
+                WhyReport::build(&judge.on(&snapshot), &targets),
+                snapshot.now,
+            )
         }
     };
     let stdout = match &settings.view.output {

@@ -18,6 +18,7 @@ use crate::source::offline;
 use crate::source::watch::{Cache, Outage};
 use crate::targets::failing_roots;
 use crate::terminal::Console;
+use crate::verdict::Judged;
 
 /// How long changes are gathered before a redraw (`--watch`) or a new
 /// look (`wait`).
@@ -50,7 +51,7 @@ impl Retarget {
         )
     }
 
-    pub fn targets(&self, snap: &Snapshot) -> Vec<Target> {
+    pub fn targets(&self, snap: &Judged<'_>) -> Vec<Target> {
         match self {
             Retarget::Fixed(ids) => ids
                 .iter()
@@ -177,12 +178,11 @@ async fn watch(
                 if !cache.synced() {
                     continue;
                 }
-                let mut snap = cache.snapshot(printer.console.now());
-                snap.set_rules(settings.rules.clone());
+                let snap = cache.snapshot(printer.console.now());
                 if redraw {
                     current.width = Some((printer.console.width)());
                 }
-                let targets = retarget.targets(&snap);
+                let targets = retarget.targets(&settings.judge().on(&snap));
                 let started = Instant::now();
                 let f = frame(&current, &snap, &targets, true);
                 (cost, drawn) = (started.elapsed(), Instant::now());

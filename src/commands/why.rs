@@ -37,6 +37,8 @@ pub fn frame(
     sweep: bool,
     verbose: bool,
 ) -> Frame {
+    let judge = settings.judge();
+    let snap = &judge.on(snap);
     let targets = super::frame::selected(settings, snap, targets);
     let report = if sweep {
         // Every root in scope; the snapshot holds them all (see load_why_keep).

@@ -2,12 +2,13 @@
 //! are not converged, with identical causes grouped, and the container that
 //! fails inside a pod.
 
+use crate::verdict::Judged;
 use std::collections::HashMap;
 
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::model::{Object, ObjectRef, Snapshot};
+use crate::model::{Object, ObjectRef};
 use crate::relations::{Edge, End, Node as TreeNode};
 use crate::verdict::{Judgement, Verdict};
 
@@ -46,7 +47,7 @@ pub struct Link {
 /// knows which of its objects holds it up), then the most severe and the
 /// most numerous.
 pub fn ranked_causes(
-    snap: &Snapshot,
+    snap: &Judged<'_>,
     tree: &TreeNode,
     judged: &HashMap<String, Judgement>,
     named_in: Option<&str>,
@@ -120,7 +121,7 @@ pub fn ranked_causes(
 }
 
 /// The identity of a node: the object's, or the missing one's.
-pub fn id_of(snap: &Snapshot, node: &TreeNode) -> ObjectRef {
+pub fn id_of(snap: &Judged<'_>, node: &TreeNode) -> ObjectRef {
     match &node.end {
         End::Found(uid) => snap.id_of(uid),
         End::Missing(r) => r.clone(),

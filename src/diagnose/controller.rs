@@ -7,6 +7,7 @@
 //! kube-scheduler's: their Leases in kube-system. Every match says how it
 //! was made; nothing matched is said, not guessed. Pure.
 
+use crate::verdict::Judged;
 use jiff::{SignedDuration, Timestamp};
 use serde::Serialize;
 use serde_json::Value;
@@ -261,7 +262,7 @@ fn named_workload<'a>(
 /// Finds and judges the controller of `obj`, whose status lags. None when
 /// no lease was read at all (the search did not run, or was forbidden:
 /// a gap, never "down").
-pub fn check(snap: &Snapshot, obj: &Object) -> Option<ControllerCheck> {
+pub fn check(snap: &Judged<'_>, obj: &Object) -> Option<ControllerCheck> {
     let leases: Vec<&Object> = snap.objects().iter().filter(|o| is_lease(o)).collect();
     let manager = status_manager(obj);
     let written = manager
@@ -294,7 +295,7 @@ pub fn check(snap: &Snapshot, obj: &Object) -> Option<ControllerCheck> {
 /// `how`: how it was matched to an object, when it was. `control_plane`:
 /// a control-plane component's, whose holder is a host, not a pod.
 pub fn judge_lease(
-    snap: &Snapshot,
+    snap: &Judged<'_>,
     lease: &Object,
     how: Option<&str>,
     control_plane: bool,
@@ -442,7 +443,7 @@ mod tests {
         );
         let now = "2026-11-29T22:30:00Z".parse().unwrap();
         let unread = Snapshot::new(vec![l.clone()], vec![], vec![], now);
-        let c = judge_lease(&unread, &l, None, false);
+        let c = judge_lease(&Judged::builtin(&unread), &l, None, false);
         assert!(
             c.summary.contains("a pod that could not be read"),
             "{}",
@@ -456,7 +457,7 @@ mod tests {
             name: "widget-controller-5f-abcde".into(),
             uid: None,
         });
-        let c = judge_lease(&looked, &l, None, false);
+        let c = judge_lease(&Judged::builtin(&looked), &l, None, false);
         assert!(
             c.summary.contains("a pod that was not found"),
             "{}",

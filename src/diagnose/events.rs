@@ -2,12 +2,13 @@
 //! generated name (`web-fb8f8-499wd`, a hash) merged into one line with
 //! their count and first and last seen, warnings first, in time order.
 
+use crate::verdict::Judged;
 use std::collections::{BTreeSet, HashSet};
 
 use jiff::Timestamp;
 use serde::Serialize;
 
-use crate::model::{ObjectRef, Snapshot};
+use crate::model::ObjectRef;
 
 /// One line of the timeline: one or more identical events.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -36,7 +37,7 @@ pub struct EventLine {
 pub const NO_EVENTS: &str = "no events found for these objects; events expire after about an hour (the API server's --event-ttl), so their absence is not a sign of health";
 
 /// The merged timeline of the events about `uids`.
-pub fn timeline(snap: &Snapshot, uids: &HashSet<&str>) -> Vec<EventLine> {
+pub fn timeline(snap: &Judged<'_>, uids: &HashSet<&str>) -> Vec<EventLine> {
     let mut lines: Vec<EventLine> = Vec::new();
     for e in snap
         .events
@@ -158,6 +159,7 @@ fn min_time(a: Option<Timestamp>, b: Option<Timestamp>) -> Option<Timestamp> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::Snapshot;
     use crate::model::{Event, Object};
     use serde_json::json;
 
@@ -237,7 +239,7 @@ mod tests {
             vec![],
             "2026-01-10T12:00:00Z".parse().unwrap(),
         );
-        let lines = timeline(&snap, &HashSet::from(["a", "b"]));
+        let lines = timeline(&Judged::builtin(&snap), &HashSet::from(["a", "b"]));
         let summary: Vec<(String, u32, usize)> = lines
             .iter()
             .map(|l| (l.reason.clone(), l.count, l.objects.len()))
@@ -256,7 +258,7 @@ mod tests {
             lines[1].last_seen,
             Some("2026-01-10T11:59:00Z".parse().unwrap())
         );
-        assert!(timeline(&snap, &HashSet::from(["nothing"])).is_empty());
+        assert!(timeline(&Judged::builtin(&snap), &HashSet::from(["nothing"])).is_empty());
     }
 
     #[test]
@@ -304,7 +306,7 @@ mod tests {
             vec![],
             "2026-01-10T12:00:00Z".parse().unwrap(),
         );
-        let lines = timeline(&snap, &HashSet::from(["rs"]));
+        let lines = timeline(&Judged::builtin(&snap), &HashSet::from(["rs"]));
         assert_eq!(lines.len(), 1);
         assert_eq!(lines[0].count, 3);
         assert_eq!(

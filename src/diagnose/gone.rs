@@ -4,12 +4,13 @@
 //! They are the only evidence of the failure, so `why` on the missing name
 //! and a sweep read them. Pure.
 
+use crate::verdict::Judged;
 use std::collections::{HashMap, HashSet};
 
 use jiff::SignedDuration;
 
 use super::{Cause, Diagnosis, Link, NextStep, events};
-use crate::model::{Event, ObjectRef, Snapshot, age};
+use crate::model::{Event, ObjectRef, age};
 use crate::verdict::{Item, Verdict};
 
 /// How long a sweep reports the failure of a run that has been deleted.
@@ -30,7 +31,7 @@ fn job_failure(e: &Event) -> bool {
 }
 
 /// `why` on a name that does not exist: what its remaining events say.
-pub fn missing(snap: &Snapshot, id: &ObjectRef) -> Diagnosis {
+pub fn missing(snap: &Judged<'_>, id: &ObjectRef) -> Diagnosis {
     let mine: Vec<&Event> = snap
         .events
         .iter()
@@ -87,7 +88,7 @@ pub fn missing(snap: &Snapshot, id: &ObjectRef) -> Diagnosis {
 /// while the failure is recent. A Job of an existing CronJob is its
 /// CronJob's to judge, and a Job re-created under the same name supersedes
 /// the failure.
-pub fn failed_and_deleted(snap: &Snapshot) -> Vec<Diagnosis> {
+pub fn failed_and_deleted(snap: &Judged<'_>) -> Vec<Diagnosis> {
     let mut latest: HashMap<(&str, &str), &Event> = HashMap::new();
     for e in snap.events.iter().filter(|e| job_failure(e)) {
         let recent = e
@@ -158,7 +159,7 @@ fn scheduled_by(job: &str, cronjob: &str) -> bool {
 }
 
 /// `failed (BackoffLimitExceeded: …) 40s ago and has been deleted …`.
-fn failed_and_gone(snap: &Snapshot, e: &Event) -> String {
+fn failed_and_gone(snap: &Judged<'_>, e: &Event) -> String {
     let when = e
         .last_seen
         .map(|t| format!(" {} ago", age(snap.now, t)))
@@ -208,6 +209,7 @@ fn bare(item: Item) -> Diagnosis {
 
 #[cfg(test)]
 mod tests {
+    use crate::model::Snapshot;
     use serde_json::json;
 
     use super::*;
@@ -239,7 +241,7 @@ mod tests {
     #[test]
     fn a_sweep_reports_a_recent_failure_of_a_deleted_job() {
         let snap = snapshot(vec![], failed("seed-data", "j1", "2026-12-01T10:41:20Z"));
-        let gone = failed_and_deleted(&snap);
+        let gone = failed_and_deleted(&Judged::builtin(&snap));
         assert_eq!(gone.len(), 1);
         let d = &gone[0];
         assert_eq!(
@@ -266,13 +268,13 @@ mod tests {
     fn old_failures_recreated_jobs_and_cronjob_runs_are_not_reported() {
         // Older than the window.
         let old = snapshot(vec![], failed("seed-data", "j1", "2026-12-01T10:20:00Z"));
-        assert!(failed_and_deleted(&old).is_empty());
+        assert!(failed_and_deleted(&Judged::builtin(&old)).is_empty());
         // Re-created under the same name: the new Job is judged instead.
         let job = Object::from_value(json!({"apiVersion": "batch/v1", "kind": "Job",
             "metadata": {"name": "seed-data", "namespace": "ttl", "uid": "j2"}}))
         .unwrap();
         let again = snapshot(vec![job], failed("seed-data", "j1", "2026-12-01T10:41:20Z"));
-        assert!(failed_and_deleted(&again).is_empty());
+        assert!(failed_and_deleted(&Judged::builtin(&again)).is_empty());
         // A run of an existing CronJob is the CronJob's to judge.
         let cron = Object::from_value(json!({"apiVersion": "batch/v1", "kind": "CronJob",
             "metadata": {"name": "nightly", "namespace": "ttl", "uid": "c1"}}))
@@ -281,7 +283,7 @@ mod tests {
             vec![cron],
             failed("nightly-29412345", "j3", "2026-12-01T10:41:20Z"),
         );
-        assert!(failed_and_deleted(&run).is_empty());
+        assert!(failed_and_deleted(&Judged::builtin(&run)).is_empty());
         // A Normal event alone says nothing failed.
         let fine = snapshot(
             vec![],
@@ -293,7 +295,7 @@ mod tests {
                 "2026-12-01T10:41:20Z",
             )],
         );
-        assert!(failed_and_deleted(&fine).is_empty());
+        assert!(failed_and_deleted(&Judged::builtin(&fine)).is_empty());
     }
 
     #[test]
@@ -306,7 +308,7 @@ mod tests {
             name: "seed-data".into(),
             uid: None,
         };
-        let d = missing(&snap, &id);
+        let d = missing(&Judged::builtin(&snap), &id);
         assert_eq!(d.item.verdict, Verdict::NotFound);
         assert!(d.item.message.ends_with("; it failed (BackoffLimitExceeded: Job has reached the specified backoff limit) 40s ago and has been deleted (ttlSecondsAfterFinished, or by hand); only its events remain"), "{}", d.item.message);
         assert_eq!(d.events.len(), 2, "{:?}", d.events);
@@ -316,7 +318,7 @@ mod tests {
                 .starts_with("Job seed-data failed and was deleted")
         );
         // A name nothing is known of.
-        let unknown = missing(&snapshot(vec![], vec![]), &id);
+        let unknown = missing(&Judged::builtin(&snapshot(vec![], vec![])), &id);
         assert!(unknown.events.is_empty());
         assert_eq!(
             unknown.next_steps[0].text,

@@ -16,6 +16,7 @@ mod steps;
 #[cfg(test)]
 mod tests;
 
+use crate::verdict::Judged;
 use std::collections::{HashMap, HashSet};
 
 use serde::Serialize;
@@ -28,7 +29,7 @@ pub use gone::{GONE_FAILURE_WINDOW, failed_and_deleted, missing};
 pub use steps::NextStep;
 
 use crate::graph::Graph;
-use crate::model::{Condition, Object, ObjectRef, Snapshot};
+use crate::model::{Condition, Object, ObjectRef};
 use crate::relations::{End, Node as TreeNode};
 use crate::verdict::{Item, Verdict};
 use crate::verdict::{Judgement, judge};
@@ -121,13 +122,13 @@ fn abnormal(c: &Condition) -> bool {
 }
 
 /// Diagnoses the object `uid` of the snapshot.
-pub fn diagnose(snap: &Snapshot, uid: &str) -> Diagnosis {
+pub fn diagnose(snap: &Judged<'_>, uid: &str) -> Diagnosis {
     diagnose_in(snap, &Graph::new(snap), uid)
 }
 
 /// [`diagnose`] with the snapshot's graph already built: one graph for
 /// every target of an answer, not one each.
-pub fn diagnose_in(snap: &Snapshot, graph: &Graph, uid: &str) -> Diagnosis {
+pub fn diagnose_in(snap: &Judged<'_>, graph: &Graph, uid: &str) -> Diagnosis {
     let Some(target) = snap.get(uid) else {
         return missing(snap, &snap.id_of(uid));
     };
@@ -248,7 +249,7 @@ const MORE_CAUSE_STEPS: usize = 2;
 /// Who manages the target (or the workload above it), from the labels the
 /// GitOps and packaging tools stamp: the finding, and a step when that
 /// manager is not converged (a fix made here by hand would be reverted).
-fn manager_finding(snap: &Snapshot, target: &Object) -> Option<(Finding, Option<NextStep>)> {
+fn manager_finding(snap: &Judged<'_>, target: &Object) -> Option<(Finding, Option<NextStep>)> {
     let mut at = Some(target);
     for _ in 0..4 {
         let obj = at?;
@@ -378,7 +379,7 @@ fn blame_controller(
 /// [`controller::CONTROLLER_GRACE`]: observedGeneration behind since the
 /// spec changed, no status since creation, or a pod no scheduler looked at.
 fn quiet(
-    snap: &Snapshot,
+    snap: &Judged<'_>,
     target: &Object,
     judgement: &Judgement,
     generation: &GenerationCheck,
@@ -402,7 +403,7 @@ fn quiet(
     controller::check(snap, target)
 }
 
-fn judge_all(snap: &Snapshot, node: &TreeNode, out: &mut HashMap<String, Judgement>) {
+fn judge_all(snap: &Judged<'_>, node: &TreeNode, out: &mut HashMap<String, Judgement>) {
     node.walk(&mut |n| {
         let j = match &n.end {
             End::Found(uid) => match snap.get(uid) {

@@ -3,12 +3,13 @@
 //! Deployment with `maxUnavailable: 0` keeping its old pods because the
 //! new one is not ready.
 
+use crate::verdict::Judged;
 use serde_json::Value;
 
 use super::findings::Finding;
 use crate::model::{Object, Snapshot};
 
-pub fn rollout(snap: &Snapshot, target: &Object) -> Option<Finding> {
+pub fn rollout(snap: &Judged<'_>, target: &Object) -> Option<Finding> {
     match (target.group(), target.kind()) {
         ("apps", "StatefulSet") => statefulset(snap, target),
         ("apps", "Deployment") => deployment(snap, target),
@@ -35,7 +36,7 @@ fn ordinal(pod: &Object) -> i64 {
         .unwrap_or(-1)
 }
 
-fn statefulset(snap: &Snapshot, sts: &Object) -> Option<Finding> {
+fn statefulset(snap: &Judged<'_>, sts: &Object) -> Option<Finding> {
     let current = sts.str("/status/currentRevision")?;
     let update = sts.str("/status/updateRevision")?;
     if current == update || sts.str("/spec/updateStrategy/type") == Some("OnDelete") {
@@ -86,7 +87,7 @@ fn statefulset(snap: &Snapshot, sts: &Object) -> Option<Finding> {
     })
 }
 
-fn deployment(snap: &Snapshot, deploy: &Object) -> Option<Finding> {
+fn deployment(snap: &Judged<'_>, deploy: &Object) -> Option<Finding> {
     let max_unavailable = deploy.at("/spec/strategy/rollingUpdate/maxUnavailable")?;
     let zero = match max_unavailable {
         Value::Number(n) => n.as_i64() == Some(0),
@@ -191,7 +192,7 @@ pub fn way_back<'a>(
 /// DaemonSet) changed in the pod template, against the revision before
 /// it: the first question when a rollout breaks. `who`: who last changed
 /// the spec, and when, from managedFields.
-pub fn what_changed(snap: &Snapshot, workload: &Object, who: Option<String>) -> Option<Finding> {
+pub fn what_changed(snap: &Judged<'_>, workload: &Object, who: Option<String>) -> Option<Finding> {
     let sets = revisions(snap, workload);
     let (new_rev, new, new_template) = *sets.first()?;
     let (old_rev, old, old_template) = way_back(snap, workload)?;

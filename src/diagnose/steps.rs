@@ -1,12 +1,13 @@
 //! The next step: what to check or change, with the commands to run.
 
+use crate::verdict::Judged;
 use serde::Serialize;
 
 use serde_json::Value;
 
 use super::chain::{Cause, Link};
 use super::findings::Finding;
-use crate::model::{Object, ObjectRef, Snapshot};
+use crate::model::{Object, ObjectRef};
 use crate::relations::admission::{self, Admission};
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -50,7 +51,7 @@ fn arg(id: &ObjectRef) -> String {
 }
 
 pub fn next_steps(
-    snap: &Snapshot,
+    snap: &Judged<'_>,
     target: &Object,
     cause: Option<&Cause>,
     chain: &[Link],
@@ -91,7 +92,7 @@ pub fn next_steps(
 /// The step for a cause, with `reason` read for `container` (the pod's
 /// cause, or one more failing container's own reason).
 fn cause_step(
-    snap: &Snapshot,
+    snap: &Judged<'_>,
     target: &Object,
     cause: &Cause,
     reason: &str,
@@ -396,7 +397,7 @@ fn cause_step(
 }
 
 /// No node can run the pod: each blocking constraint named, with its fix.
-fn unschedulable(snap: &Snapshot, who: &ObjectRef, describe: String) -> NextStep {
+fn unschedulable(snap: &Judged<'_>, who: &ObjectRef, describe: String) -> NextStep {
     let pod = who.uid.as_deref().and_then(|u| snap.get(u));
     let nodes: Vec<&Object> = snap
         .objects()
@@ -532,7 +533,7 @@ pub fn controller_down(c: &super::controller::ControllerCheck) -> NextStep {
 /// A pod that is not ready, with a NodeNotReady event from the node
 /// controller while its node could not be read (partial RBAC): the events
 /// are the evidence, so the step is about the node, not the probes.
-fn node_not_ready(snap: &Snapshot, pod: &Object, reason: &str) -> Option<NextStep> {
+fn node_not_ready(snap: &Judged<'_>, pod: &Object, reason: &str) -> Option<NextStep> {
     let container_failure = matches!(
         reason,
         "CrashLoopBackOff"
@@ -610,7 +611,7 @@ fn made_by(cause: &Cause, chain: &[Link]) -> Option<NextStep> {
 }
 
 /// A missing object that something in the chain refers to.
-fn missing_step(snap: &Snapshot, who: &ObjectRef, referrer: &ObjectRef) -> NextStep {
+fn missing_step(snap: &Judged<'_>, who: &ObjectRef, referrer: &ObjectRef) -> NextStep {
     let by = format!("{}/{}", referrer.kind, referrer.name);
     let place = who
         .namespace
@@ -701,7 +702,7 @@ fn missing_step(snap: &Snapshot, who: &ObjectRef, referrer: &ObjectRef) -> NextS
 }
 
 /// A refused pod creation: the admission cause and its own commands.
-fn failed_create(snap: &Snapshot, who: &ObjectRef) -> NextStep {
+fn failed_create(snap: &Judged<'_>, who: &ObjectRef) -> NextStep {
     let obj = who.uid.as_deref().and_then(|u| snap.get(u));
     let message = obj
         .map(|o| admission::create_failures(o, &snap.events))
@@ -905,7 +906,7 @@ pub fn undo_change(target: &Object, previous: i64, steps: &[NextStep]) -> Option
 
 /// A stuck rollout: roll back to the revision before the newest, when
 /// there is one.
-fn rollback(snap: &Snapshot, t: &ObjectRef) -> NextStep {
+fn rollback(snap: &Judged<'_>, t: &ObjectRef) -> NextStep {
     let workload = t.uid.as_deref().and_then(|u| snap.get(u));
     // The newest revision is the Deployment's own annotation (its
     // ReplicaSet may not be read), else the newest kept.
@@ -943,7 +944,7 @@ fn rollback(snap: &Snapshot, t: &ObjectRef) -> NextStep {
 }
 
 /// A Job that gave up: its pods' logs while they exist, else its events.
-fn job_gave_up(snap: &Snapshot, who: &ObjectRef, t: &ObjectRef) -> NextStep {
+fn job_gave_up(snap: &Judged<'_>, who: &ObjectRef, t: &ObjectRef) -> NextStep {
     let pods = snap
         .objects()
         .iter()

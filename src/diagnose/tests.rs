@@ -3,6 +3,7 @@
 //! cluster (`examples/shop.yaml`), and small hand-built trees for what needs
 //! several objects (overlapping selectors, dangling owners).
 
+use crate::model::Snapshot;
 use serde_json::json;
 
 use super::*;
@@ -206,7 +207,7 @@ const CASES: &[(&str, &str, &str, &str)] = &[
 
 fn diag(fixture: &str) -> Diagnosis {
     let (snap, obj) = load(fixture, NOW);
-    diagnose(&snap, &obj.uid)
+    diagnose(&Judged::builtin(&snap), &obj.uid)
 }
 
 #[test]
@@ -340,7 +341,7 @@ fn the_chain_walks_down_to_the_failing_container() {
     let web = snap
         .find("apps", "Deployment", Some("shop"), "web")
         .unwrap();
-    let d = diagnose(&snap, &web.uid);
+    let d = diagnose(&Judged::builtin(&snap), &web.uid);
     let path: Vec<String> = d
         .chain
         .iter()
@@ -367,7 +368,7 @@ fn the_chain_walks_down_to_the_failing_container() {
 fn identical_causes_are_one_line_with_a_count() {
     let snap = shop();
     let job = snap.find("batch", "Job", Some("shop"), "migrate").unwrap();
-    let d = diagnose(&snap, &job.uid);
+    let d = diagnose(&Judged::builtin(&snap), &job.uid);
     let cause = d.root_cause.unwrap();
     assert_eq!(cause.count, 3, "three failed pods are one cause");
     assert_eq!(cause.objects.len(), 3);
@@ -420,7 +421,7 @@ fn controllers_fighting_over_pods_are_named() {
         vec![],
         NOW.parse().unwrap(),
     );
-    let d = diagnose(&snap, "d1");
+    let d = diagnose(&Judged::builtin(&snap), "d1");
     let f = d
         .findings
         .iter()
@@ -460,7 +461,7 @@ fn a_dangling_owner_is_reported() {
         name: "gone-7f".into(),
         uid: Some("rs-gone".into()),
     });
-    let d = diagnose(&snap, "p1");
+    let d = diagnose(&Judged::builtin(&snap), "p1");
     let f = d
         .findings
         .iter()
@@ -482,7 +483,7 @@ fn a_stale_status_reads_as_a_wedged_controller() {
         {"manager": "kubectl-edit", "operation": "Update", "time": "2026-11-29T22:10:00Z", "fieldsV1": {"f:spec": {"f:template": {}}}},
         {"manager": "kube-controller-manager", "operation": "Update", "time": "2026-11-29T22:01:00Z", "subresource": "status", "fieldsV1": {"f:status": {}}}]);
     let snap = Snapshot::new(vec![obj(d)], vec![], vec![], NOW.parse().unwrap());
-    let diag = diagnose(&snap, "d1");
+    let diag = diagnose(&Judged::builtin(&snap), "d1");
     assert_eq!(diag.item.reason, "ObservedGenerationLag");
     let g = diag.generation_check.as_ref().unwrap();
     assert!(g.stale);
@@ -522,7 +523,7 @@ fn events_of_the_whole_subtree_are_in_the_timeline() {
         vec![],
         NOW.parse().unwrap(),
     );
-    let d = diagnose(&snap, "d1");
+    let d = diagnose(&Judged::builtin(&snap), "d1");
     let reasons: Vec<&str> = d.events.iter().map(|e| e.reason.as_str()).collect();
     assert_eq!(reasons, vec!["BackOff"]);
 }
@@ -556,7 +557,7 @@ fn an_oom_step_quotes_the_current_memory_limit() {
 #[test]
 fn rollout_undo_only_when_an_earlier_revision_exists() {
     let (snap, deploy) = load("deployment-deadline-exceeded.yaml", NOW);
-    let text = step_text(&diagnose(&snap, &deploy.uid));
+    let text = step_text(&diagnose(&Judged::builtin(&snap), &deploy.uid));
     assert!(!text.contains("rollout undo"), "{text}");
     let old = obj(json!({"apiVersion": "apps/v1", "kind": "ReplicaSet",
         "metadata": {"name": "stuck-old", "namespace": deploy.namespace(), "uid": "old-rs",
@@ -564,7 +565,7 @@ fn rollout_undo_only_when_an_earlier_revision_exists() {
             "ownerReferences": [{"apiVersion": "apps/v1", "kind": "Deployment", "name": deploy.name(), "uid": deploy.uid, "controller": true}]},
         "spec": {"replicas": 0}, "status": {"replicas": 0}}));
     let (snap, deploy) = with("deployment-deadline-exceeded.yaml", vec![old]);
-    let text = step_text(&diagnose(&snap, &deploy.uid));
+    let text = step_text(&diagnose(&Judged::builtin(&snap), &deploy.uid));
     assert!(
         text.contains("rollout undo deployment/stuck --to-revision=0"),
         "{text}"
@@ -588,7 +589,7 @@ fn a_quota_refusal_names_the_quota_with_use_and_limit() {
         "metadata": {"name": "pods", "namespace": "verdict-fixtures-quota", "uid": "q"},
         "spec": {"hard": {"pods": "2"}}, "status": {"hard": {"pods": "2"}, "used": {"pods": "2"}}}));
     let (snap, rs) = with("replicaset-quota.yaml", vec![quota]);
-    let text = step_text(&diagnose(&snap, &rs.uid));
+    let text = step_text(&diagnose(&Judged::builtin(&snap), &rs.uid));
     assert!(
         text.contains("ResourceQuota pods refuses the pods"),
         "{text}"
@@ -623,7 +624,7 @@ fn a_webhook_refusal_names_the_configuration_and_its_endpoints() {
     );
     // The condition alone: the fixture's events are about a quota.
     let snap = Snapshot::new(vec![rs.clone(), hook, svc, slice], vec![], vec![], snap.now);
-    let text = step_text(&diagnose(&snap, &rs.uid));
+    let text = step_text(&diagnose(&Judged::builtin(&snap), &rs.uid));
     assert!(
         text.contains("admission webhook \"deny.example.com\""),
         "{text}"
@@ -674,7 +675,7 @@ fn a_statefulset_rollout_names_the_blocking_ordinal() {
         vec![],
         NOW.parse().unwrap(),
     );
-    let d = diagnose(&snap, "sts");
+    let d = diagnose(&Judged::builtin(&snap), "sts");
     let f = d
         .findings
         .iter()
@@ -718,7 +719,7 @@ fn max_unavailable_zero_keeps_the_old_pods_for_a_new_one_not_ready() {
         vec![],
         NOW.parse().unwrap(),
     );
-    let diagnosis = diagnose(&snap, "d");
+    let diagnosis = diagnose(&Judged::builtin(&snap), "d");
     let f = diagnosis
         .findings
         .iter()
@@ -779,7 +780,7 @@ fn every_failing_container_is_named_with_its_own_step() {
         .unwrap()
         .push(status);
     let snap = Snapshot::new(vec![obj(raw)], snap.events.clone(), vec![], snap.now);
-    let d = diagnose(&snap, &pod.uid);
+    let d = diagnose(&Judged::builtin(&snap), &pod.uid);
     let containers: Vec<(&str, &str)> = d
         .chain
         .iter()
@@ -857,7 +858,7 @@ fn a_missing_priority_or_runtime_class_gets_its_own_step() {
         ),
     ] {
         let (snap, rs) = refused_with(message);
-        let d = diagnose(&snap, &rs.uid);
+        let d = diagnose(&Judged::builtin(&snap), &rs.uid);
         assert_eq!(d.root_cause.as_ref().unwrap().reason, "FailedCreate");
         let text = step_text(&d);
         assert!(
@@ -883,7 +884,7 @@ fn backend(replicas: i64, ready: i64) -> Object {
 #[test]
 fn a_service_without_pods_names_the_workload_scaled_to_zero() {
     let (snap, svc) = with("service-no-endpoints.yaml", vec![backend(0, 0)]);
-    let d = diagnose(&snap, &svc.uid);
+    let d = diagnose(&Judged::builtin(&snap), &svc.uid);
     let cause = d.root_cause.clone().unwrap();
     assert_eq!(cause.reason, "ScaledToZero");
     assert_eq!(
@@ -901,7 +902,7 @@ fn a_service_without_pods_names_the_workload_scaled_to_zero() {
 #[test]
 fn a_service_whose_workload_makes_no_pods_leads_to_the_workload() {
     let (snap, svc) = with("service-no-endpoints.yaml", vec![backend(2, 0)]);
-    let d = diagnose(&snap, &svc.uid);
+    let d = diagnose(&Judged::builtin(&snap), &svc.uid);
     let kinds: Vec<&str> = d
         .chain
         .iter()
@@ -921,7 +922,7 @@ fn a_service_whose_workload_makes_no_pods_leads_to_the_workload() {
 #[test]
 fn a_statefulset_whose_governing_service_is_missing_says_to_create_it() {
     let (mut snap, sts) = load("statefulset-ready.yaml", NOW);
-    let plain = diagnose(&snap, &sts.uid);
+    let plain = diagnose(&Judged::builtin(&snap), &sts.uid);
     assert!(plain.root_cause.is_none(), "{:?}", plain.root_cause);
     // The source looked for Service db and found it gone.
     snap.absent.push(ObjectRef {
@@ -931,7 +932,7 @@ fn a_statefulset_whose_governing_service_is_missing_says_to_create_it() {
         name: "db".into(),
         uid: None,
     });
-    let d = diagnose(&snap, &sts.uid);
+    let d = diagnose(&Judged::builtin(&snap), &sts.uid);
     let cause = d
         .root_cause
         .clone()
@@ -983,7 +984,7 @@ fn missing_secret(snap: &mut Snapshot) {
 fn a_missing_secret_leads_to_the_external_secret_that_cannot_sync() {
     let (mut snap, pod) = with("pod-config-error.yaml", vec![external_secret("False")]);
     missing_secret(&mut snap);
-    let d = diagnose(&snap, &pod.uid);
+    let d = diagnose(&Judged::builtin(&snap), &pod.uid);
     let path: Vec<(String, Option<crate::relations::Edge>)> = d
         .chain
         .iter()
@@ -1021,7 +1022,7 @@ fn a_missing_secret_leads_to_the_external_secret_that_cannot_sync() {
 fn a_missing_secret_whose_maker_reports_no_failure_says_not_to_create_it() {
     let (mut snap, pod) = with("pod-config-error.yaml", vec![external_secret("True")]);
     missing_secret(&mut snap);
-    let d = diagnose(&snap, &pod.uid);
+    let d = diagnose(&Judged::builtin(&snap), &pod.uid);
     let text = step_text(&d);
     assert!(
         text.contains("ExternalSecret/db-credentials makes it and reports no failure"),
@@ -1048,7 +1049,7 @@ fn a_node_not_ready_event_is_followed_when_the_node_cannot_be_read() {
         .cloned()
         .collect();
     let snap = Snapshot::new(objects, vec![event], vec![], snap.now);
-    let text = step_text(&diagnose(&snap, &pod.uid));
+    let text = step_text(&diagnose(&Judged::builtin(&snap), &pod.uid));
     assert!(
         text.starts_with(&format!("The pod's node {node} is not ready: the node controller said so 60s ago (NodeNotReady: Node is not ready)")),
         "{text}"
@@ -1153,7 +1154,7 @@ fn a_lagging_resource_whose_operator_stopped_names_the_operator() {
         "2026-11-29T22:29:58.000000Z",
     ));
     let (snap, cache) = quiet_snapshot(more);
-    let d = diagnose(&snap, &cache.uid);
+    let d = diagnose(&Judged::builtin(&snap), &cache.uid);
     let c = d.controller.clone().expect("the controller is looked for");
     assert!(c.down && c.expired, "{c:?}");
     assert_eq!(c.manager.as_deref(), Some("cache-operator"));
@@ -1200,7 +1201,7 @@ fn a_running_operator_is_named_but_not_blamed() {
         "2026-11-29T22:29:57.000000Z",
     ));
     let (snap, cache) = quiet_snapshot(more);
-    let d = diagnose(&snap, &cache.uid);
+    let d = diagnose(&Judged::builtin(&snap), &cache.uid);
     let c = d.controller.clone().unwrap();
     assert!(!c.down && !c.expired, "{c:?}");
     assert!(c.summary.contains("renewed 3s ago"), "{}", c.summary);
@@ -1212,7 +1213,7 @@ fn a_running_operator_is_named_but_not_blamed() {
 fn no_lease_read_is_a_gap_not_a_dead_controller() {
     // Leases forbidden: none in the snapshot, none known absent.
     let (snap, cache) = quiet_snapshot(vec![]);
-    let d = diagnose(&snap, &cache.uid);
+    let d = diagnose(&Judged::builtin(&snap), &cache.uid);
     assert!(d.controller.is_none());
     assert!(
         !d.findings
@@ -1226,7 +1227,9 @@ fn no_lease_read_is_a_gap_not_a_dead_controller() {
         "nginx-7f_1",
         "2026-11-29T22:29:57Z",
     )]);
-    let c = diagnose(&snap, &cache.uid).controller.unwrap();
+    let c = diagnose(&Judged::builtin(&snap), &cache.uid)
+        .controller
+        .unwrap();
     assert!(!c.down);
     assert!(
         c.summary.ends_with(
@@ -1257,7 +1260,7 @@ fn a_deployment_change_never_observed_while_the_controller_manager_is_down() {
         vec![],
         NOW.parse().unwrap(),
     );
-    let d = diagnose(&snap, &deploy.uid);
+    let d = diagnose(&Judged::builtin(&snap), &deploy.uid);
     let c = d.controller.clone().unwrap();
     assert!(c.down && c.expired, "{c:?}");
     assert_eq!(
@@ -1281,7 +1284,7 @@ fn a_broken_rollout_says_what_its_revision_changed() {
     let web = snap
         .find("apps", "Deployment", Some("shop"), "web")
         .unwrap();
-    let d = diagnose(&snap, &web.uid);
+    let d = diagnose(&Judged::builtin(&snap), &web.uid);
     let change = d
         .findings
         .iter()
@@ -1297,7 +1300,7 @@ fn a_broken_rollout_says_what_its_revision_changed() {
         .find("apps", "Deployment", Some("shop"), "api")
         .unwrap();
     assert!(
-        !diagnose(&snap, &api.uid)
+        !diagnose(&Judged::builtin(&snap), &api.uid)
             .findings
             .iter()
             .any(|f| f.reason == "RolloutChange")
@@ -1322,7 +1325,7 @@ fn the_manager_named_by_its_labels_is_said_and_judged() {
         vec![],
         NOW.parse().unwrap(),
     );
-    let d = diagnose(&snap, &deploy.uid);
+    let d = diagnose(&Judged::builtin(&snap), &deploy.uid);
     let f = d
         .findings
         .iter()
@@ -1359,7 +1362,7 @@ fn a_statefulset_rollout_says_what_changed_since_the_revision_that_ran() {
         "statefulset-set-image-unpullable.yaml",
         "2026-12-01T13:20:30Z",
     );
-    let d = diagnose(&snap, &sts.uid);
+    let d = diagnose(&Judged::builtin(&snap), &sts.uid);
     let change = d
         .findings
         .iter()

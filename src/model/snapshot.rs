@@ -2,13 +2,11 @@
 //! source (the live cluster or files) and then only read.
 
 use std::collections::HashMap;
-use std::sync::Arc;
 
-use jiff::{SignedDuration, Timestamp};
+use jiff::Timestamp;
 use serde::Serialize;
 
 use super::{Event, Object};
-use crate::rules::RuleSet;
 
 /// Something the source could not read, so an answer may be partial.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -47,13 +45,6 @@ pub struct Snapshot {
     pub absent: Vec<super::ObjectRef>,
     /// The instant every age is measured from.
     pub now: Timestamp,
-    /// The health rules objects are judged by: the built-in pack unless a
-    /// command sets the user's (`set_rules`).
-    rules: Arc<RuleSet>,
-    /// How long a workload's new pods must fail hard before it is Failed,
-    /// when a command shortens the default (`wait --fail-fast`,
-    /// `--failure-grace`).
-    failure_grace: Option<SignedDuration>,
 }
 
 impl Snapshot {
@@ -75,8 +66,6 @@ impl Snapshot {
             incomplete: Vec::new(),
             absent: Vec::new(),
             now,
-            rules: RuleSet::builtin(),
-            failure_grace: None,
         };
         for obj in objects {
             snap.insert(obj);
@@ -116,27 +105,6 @@ impl Snapshot {
                 self.objects.push(obj);
             }
         }
-    }
-
-    /// Judges this snapshot's objects by these health rules.
-    pub fn set_rules(&mut self, rules: Arc<RuleSet>) {
-        self.rules = rules;
-    }
-
-    /// Judges hard pod failures final after `grace` instead of the
-    /// default (`wait --failure-grace`; zero with `--fail-fast`).
-    pub fn set_failure_grace(&mut self, grace: Option<SignedDuration>) {
-        self.failure_grace = grace;
-    }
-
-    /// The hard-failure grace a command asked for, if it asked.
-    pub fn failure_grace(&self) -> Option<SignedDuration> {
-        self.failure_grace
-    }
-
-    /// The health rules in effect.
-    pub fn rules(&self) -> &RuleSet {
-        &self.rules
     }
 
     pub fn objects(&self) -> &[Object] {

@@ -1,6 +1,7 @@
 //! Relations over real-shaped objects: each edge, the tree it makes, the
 //! read plan, and the diagnosis that follows the edges to the root cause.
 
+use crate::verdict::Judged;
 use std::path::Path;
 
 use serde::Deserialize;
@@ -50,7 +51,7 @@ fn load_text(text: &str, absent: &[(&str, &str, Option<&str>, &str)]) -> Snapsho
 /// `edge Kind/name` lines of a tree, indented by depth.
 fn lines(snap: &Snapshot, root: &str) -> Vec<String> {
     let graph = Graph::new(snap);
-    let t = tree(snap, &graph, root);
+    let t = tree(&Judged::builtin(snap), &graph, root);
     let mut out = Vec::new();
     fn walk(snap: &Snapshot, n: &Node, depth: usize, out: &mut Vec<String>) {
         let (kind, name, missing) = match &n.end {
@@ -100,7 +101,7 @@ fn a_pod_mounts_its_claim_and_the_claim_its_missing_class() {
 #[test]
 fn why_follows_the_claim_to_its_missing_class() {
     let snap = load("pvc-missing-class.yaml", &[FAST]);
-    let d = crate::diagnose::diagnose(&snap, "d-db");
+    let d = crate::diagnose::diagnose(&Judged::builtin(&snap), "d-db");
     let cause = d.root_cause.unwrap();
     assert_eq!(
         (cause.reason.as_str(), cause.objects[0].kind.as_str()),
@@ -195,7 +196,7 @@ fn autoscaler_scales_and_budget_protects() {
 #[test]
 fn why_on_an_ingress_finds_the_lost_pods_node() {
     let snap = load("service-ingress-hpa-pdb.yaml", &[]);
-    let d = crate::diagnose::diagnose(&snap, "svc-web");
+    let d = crate::diagnose::diagnose(&Judged::builtin(&snap), "svc-web");
     let last = d.chain.iter().rev().find_map(|l| l.object.clone()).unwrap();
     assert_eq!((last.kind.as_str(), last.name.as_str()), ("Node", "node-b"));
 }
@@ -207,7 +208,7 @@ fn a_terminating_namespace_contains_what_holds_it() {
         lines(&snap, "ns-old"),
         vec!["root Namespace/old", "  contains Widget/stuck"]
     );
-    let d = crate::diagnose::diagnose(&snap, "ns-old");
+    let d = crate::diagnose::diagnose(&Judged::builtin(&snap), "ns-old");
     let cause = d.root_cause.unwrap();
     assert_eq!(cause.objects[0].kind, "Widget");
     let commands = d.next_steps[0].commands.join("\n");
@@ -245,7 +246,7 @@ fn gitops_inventories_are_managed() {
             "    manages Instance/db-x7k2p-abcde",
         ]
     );
-    let d = crate::diagnose::diagnose(&snap, "ks-apps");
+    let d = crate::diagnose::diagnose(&Judged::builtin(&snap), "ks-apps");
     let cause = d.root_cause.unwrap();
     assert_eq!(
         (cause.objects[0].kind.as_str(), cause.reason.as_str()),
@@ -454,7 +455,7 @@ fn a_sweep_merges_a_claim_into_the_deployment_that_waits_on_it() {
         Target::Found("pvc-data".into()),
         Target::Found("d-db".into()),
     ];
-    let report = WhyReport::sweep(&snap, &targets, 3);
+    let report = WhyReport::sweep(&Judged::builtin(&snap), &targets, 3);
     // The Deployment's only pod has been unschedulable past the hard-failure
     // grace, so it is Failed too (docs/verdicts.md).
     assert_eq!(
@@ -481,7 +482,7 @@ fn a_sweep_ranks_a_crash_loop_above_a_selector_typo() {
         Target::Found("svc-payment".into()),
         Target::Found(pod.uid.clone()),
     ];
-    let report = WhyReport::sweep(&snap, &targets, 2);
+    let report = WhyReport::sweep(&Judged::builtin(&snap), &targets, 2);
     let order: Vec<&str> = report
         .items
         .iter()
@@ -523,7 +524,7 @@ fn a_pods_configmaps_and_secrets_are_drawn_only_when_missing() {
         lines(&snap, "pod"),
         vec!["root Pod/web-0", "  uses Secret/api-token (missing)"]
     );
-    let d = crate::diagnose::diagnose(&snap, "pod");
+    let d = crate::diagnose::diagnose(&Judged::builtin(&snap), "pod");
     let step = &d.next_steps[0].text;
     assert!(
         step.starts_with(
@@ -620,7 +621,7 @@ fn users_lines(snap: &Snapshot, kind: &str, name: &str) -> Vec<String> {
         .find(|o| o.kind() == kind && o.name() == name)
         .unwrap();
     let graph = Graph::new(snap);
-    let t = tree_with_users(snap, &graph, &root.uid);
+    let t = tree_with_users(&Judged::builtin(snap), &graph, &root.uid);
     let mut out = Vec::new();
     t.walk(&mut |n| {
         let o = snap.get(n.uid().unwrap()).unwrap();
@@ -681,7 +682,11 @@ fn a_tree_of_what_pods_use_lists_who_uses_it() {
     // `why` does not go there: the users of a node are its effects.
     let node = snap.objects().iter().find(|o| o.kind() == "Node").unwrap();
     let graph = Graph::new(&snap);
-    assert!(tree(&snap, &graph, &node.uid).children.is_empty());
+    assert!(
+        tree(&Judged::builtin(&snap), &graph, &node.uid)
+            .children
+            .is_empty()
+    );
 }
 
 #[test]
@@ -738,7 +743,7 @@ status:
   - {type: Failed, status: "True", reason: BackoffLimitExceeded, message: Job has reached the specified backoff limit, lastTransitionTime: "2026-01-10T11:05:00Z"}
 "#;
     let snap = load_text(&text, &[]);
-    let d = crate::diagnose::diagnose(&snap, "ks-apps");
+    let d = crate::diagnose::diagnose(&Judged::builtin(&snap), "ks-apps");
     let kinds: Vec<&str> = d
         .causes
         .iter()

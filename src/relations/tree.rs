@@ -3,13 +3,14 @@
 //! placed once; context (a pod's node, its ServiceAccount, ConfigMaps and
 //! Secrets) appears only when it is missing or not converged.
 
+use crate::verdict::Judged;
 use std::collections::HashSet;
 
 use serde::Serialize;
 
 use super::{Edge, relations};
 use crate::graph::{Graph, Note, TreeNode};
-use crate::model::{ObjectRef, OwnerRef, Snapshot};
+use crate::model::{ObjectRef, OwnerRef};
 use crate::verdict::{Verdict, judge};
 
 /// How far relations are followed from the target.
@@ -71,7 +72,7 @@ pub fn missing_key(r: &ObjectRef) -> String {
 }
 
 /// The tree under `root`: owners' children and related objects.
-pub fn tree(snap: &Snapshot, graph: &Graph, root: &str) -> Node {
+pub fn tree(snap: &Judged<'_>, graph: &Graph, root: &str) -> Node {
     let owned = graph.tree(root);
     let mut seen: HashSet<String> = HashSet::new();
     collect(&owned, &mut seen);
@@ -83,7 +84,7 @@ pub fn tree(snap: &Snapshot, graph: &Graph, root: &str) -> Node {
 /// [`tree`], and below it who uses the root (see `users.rs`): what `tree`
 /// draws for its targets. Not for `why`, whose causes lie below, and the
 /// users of a node or a claim are its effects, not its causes.
-pub fn tree_with_users(snap: &Snapshot, graph: &Graph, root: &str) -> Node {
+pub fn tree_with_users(snap: &Judged<'_>, graph: &Graph, root: &str) -> Node {
     let mut node = tree(snap, graph, root);
     let Some(obj) = snap.get(root) else {
         return node;
@@ -127,7 +128,7 @@ fn convert(t: TreeNode, edge: Option<Edge>) -> Node {
 }
 
 fn attach(
-    snap: &Snapshot,
+    snap: &Judged<'_>,
     graph: &Graph,
     node: &mut Node,
     seen: &mut HashSet<String>,

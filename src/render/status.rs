@@ -174,11 +174,12 @@ mod tests {
     use super::*;
     use crate::report::StatusReport;
     use crate::testutil;
+    use crate::verdict::Judged;
 
     fn report_and_snap() -> (StatusReport, Snapshot) {
         let (snap, pod) = testutil::load("pod-crashloop-oomkilled.yaml", "2026-11-29T22:20:00Z");
         let targets = [crate::model::Target::Found(pod.uid.clone())];
-        (StatusReport::build(&snap, &targets), snap)
+        (StatusReport::build(&Judged::builtin(&snap), &targets), snap)
     }
 
     fn render_with(view: &View, all_namespaces: bool) -> String {

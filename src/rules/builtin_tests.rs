@@ -3,6 +3,7 @@
 //! through the whole judge. Every rule has a converged case and at least
 //! one that is not.
 
+use crate::verdict::Judged;
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Deserialize;
@@ -40,7 +41,7 @@ fn every_builtin_case_gets_its_verdict() {
         let obj = Object::from_value(case.object.clone())
             .unwrap_or_else(|| panic!("{}: not an object", case.case));
         let snap = Snapshot::new(vec![obj.clone()], vec![], vec![], NOW.parse().unwrap());
-        let j = judge(&obj, &snap);
+        let j = judge(&obj, &Judged::builtin(&snap));
         let message_ok = case.message.as_ref().is_none_or(|m| j.message.contains(m));
         if j.verdict.as_str() != case.verdict || j.reason != case.reason || !message_ok {
             wrong.push(format!(
@@ -111,7 +112,7 @@ fn no_builtin_rule_fails_on_an_object_without_spec_or_status() {
                 "creationTimestamp": "2026-01-10T11:00:00Z"}}))
         .unwrap();
         let snap = Snapshot::new(vec![obj.clone()], vec![], vec![], NOW.parse().unwrap());
-        let j = judge(&obj, &snap);
+        let j = judge(&obj, &Judged::builtin(&snap));
         if j.reason == "HealthRuleError" {
             errors.push(format!("rule {} ({}): {}", r.index, r.selector, j.message));
         }
@@ -128,7 +129,7 @@ fn the_cnpg_rule_reads_a_cluster_without_spec() {
     )
     .unwrap();
     let snap = Snapshot::new(vec![obj.clone()], vec![], vec![], NOW.parse().unwrap());
-    let j = judge(&obj, &snap);
+    let j = judge(&obj, &Judged::builtin(&snap));
     assert_ne!(j.reason, "HealthRuleError", "{}", j.message);
     assert_eq!(j.verdict, Verdict::Converged, "{} {}", j.reason, j.message);
 }

@@ -1,6 +1,7 @@
 //! Rule files: format, errors with positions, precedence of sources, the
 //! helpers expressions see, and the hook into the judge.
 
+use crate::verdict::{Judge, Judged};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -88,13 +89,13 @@ fn no_check_holding_leaves_the_conventions() {
 fn a_user_rule_overrides_the_conventions_in_the_judge() {
     let obj = widget(json!({"observedGeneration": 2, "conditions": [
         {"type": "Ready", "status": "False", "reason": "ScaledToZero", "message": "0 workers"}]}));
-    let mut snap = Snapshot::new(vec![obj.clone()], vec![], vec![], now());
+    let snap = Snapshot::new(vec![obj.clone()], vec![], vec![], now());
     assert_eq!(
-        judge(&obj, &snap).verdict,
+        judge(&obj, &Judged::builtin(&snap)).verdict,
         Verdict::Progressing,
         "the conventions read Ready=False as not converged"
     );
-    snap.set_rules(Arc::new(set(r#"
+    let users = Judge::new(Arc::new(set(r#"
 rules:
   - group: example.com
     kind: Widget
@@ -103,7 +104,7 @@ rules:
         verdict: Converged
         reason: Idle
 "#)));
-    let j = judge(&obj, &snap);
+    let j = judge(&obj, &users.on(&snap));
     assert_eq!(j.verdict, Verdict::Converged);
     assert_eq!(j.reason, "Idle");
 }
@@ -113,9 +114,9 @@ fn deletion_still_comes_first() {
     let mut obj = widget(json!({"phase": "Failed"}));
     obj.deleted = Some("2026-01-10T11:59:00Z".parse().unwrap());
     obj.finalizers = vec!["example.com/cleanup".into()];
-    let mut snap = Snapshot::new(vec![obj.clone()], vec![], vec![], now());
-    snap.set_rules(Arc::new(set(PHASE_RULE)));
-    assert_eq!(judge(&obj, &snap).verdict, Verdict::Terminating);
+    let snap = Snapshot::new(vec![obj.clone()], vec![], vec![], now());
+    let phase = Judge::new(Arc::new(set(PHASE_RULE)));
+    assert_eq!(judge(&obj, &phase.on(&snap)).verdict, Verdict::Terminating);
 }
 
 #[test]
@@ -530,7 +531,6 @@ fn objects_read_as_metadata_only_are_left_to_the_conventions() {
     assert_eq!(always.judge(&obj, now()).unwrap().reason, "Always");
     obj.metadata_only = true;
     assert_eq!(always.judge(&obj, now()), None);
-    let mut snap = Snapshot::new(vec![obj.clone()], vec![], vec![], now());
-    snap.set_rules(always);
-    assert_eq!(judge(&obj, &snap).reason, "Exists");
+    let snap = Snapshot::new(vec![obj.clone()], vec![], vec![], now());
+    assert_eq!(judge(&obj, &Judge::new(always).on(&snap)).reason, "Exists");
 }

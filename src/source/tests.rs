@@ -2,6 +2,7 @@
 //! that records every request: the discovery documents are the ones the
 //! v1.36 test cluster serves, the objects are real shapes.
 
+use crate::verdict::Judged;
 use serde_json::{Value, json};
 
 use super::crawl::Earlier;
@@ -878,7 +879,7 @@ fn a_sweep_judges_services_from_the_slices_it_read_with_no_list_per_service() {
         .objects()
         .iter()
         .filter(|o| o.kind() == "Service")
-        .map(|o| crate::verdict::judge(o, &fetched.snapshot).reason)
+        .map(|o| crate::verdict::judge(o, &Judged::builtin(&fetched.snapshot)).reason)
         .collect();
     assert_eq!(
         services,

@@ -3,11 +3,12 @@
 //! problem, status words (`status.phase`, `status.state`, `status.health`,
 //! `status.status`), `healthy`/`ready` booleans and Ready-style conditions.
 
+use crate::verdict::Judged;
 use jiff::{SignedDuration, Timestamp};
 
 use serde_json::Value;
 
-use crate::model::{Condition, Object, Snapshot, age};
+use crate::model::{Condition, Object, age};
 
 use super::conditions::{cite, find, reason_or};
 use super::vocabulary::{
@@ -153,7 +154,7 @@ fn word_fields(obj: &Object) -> Vec<(String, &str, Word)> {
 /// cannot hide them; then work under way; then success. A run (a kind that
 /// runs to completion) is work under way while it runs and Failed at once
 /// when it failed. `None` when nothing speaks: the caller says so.
-pub fn judge(obj: &Object, conds: &[Condition], snap: &Snapshot) -> Option<Judgement> {
+pub fn judge(obj: &Object, conds: &[Condition], snap: &Judged<'_>) -> Option<Judgement> {
     let words = word_fields(obj);
     let word = |want: Word| words.iter().find(|(_, _, w)| *w == want);
     let run = shapes::is_run(obj, conds);
@@ -260,7 +261,7 @@ fn running(value: &str) -> bool {
 /// point): a part that refused or failed is a failure of the object, named
 /// by its part; a part still waiting is work under way. A route that names
 /// parents no controller has answered yet is waiting for them.
-fn nested(obj: &Object, snap: &Snapshot) -> Option<Judgement> {
+fn nested(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
     let mut waiting: Option<Judgement> = None;
     for part in shapes::parts(obj) {
         let Some(j) = part_judgement(&part.conditions, snap) else {
@@ -287,7 +288,7 @@ fn nested(obj: &Object, snap: &Snapshot) -> Option<Judgement> {
 
 /// One part's conditions, by the rules the top-level ones follow, and a
 /// refusal: what is wrong or under way there, if anything.
-fn part_judgement(conds: &[Condition], snap: &Snapshot) -> Option<Judgement> {
+fn part_judgement(conds: &[Condition], snap: &Judged<'_>) -> Option<Judgement> {
     negative(conds)
         .or_else(|| refused(conds))
         .or_else(|| failure_reason(conds))
@@ -329,7 +330,7 @@ fn failure_reason(conds: &[Condition]) -> Option<Judgement> {
 
 /// The Ready-style conditions: any False one decides by its reason, then
 /// any Unknown one is work under way, then all True is converged.
-fn positive(conds: &[Condition], snap: &Snapshot) -> Option<Judgement> {
+fn positive(conds: &[Condition], snap: &Judged<'_>) -> Option<Judgement> {
     let present: Vec<&Condition> = POSITIVE_CONDITIONS
         .iter()
         .filter_map(|t| conds.iter().find(|c| unqualified(&c.type_) == *t))
@@ -354,7 +355,7 @@ fn positive(conds: &[Condition], snap: &Snapshot) -> Option<Judgement> {
 /// A Ready-style condition that is False: Failed for a terminal reason,
 /// Progressing for a transient one, and for any other reason Progressing
 /// until it has lasted [`NO_PROGRESS_GRACE`].
-fn not_well(c: &Condition, snap: &Snapshot) -> Judgement {
+fn not_well(c: &Condition, snap: &Judged<'_>) -> Judgement {
     let reason = reason_or(c, &format!("Not{}", unqualified(&c.type_)));
     let since = c.last_transition_time;
     let j = match reason_class(&c.reason) {

@@ -3,14 +3,15 @@
 //! removes them), dependents under foreground deletion, or, for a Namespace,
 //! the content the namespace controller is still deleting.
 
-use crate::model::{Object, Snapshot, age};
+use crate::model::{Object, age};
+use crate::verdict::Judged;
 
 use super::conditions::{cite, true_};
 use super::words::{count, list};
 use super::{Judgement, Verdict};
 
 /// Judges an object being deleted; `None` when it is not.
-pub fn judge(obj: &Object, snap: &Snapshot) -> Option<Judgement> {
+pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
     let deleted = obj.deleted?;
     let ago = age(snap.now, deleted);
     let mut j = if obj.kind() == "Namespace" && obj.group().is_empty() {
@@ -83,7 +84,7 @@ fn owner_of(finalizer: &str, kind: &str) -> &'static str {
 
 /// `; still used by pod web-0`: for a claim held by pvc-protection, the
 /// pods of the snapshot that mount it.
-fn claim_users(obj: &Object, snap: &Snapshot) -> String {
+fn claim_users(obj: &Object, snap: &Judged<'_>) -> String {
     if obj.kind() != "PersistentVolumeClaim"
         || !obj
             .finalizers
@@ -123,7 +124,7 @@ fn claim_users(obj: &Object, snap: &Snapshot) -> String {
 
 /// Foreground deletion: the garbage collector deletes the dependents that
 /// block their owner's deletion first.
-fn dependents(obj: &Object, snap: &Snapshot, ago: &str) -> Judgement {
+fn dependents(obj: &Object, snap: &Judged<'_>, ago: &str) -> Judgement {
     let blocking: Vec<String> = snap
         .objects()
         .iter()

@@ -1,10 +1,11 @@
 //! One object and its verdict: the row every report and renderer shares.
 
+use crate::verdict::Judged;
 use jiff::Timestamp;
 use serde::Serialize;
 
 use super::{Judgement, Ready, Verdict, judge};
-use crate::model::{Object, ObjectRef, Snapshot};
+use crate::model::{Object, ObjectRef};
 
 /// One object and its verdict.
 #[derive(Debug, Clone, Serialize)]
@@ -27,7 +28,7 @@ pub struct Item {
 }
 
 impl Item {
-    pub fn of(obj: &Object, snap: &Snapshot) -> Item {
+    pub fn of(obj: &Object, snap: &Judged<'_>) -> Item {
         Item::with(obj, judge(obj, snap))
     }
 

@@ -14,6 +14,7 @@ pub(crate) mod conditions;
 mod conventions;
 mod deletion;
 mod item;
+mod judge;
 mod kinds;
 mod shapes;
 mod vocabulary;
@@ -23,12 +24,13 @@ mod words;
 mod tests;
 
 pub use item::Item;
+pub use judge::{Judge, Judged};
 pub use vocabulary::{Polarity, polarity};
 
 use jiff::{SignedDuration, Timestamp};
 use serde::Serialize;
 
-use crate::model::{Condition, Object, Snapshot, age};
+use crate::model::{Condition, Object, age};
 
 use conditions::{cite, lagging, reason_or, true_};
 
@@ -127,12 +129,12 @@ impl Judgement {
 }
 
 /// Judges one object of the snapshot.
-pub fn judge(obj: &Object, snap: &Snapshot) -> Judgement {
+pub fn judge(obj: &Object, snap: &Judged<'_>) -> Judgement {
     if let Some(j) = deletion::judge(obj, snap) {
         return j;
     }
     // Health rules (built-in and the user's) override the conventions below.
-    if let Some(j) = snap.rules().judge(obj, snap.now) {
+    if let Some(j) = snap.judge.rules.judge(obj, snap.now) {
         return j;
     }
     if obj.metadata_only {
@@ -286,7 +288,7 @@ pub const NO_STATUS_GRACE: SignedDuration = SignedDuration::from_secs(60);
 /// yet, until [`NO_STATUS_GRACE`] has passed since its creation. With no
 /// creation time (a snapshot of manifests) its age is unknown, so it is
 /// waiting.
-fn no_status(obj: &Object, snap: &Snapshot) -> Judgement {
+fn no_status(obj: &Object, snap: &Judged<'_>) -> Judgement {
     match obj.created {
         Some(created) if snap.now.duration_since(created) > NO_STATUS_GRACE => Judgement::new(
             Verdict::Unknown,

@@ -5,6 +5,7 @@
 //! cluster with `kubectl get -o yaml`; the hand-written ones say so in a
 //! comment at the top.
 
+use crate::verdict::Judged;
 use jiff::Timestamp;
 
 use super::Verdict::{self, *};
@@ -246,7 +247,7 @@ const CASES: &[Case] = &[
 
 fn run(name: &str, now: &str) -> Judgement {
     let (snap, obj) = load(name, now);
-    judge(&obj, &snap)
+    judge(&obj, &Judged::builtin(&snap))
 }
 
 #[test]
@@ -363,22 +364,22 @@ fn ready_counts_where_they_mean_something() {
 fn the_status_subresource_decides_between_unknown_and_exists() {
     let (snap, mut obj) = load("cr-no-status.yaml", NOW);
     obj.status_subresource = Some(false);
-    assert_eq!(judge(&obj, &snap).reason, "Exists");
+    assert_eq!(judge(&obj, &Judged::builtin(&snap)).reason, "Exists");
     obj.status_subresource = Some(true);
     std::sync::Arc::make_mut(&mut obj.raw)["status"] = serde_json::json!({});
-    let j = judge(&obj, &snap);
+    let j = judge(&obj, &Judged::builtin(&snap));
     assert_eq!((j.verdict, j.reason.as_str()), (Unknown, "NoStatus"));
 
     let (snap, obj) = load("serviceaccount.yaml", NOW);
     assert_eq!(obj.status_subresource, None);
-    assert_eq!(judge(&obj, &snap).reason, "Exists");
+    assert_eq!(judge(&obj, &Judged::builtin(&snap)).reason, "Exists");
 
     // A CronJob's status stays empty until its first run, subresource or
     // not: its rule knows better than the discovery flag.
     let (snap, mut obj) = load("cronjob-suspended.yaml", NOW);
     obj.status_subresource = Some(true);
     std::sync::Arc::make_mut(&mut obj.raw)["spec"]["suspend"] = serde_json::json!(false);
-    let j = judge(&obj, &snap);
+    let j = judge(&obj, &Judged::builtin(&snap));
     assert_eq!((j.verdict, j.reason.as_str()), (Converged, "Scheduled"));
     assert!(j.message.ends_with("never scheduled"), "{}", j.message);
 }
@@ -389,7 +390,7 @@ fn the_status_subresource_decides_between_unknown_and_exists() {
 fn deletion_wins_over_everything() {
     let (snap, mut obj) = load("deployment-paused-lag.yaml", NOW);
     obj.deleted = ts("2026-11-29T22:29:00Z");
-    let j = judge(&obj, &snap);
+    let j = judge(&obj, &Judged::builtin(&snap));
     assert_eq!((j.verdict, j.reason.as_str()), (Terminating, "Deleting"));
     assert_eq!(
         j.message,
@@ -408,13 +409,13 @@ fn built_in_conditions_owned_by_others_are_not_a_lag() {
         Some(1)
     );
     obj.generation = Some(2);
-    let j = judge(&obj, &snap);
+    let j = judge(&obj, &Judged::builtin(&snap));
     assert_eq!((j.verdict, j.reason.as_str()), (Failed, "Unschedulable"));
 
     // The same lag on a custom resource is one.
     let (snap, mut obj) = load("cr-ready-false.yaml", NOW);
     obj.generation = Some(2);
-    let j = judge(&obj, &snap);
+    let j = judge(&obj, &Judged::builtin(&snap));
     assert_eq!(
         (j.verdict, j.reason.as_str()),
         (Progressing, "ObservedGenerationLag")
@@ -443,7 +444,7 @@ fn every_status_word_gives_its_verdict() {
                 Word::Converged => Converged,
                 Word::Suspended => Suspended,
             };
-            let got = judge(&obj, &snap);
+            let got = judge(&obj, &Judged::builtin(&snap));
             assert_eq!(got.verdict, want, "status.{field}: {spelled} gave {got:?}");
             assert!(
                 got.message
@@ -456,7 +457,7 @@ fn every_status_word_gives_its_verdict() {
     let mut obj = base.clone();
     std::sync::Arc::make_mut(&mut obj.raw)["status"] =
         serde_json::json!({"health": {"status": "Healthy"}});
-    assert_eq!(judge(&obj, &snap).verdict, Converged);
+    assert_eq!(judge(&obj, &Judged::builtin(&snap)).verdict, Converged);
 }
 
 /// A word the vocabulary does not know says nothing: the object falls to
@@ -466,13 +467,13 @@ fn every_status_word_gives_its_verdict() {
 fn an_unknown_word_says_nothing() {
     let (snap, mut obj) = load("cr-state-provisioning.yaml", NOW);
     std::sync::Arc::make_mut(&mut obj.raw)["status"] = serde_json::json!({"phase": "Blue"});
-    let j = judge(&obj, &snap);
+    let j = judge(&obj, &Judged::builtin(&snap));
     assert_eq!((j.verdict, j.reason.as_str()), (Unknown, "NoHealthSignal"));
     assert!(j.message.contains("docs/health-rules.md"), "{}", j.message);
     obj.generation = Some(2);
     std::sync::Arc::make_mut(&mut obj.raw)["status"] =
         serde_json::json!({"phase": "Blue", "observedGeneration": 2});
-    let j = judge(&obj, &snap);
+    let j = judge(&obj, &Judged::builtin(&snap));
     assert_eq!(
         (j.verdict, j.reason.as_str()),
         (Converged, "NoHealthSignal")
@@ -498,7 +499,7 @@ fn only_severity_error_fails() {
             c["reason"] = serde_json::json!("WaitingForBootstrapData");
         }
     }
-    let j = judge(&obj, &snap);
+    let j = judge(&obj, &Judged::builtin(&snap));
     assert_eq!(j.verdict, Progressing, "{j:?}");
 }
 
@@ -508,7 +509,7 @@ fn only_severity_error_fails() {
 fn a_job_resuming_is_progressing() {
     let (snap, mut obj) = load("job-suspended.yaml", NOW);
     std::sync::Arc::make_mut(&mut obj.raw)["spec"]["suspend"] = serde_json::json!(false);
-    let j = judge(&obj, &snap);
+    let j = judge(&obj, &Judged::builtin(&snap));
     assert_eq!((j.verdict, j.reason.as_str()), (Progressing, "Resuming"));
 }
 
@@ -524,7 +525,7 @@ fn readiness_gates_name_only_the_pending_ones() {
         .as_array_mut()
         .unwrap()
         .push(serde_json::json!({"type": "example.com/warm", "status": "True"}));
-    let j = judge(&obj, &snap);
+    let j = judge(&obj, &Judged::builtin(&snap));
     assert_eq!(j.reason, "ReadinessGatesPending");
     assert!(
         j.message
@@ -549,7 +550,7 @@ fn a_readiness_gate_nothing_sets_is_failed_after_its_grace() {
         .unwrap();
     let mut snap = snap;
     snap.now = since + super::kinds::GATE_GRACE + jiff::SignedDuration::from_secs(60);
-    let j = judge(&obj, &snap);
+    let j = judge(&obj, &Judged::builtin(&snap));
     assert_eq!(
         (j.verdict, j.reason.as_str()),
         (Failed, "ReadinessGateNotSet"),
@@ -563,7 +564,10 @@ fn a_readiness_gate_nothing_sets_is_failed_after_its_grace() {
         j.message
     );
     snap.now = since + jiff::SignedDuration::from_secs(60);
-    assert_eq!(judge(&obj, &snap).reason, "ReadinessGatesPending");
+    assert_eq!(
+        judge(&obj, &Judged::builtin(&snap)).reason,
+        "ReadinessGatesPending"
+    );
 }
 
 /// A PDB allowing no disruption and a DaemonSet that matches no node are
@@ -575,7 +579,7 @@ fn converged_verdicts_that_deserve_a_word_have_a_concern() {
         ("daemonset-no-matching-nodes.yaml", "NoMatchingNodes"),
     ] {
         let (snap, obj) = load(fixture, NOW);
-        let j = judge(&obj, &snap);
+        let j = judge(&obj, &Judged::builtin(&snap));
         assert_eq!(
             super::concern(&obj, &j).map(|c| c.0),
             Some(want),
@@ -583,7 +587,10 @@ fn converged_verdicts_that_deserve_a_word_have_a_concern() {
         );
     }
     let (snap, obj) = load("pdb-healthy.yaml", NOW);
-    assert_eq!(super::concern(&obj, &judge(&obj, &snap)), None);
+    assert_eq!(
+        super::concern(&obj, &judge(&obj, &Judged::builtin(&snap))),
+        None
+    );
 }
 
 /// One new pod failing hard while another runs is a cause to show, not a
@@ -602,7 +609,7 @@ fn a_workload_fails_only_when_every_new_pod_fails_hard() {
     });
     objects.push(healthy);
     let snap = crate::model::Snapshot::new(objects, snap.events.clone(), Vec::new(), snap.now);
-    let j = judge(&obj, &snap);
+    let j = judge(&obj, &Judged::builtin(&snap));
     assert_eq!(j.verdict, Progressing, "{j:?}");
     assert!(
         j.message
@@ -622,7 +629,7 @@ fn a_matching_node_clears_the_node_selector() {
     let mut objects = snap.objects().to_vec();
     objects.push(node);
     let snap = crate::model::Snapshot::new(objects, Vec::new(), Vec::new(), snap.now);
-    let j = judge(&obj, &snap);
+    let j = judge(&obj, &Judged::builtin(&snap));
     assert_eq!(
         (j.verdict, j.reason.as_str()),
         (Converged, "Ready"),
@@ -686,7 +693,7 @@ fn a_named_port_is_judged_from_the_slices_when_pods_are_metadata_only() {
         })
         .collect();
     let meta = crate::model::Snapshot::new(objects.clone(), vec![], vec![], snap.now);
-    let j = judge(&svc, &meta);
+    let j = judge(&svc, &Judged::builtin(&meta));
     assert_eq!(
         (j.verdict, j.reason.as_str()),
         (Failed, "NamedPortNotFound"),
@@ -711,7 +718,12 @@ fn a_named_port_is_judged_from_the_slices_when_pods_are_metadata_only() {
         .collect();
     let j = judge(
         &svc,
-        &crate::model::Snapshot::new(fixed, vec![], vec![], snap.now),
+        &Judged::builtin(&crate::model::Snapshot::new(
+            fixed,
+            vec![],
+            vec![],
+            snap.now,
+        )),
     );
     assert_eq!(j.verdict, Converged, "{}", j.message);
 }

@@ -15,6 +15,7 @@ use kubectl_reconcile::model::Target;
 use kubectl_reconcile::render::{self, Style};
 use kubectl_reconcile::report::{StatusReport, TreeReport, WhyReport};
 use kubectl_reconcile::source::{file, offline};
+use kubectl_reconcile::verdict::Judged;
 
 fn cases() -> u32 {
     std::env::var("PROPTEST_CASES")
@@ -251,9 +252,10 @@ fn pure_stages(text: &str) -> (Duration, bool) {
             continue;
         };
         let found: Vec<Target> = targets.clone();
-        let tree = TreeReport::build(&snap, &found, true);
-        let status = StatusReport::build(&snap, &found);
-        let why = WhyReport::build(&snap, &found);
+        let judged = Judged::builtin(&snap);
+        let tree = TreeReport::build(&judged, &found, true);
+        let status = StatusReport::build(&judged, &found);
+        let why = WhyReport::build(&judged, &found);
         let texts = [
             render::tree::render(
                 &tree,

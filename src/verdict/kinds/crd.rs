@@ -1,11 +1,12 @@
 //! CustomResourceDefinitions (apiextensions.k8s.io/v1): names rejected,
 //! established, or not yet served.
 
-use crate::model::{Object, Snapshot};
+use crate::model::Object;
+use crate::verdict::Judged;
 use crate::verdict::conditions::{cite, false_, find, true_};
 use crate::verdict::{Judgement, Verdict};
 
-pub fn judge(obj: &Object, _snap: &Snapshot) -> Option<Judgement> {
+pub fn judge(obj: &Object, _snap: &Judged<'_>) -> Option<Judgement> {
     let conds = obj.conditions();
     if let Some(c) = false_(&conds, "NamesAccepted") {
         return Some(

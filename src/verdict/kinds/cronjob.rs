@@ -1,13 +1,14 @@
 //! CronJobs (batch/v1): suspended, its most recent run failed, or scheduled.
 
-use crate::model::{Object, Snapshot, age};
+use crate::model::{Object, age};
+use crate::verdict::Judged;
 use crate::verdict::words::count;
 use crate::verdict::{Judgement, Verdict};
 
 use super::job;
 use super::pods::controlled;
 
-pub fn judge(obj: &Object, snap: &Snapshot) -> Option<Judgement> {
+pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
     let schedule = obj.str("/spec/schedule").unwrap_or("?");
     let last = obj.time("/status/lastScheduleTime");
     let last_text = match last {
@@ -42,7 +43,7 @@ pub fn judge(obj: &Object, snap: &Snapshot) -> Option<Judgement> {
 /// The most recent run failed: judged from the CronJob's Jobs when the
 /// snapshot holds them, else from a last schedule with no success after it
 /// and nothing running.
-fn last_run_failed(obj: &Object, snap: &Snapshot, message: &str) -> Option<Judgement> {
+fn last_run_failed(obj: &Object, snap: &Judged<'_>, message: &str) -> Option<Judgement> {
     let jobs = controlled(snap, &obj.uid, "Job");
     if let Some(latest) = jobs
         .iter()

@@ -2,12 +2,13 @@
 //! nodes still without a daemon pod, pods not ready.
 
 use crate::model::{Object, Snapshot};
+use crate::verdict::Judged;
 use crate::verdict::words::{count, noun};
 use crate::verdict::{Judgement, Verdict};
 
 use super::pods::{controlled, explain};
 
-pub fn judge(obj: &Object, snap: &Snapshot) -> Option<Judgement> {
+pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
     let Some(desired) = obj.int("/status/desiredNumberScheduled") else {
         return Some(Judgement::new(
             Verdict::Progressing,
@@ -123,7 +124,7 @@ fn updated_pods<'a>(obj: &Object, snap: &'a Snapshot) -> Vec<&'a Object> {
 /// Whether a Node in the snapshot carries every label of the node selector
 /// (then taints or affinity keep the pods off, not the selector). Without
 /// Nodes in the snapshot, none is known to match.
-fn a_node_matches(obj: &Object, snap: &Snapshot) -> bool {
+fn a_node_matches(obj: &Object, snap: &Judged<'_>) -> bool {
     let Some(wanted) = obj
         .at("/spec/template/spec/nodeSelector")
         .and_then(|v| v.as_object())

@@ -1,7 +1,8 @@
 //! Deployments (apps/v1): paused, stuck (deadline exceeded, pods that cannot
 //! be created), rolling out, or available, with the cause from its pods.
 
-use crate::model::{Object, Snapshot};
+use crate::model::Object;
+use crate::verdict::Judged;
 use crate::verdict::conditions::{cite, false_, find, reason_or, true_, with_reason};
 use crate::verdict::words::count;
 
@@ -10,7 +11,7 @@ use super::{create_failure_pending, pod_error};
 use crate::verdict::{Judgement, Verdict};
 
 /// `spec.paused`: the controller stops rolling out on purpose.
-pub fn paused(obj: &Object, _snap: &Snapshot) -> Option<Judgement> {
+pub fn paused(obj: &Object, _snap: &Judged<'_>) -> Option<Judgement> {
     if obj.bool("/spec/paused") != Some(true) {
         return None;
     }
@@ -40,7 +41,7 @@ pub fn paused(obj: &Object, _snap: &Snapshot) -> Option<Judgement> {
     )
 }
 
-pub fn judge(obj: &Object, snap: &Snapshot) -> Option<Judgement> {
+pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
     let conds = obj.conditions();
     let desired = obj.int("/spec/replicas").unwrap_or(1);
     let replicas = obj.int("/status/replicas").unwrap_or(0);

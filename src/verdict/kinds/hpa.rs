@@ -1,11 +1,12 @@
 //! HorizontalPodAutoscalers (autoscaling/v2): unable to scale, scaling, or
 //! stable (possibly held at a limit).
 
-use crate::model::{Object, Snapshot};
+use crate::model::Object;
+use crate::verdict::Judged;
 use crate::verdict::conditions::{false_, true_};
 use crate::verdict::{Judgement, Verdict};
 
-pub fn judge(obj: &Object, _snap: &Snapshot) -> Option<Judgement> {
+pub fn judge(obj: &Object, _snap: &Judged<'_>) -> Option<Judgement> {
     let conds = obj.conditions();
     let current = obj.int("/status/currentReplicas").unwrap_or(0);
     let desired = obj.int("/status/desiredReplicas").unwrap_or(0);

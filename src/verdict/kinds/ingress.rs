@@ -1,16 +1,17 @@
 //! Ingresses (networking.k8s.io/v1): an address written by an ingress
 //! controller, or none yet (and after a while, doubt that one is running).
 
+use crate::verdict::Judged;
 use jiff::SignedDuration;
 
-use crate::model::{Object, Snapshot, age};
+use crate::model::{Object, age};
 use crate::verdict::{Judgement, Verdict};
 
 /// How long an ingress controller may take to write an address before the
 /// tool doubts that one is running.
 const ADDRESS_GRACE: SignedDuration = SignedDuration::from_mins(10);
 
-pub fn judge(obj: &Object, snap: &Snapshot) -> Option<Judgement> {
+pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
     let addresses: Vec<&str> = obj
         .at("/status/loadBalancer/ingress")
         .and_then(|v| v.as_array())

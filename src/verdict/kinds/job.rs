@@ -1,14 +1,15 @@
 //! Jobs (batch/v1): failed, failing, complete, suspended or running, with
 //! the cause from its running pods.
 
-use crate::model::{Object, Snapshot, age};
+use crate::model::{Object, age};
+use crate::verdict::Judged;
 use crate::verdict::conditions::{cite, find, true_};
 use crate::verdict::words::count;
 use crate::verdict::{Judgement, Verdict};
 
 use super::pods::{controlled, explain};
 
-pub fn judge(obj: &Object, snap: &Snapshot) -> Option<Judgement> {
+pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
     let conds = obj.conditions();
     let active = obj.int("/status/active").unwrap_or(0);
     let succeeded = obj.int("/status/succeeded").unwrap_or(0);

@@ -20,6 +20,7 @@ mod replicaset;
 mod service;
 mod statefulset;
 
+use crate::verdict::Judged;
 use jiff::SignedDuration;
 
 pub use daemonset::node_selector;
@@ -31,13 +32,13 @@ pub use pods::HARD_FAILURE_GRACE;
 #[cfg(test)]
 pub use pvc::PROVISION_GRACE;
 
-use crate::model::{Condition, Object, Snapshot, age};
+use crate::model::{Condition, Object, age};
 
 use super::Judgement;
 
 /// A rule: judges an object of one kind, or returns `None` to let the later
 /// steps (Ready-style conditions, the default) answer.
-pub type RuleFn = fn(&Object, &Snapshot) -> Option<Judgement>;
+pub type RuleFn = fn(&Object, &Judged<'_>) -> Option<Judgement>;
 
 /// The rules for one group and kind.
 pub struct Rule {
@@ -122,7 +123,7 @@ pub const CREATE_FAILURE_GRACE: SignedDuration = SignedDuration::from_secs(60);
 /// Why a create failure is not final yet, if it is not: younger than
 /// [`CREATE_FAILURE_GRACE`] (or of unknown age), or a pod was created after
 /// it. `sets` are the ReplicaSets that create the pods.
-fn create_failure_pending(c: &Condition, snap: &Snapshot, sets: &[&Object]) -> Option<String> {
+fn create_failure_pending(c: &Condition, snap: &Judged<'_>, sets: &[&Object]) -> Option<String> {
     let Some(at) = c.last_transition_time else {
         return Some("retrying (age of the failure unknown)".into());
     };

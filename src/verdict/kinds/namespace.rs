@@ -1,9 +1,10 @@
 //! Namespaces (v1): deletion is step 1's business; a live one is Active.
 
-use crate::model::{Object, Snapshot};
+use crate::model::Object;
+use crate::verdict::Judged;
 use crate::verdict::{Judgement, Verdict};
 
-pub fn judge(obj: &Object, _snap: &Snapshot) -> Option<Judgement> {
+pub fn judge(obj: &Object, _snap: &Judged<'_>) -> Option<Judgement> {
     match obj.str("/status/phase") {
         Some("Active") | None => Some(Judgement::new(
             Verdict::Converged,

@@ -1,6 +1,7 @@
 //! Nodes (v1): not ready, under pressure, cordoned, or ready.
 
-use crate::model::{Object, Snapshot, age};
+use crate::model::{Object, age};
+use crate::verdict::Judged;
 use crate::verdict::conditions::{find, true_};
 use crate::verdict::{Judgement, Verdict};
 
@@ -12,7 +13,7 @@ const PRESSURES: [&str; 4] = [
     "NetworkUnavailable",
 ];
 
-pub fn judge(obj: &Object, snap: &Snapshot) -> Option<Judgement> {
+pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
     let conds = obj.conditions();
     let Some(ready) = find(&conds, "Ready") else {
         return Some(

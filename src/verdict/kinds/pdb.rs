@@ -1,7 +1,8 @@
 //! PodDisruptionBudgets (policy/v1): enough healthy pods or not, and
 //! budgets that allow no disruption at all.
 
-use crate::model::{Object, Snapshot};
+use crate::model::Object;
+use crate::verdict::Judged;
 use crate::verdict::conditions::find;
 use crate::verdict::words::{count, noun};
 use crate::verdict::{Judgement, Verdict};
@@ -9,7 +10,7 @@ use crate::verdict::{Judgement, Verdict};
 /// What a budget with no disruptions to spare does.
 pub const BLOCKS: &str = "it blocks every voluntary eviction and node drain";
 
-pub fn judge(obj: &Object, _snap: &Snapshot) -> Option<Judgement> {
+pub fn judge(obj: &Object, _snap: &Judged<'_>) -> Option<Judgement> {
     obj.status()?;
     let healthy = obj.int("/status/currentHealthy").unwrap_or(0);
     let needed = obj.int("/status/desiredHealthy").unwrap_or(0);

@@ -1,10 +1,11 @@
 //! Pods (v1): finished, failed, unschedulable, containers that cannot start
 //! or keep crashing, not ready (and failing readiness probes), or running.
 
+use crate::verdict::Judged;
 use jiff::{SignedDuration, Timestamp};
 use serde_json::Value;
 
-use crate::model::{Object, Snapshot, age};
+use crate::model::{Object, age};
 use crate::verdict::conditions::{cite, false_, find, reason_or};
 use crate::verdict::words::{count, list};
 use crate::verdict::{Judgement, Verdict};
@@ -89,7 +90,7 @@ impl Container<'_> {
     }
 }
 
-pub fn judge(obj: &Object, snap: &Snapshot) -> Option<Judgement> {
+pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
     let conds = obj.conditions();
     let phase = obj.str("/status/phase").unwrap_or("Pending");
     let containers = statuses(obj);
@@ -221,7 +222,7 @@ pub fn judge(obj: &Object, snap: &Snapshot) -> Option<Judgement> {
 }
 
 /// Running, but Ready is not True.
-fn not_ready(obj: &Object, snap: &Snapshot, counts: &str) -> Judgement {
+fn not_ready(obj: &Object, snap: &Judged<'_>, counts: &str) -> Judgement {
     let conds = obj.conditions();
     let since = ready_since(&conds);
     if find(&conds, "ContainersReady").is_some_and(|c| c.is_true()) {
@@ -503,7 +504,7 @@ fn failed(obj: &Object, containers: &[Container]) -> Judgement {
 }
 
 /// ``, or `; restarted 3 times (last: OOMKilled, exit code 137, 5m ago)`.
-fn restarts(containers: &[&Container], snap: &Snapshot) -> String {
+fn restarts(containers: &[&Container], snap: &Judged<'_>) -> String {
     let total: i64 = containers.iter().map(|c| c.int("/restartCount")).sum();
     if total == 0 {
         return String::new();

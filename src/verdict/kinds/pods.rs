@@ -4,6 +4,7 @@
 //! a workload whose new pods have all failed hard for longer than
 //! [`HARD_FAILURE_GRACE`] is Failed.
 
+use crate::verdict::Judged;
 use jiff::{SignedDuration, Timestamp};
 
 use crate::model::{Object, Snapshot, age};
@@ -50,7 +51,7 @@ pub struct Ailment<'a> {
     pub hard_since: Option<Timestamp>,
 }
 
-fn ailment<'a>(pod: &'a Object, snap: &Snapshot) -> Option<Ailment<'a>> {
+fn ailment<'a>(pod: &'a Object, snap: &Judged<'_>) -> Option<Ailment<'a>> {
     // A pod being deleted is on its way out; one read as metadata only (a
     // sweep) has no status to tell.
     if pod.deleted.is_some() || pod.metadata_only {
@@ -63,7 +64,7 @@ fn ailment<'a>(pod: &'a Object, snap: &Snapshot) -> Option<Ailment<'a>> {
     let reason = judgement.reason.as_str();
     // With a shortened grace (`wait --fail-fast`) one failed restart in
     // back-off is enough; else a run of [`CRASH_RESTARTS`].
-    let crashes = if snap.failure_grace().is_some_and(|g| g.is_zero()) {
+    let crashes = if snap.judge.failure_grace.is_some_and(|g| g.is_zero()) {
         1
     } else {
         CRASH_RESTARTS
@@ -81,7 +82,7 @@ fn ailment<'a>(pod: &'a Object, snap: &Snapshot) -> Option<Ailment<'a>> {
 
 /// The first failing pod among `new_pods`, as a row says it:
 /// `Pod web-x ImagePullBackOff`.
-pub fn first_cause(snap: &Snapshot, new_pods: &[&Object]) -> Option<String> {
+pub fn first_cause(snap: &Judged<'_>, new_pods: &[&Object]) -> Option<String> {
     new_pods
         .iter()
         .find_map(|p| ailment(p, snap))
@@ -92,7 +93,7 @@ pub fn first_cause(snap: &Snapshot, new_pods: &[&Object]) -> Option<String> {
 /// failing pod, by name. When every pod in `new_pods` has failed hard for
 /// longer than [`HARD_FAILURE_GRACE`], the workload is Failed with that
 /// pod's reason.
-pub fn explain(j: Judgement, snap: &Snapshot, new_pods: &[&Object]) -> Judgement {
+pub fn explain(j: Judgement, snap: &Judged<'_>, new_pods: &[&Object]) -> Judgement {
     if j.verdict != Verdict::Progressing {
         return j;
     }
@@ -140,13 +141,13 @@ pub fn explain(j: Judgement, snap: &Snapshot, new_pods: &[&Object]) -> Judgement
 }
 
 /// The hard-failure grace in force: the command's, else [`HARD_FAILURE_GRACE`].
-fn grace(snap: &Snapshot) -> SignedDuration {
-    snap.failure_grace().unwrap_or(HARD_FAILURE_GRACE)
+fn grace(snap: &Judged<'_>) -> SignedDuration {
+    snap.judge.failure_grace.unwrap_or(HARD_FAILURE_GRACE)
 }
 
 /// `longer than 3m`, `with no grace (--fail-fast)`: the grace period as
 /// the docs state it.
-fn grace_text(snap: &Snapshot) -> String {
+fn grace_text(snap: &Judged<'_>) -> String {
     let g = grace(snap);
     if g.is_zero() {
         "with no grace (--fail-fast)".to_string()

@@ -1,7 +1,8 @@
 //! PersistentVolumeClaims (v1): bound, lost, or pending, and if pending, why,
 //! from the events of the volume controllers.
 
-use crate::model::{Event, Object, Snapshot, age};
+use crate::model::{Event, Object, age};
+use crate::verdict::Judged;
 use crate::verdict::conditions::true_;
 use crate::verdict::{Judgement, Verdict};
 
@@ -14,7 +15,7 @@ pub const PROVISION_GRACE: jiff::SignedDuration = jiff::SignedDuration::from_min
 const NO_VOLUME: &str =
     "no persistent volumes available for this claim and no storage class is set";
 
-pub fn judge(obj: &Object, snap: &Snapshot) -> Option<Judgement> {
+pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
     let volume = obj.str("/spec/volumeName").unwrap_or_default();
     match obj.str("/status/phase").unwrap_or_default() {
         "Bound" => Some(bound(obj, volume)),
@@ -82,7 +83,7 @@ const NO_VOLUME_TO_BIND: &str = "didn't find available persistent volumes to bin
 /// it: the pod that mounts it is unschedulable because no volume matches.
 /// The claim is then the cause, not the pod: name what it asks for, and
 /// whether anything can ever provision it.
-fn no_volume_for_consumer(claim: &Object, snap: &Snapshot) -> Option<Judgement> {
+fn no_volume_for_consumer(claim: &Object, snap: &Judged<'_>) -> Option<Judgement> {
     let consumer = snap.objects().iter().find(|p| {
         p.kind() == "Pod"
             && p.group().is_empty()
@@ -129,7 +130,7 @@ fn no_volume_for_consumer(claim: &Object, snap: &Snapshot) -> Option<Judgement> 
     ))
 }
 
-fn pending(obj: &Object, snap: &Snapshot) -> Judgement {
+fn pending(obj: &Object, snap: &Judged<'_>) -> Judgement {
     let latest = snap
         .events_for(&obj.uid)
         .filter(|e| {
@@ -202,7 +203,7 @@ fn pending(obj: &Object, snap: &Snapshot) -> Judgement {
 }
 
 /// ` (12 times, last 3m ago)`: how often the controller said it.
-fn seen(e: &Event, snap: &Snapshot) -> String {
+fn seen(e: &Event, snap: &Judged<'_>) -> String {
     let last = e
         .last_seen
         .map(|t| format!(", last {} ago", age(snap.now, t)))

@@ -1,7 +1,8 @@
 //! ReplicaSets (apps/v1): pods that cannot be created, pods not yet ready,
 //! scaled down.
 
-use crate::model::{Object, Snapshot};
+use crate::model::Object;
+use crate::verdict::Judged;
 use crate::verdict::conditions::{reason_or, true_};
 use crate::verdict::words::count;
 use crate::verdict::{Judgement, Verdict};
@@ -9,7 +10,7 @@ use crate::verdict::{Judgement, Verdict};
 use super::pods::{controlled, explain};
 use super::{create_failure_pending, pod_error};
 
-pub fn judge(obj: &Object, snap: &Snapshot) -> Option<Judgement> {
+pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
     let conds = obj.conditions();
     let desired = obj.int("/spec/replicas").unwrap_or(1);
     let replicas = obj.int("/status/replicas").unwrap_or(0);

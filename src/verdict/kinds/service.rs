@@ -2,18 +2,19 @@
 //! selector, whether any pod behind it is ready, from the EndpointSlices and
 //! Pods of the snapshot.
 
+use crate::verdict::Judged;
 use std::collections::BTreeSet;
 
 use serde_json::Value;
 
-use crate::model::{Object, Snapshot, age};
+use crate::model::{Object, age};
 use crate::verdict::words::{list, noun};
 use crate::verdict::{Judgement, Verdict, judge as judge_object};
 
 /// How long a new Service may have no pods before that is a failure.
 const ENDPOINTS_GRACE: jiff::SignedDuration = jiff::SignedDuration::from_secs(60);
 
-pub fn judge(obj: &Object, snap: &Snapshot) -> Option<Judgement> {
+pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
     let type_ = obj.str("/spec/type").unwrap_or("ClusterIP");
     if type_ == "ExternalName" {
         let target = obj.str("/spec/externalName").unwrap_or("?");
@@ -56,7 +57,7 @@ pub fn judge(obj: &Object, snap: &Snapshot) -> Option<Judgement> {
     Some(j)
 }
 
-fn endpoints(obj: &Object, snap: &Snapshot, selector: &[(String, String)]) -> Judgement {
+fn endpoints(obj: &Object, snap: &Judged<'_>, selector: &[(String, String)]) -> Judgement {
     let namespace = obj.namespace();
     let selector_text = selector
         .iter()
@@ -172,7 +173,7 @@ fn endpoints(obj: &Object, snap: &Snapshot, selector: &[(String, String)]) -> Ju
 }
 
 /// A Service whose every backing workload is scaled to 0 replicas.
-fn scaled_to_zero(obj: &Object, snap: &Snapshot, selector_text: &str) -> Option<Judgement> {
+fn scaled_to_zero(obj: &Object, snap: &Judged<'_>, selector_text: &str) -> Option<Judgement> {
     let workloads = crate::relations::backing_workloads(snap, obj);
     let scaled: Vec<String> = workloads
         .iter()
@@ -197,7 +198,7 @@ fn scaled_to_zero(obj: &Object, snap: &Snapshot, selector_text: &str) -> Option<
 /// A Service whose selector matches no pods, past its grace: named by the
 /// workloads that would make them, when they were read (the chain follows
 /// them: they are related to the Service).
-fn no_pods(obj: &Object, snap: &Snapshot, selector_text: &str) -> Judgement {
+fn no_pods(obj: &Object, snap: &Judged<'_>, selector_text: &str) -> Judgement {
     let workloads = crate::relations::backing_workloads(snap, obj);
     let mut message = format!("selector {selector_text} matches no pods");
     if !workloads.is_empty() {

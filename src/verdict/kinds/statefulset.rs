@@ -2,13 +2,14 @@
 //! partitioned rollout, converged once it reaches its partition, and the
 //! OnDelete strategy), scaling.
 
-use crate::model::{Object, Snapshot};
+use crate::model::Object;
+use crate::verdict::Judged;
 use crate::verdict::words::{count, noun};
 use crate::verdict::{Judgement, Verdict};
 
 use super::pods::{controlled, explain};
 
-pub fn judge(obj: &Object, snap: &Snapshot) -> Option<Judgement> {
+pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
     let desired = obj.int("/spec/replicas").unwrap_or(1);
     let replicas = obj.int("/status/replicas").unwrap_or(0);
     let ready = obj.int("/status/readyReplicas").unwrap_or(0);
