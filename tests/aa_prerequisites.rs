@@ -5,6 +5,7 @@
 //! end-to-end test failing on its own. The pure tests (`cargo test-pure`,
 //! an alias in `.cargo/config.toml`) need none of these.
 
+mod common;
 mod support;
 
 #[test]

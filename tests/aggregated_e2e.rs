@@ -4,6 +4,7 @@
 //! server APIs". Its own test binary: while the broken APIService exists,
 //! every other answer on the cluster is partial too.
 
+mod common;
 mod support;
 
 use std::time::Duration;

@@ -2,6 +2,7 @@
 //! its cause, on the real control plane: the workload behind a Service, a
 //! named port no container declares, the class a pod asks for.
 
+mod common;
 mod support;
 
 use std::time::Duration;

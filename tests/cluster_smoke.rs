@@ -2,6 +2,7 @@
 //! reconcile, RBAC holds, the audit log records requests, and every failure
 //! that the other tests rely on can be produced on demand.
 
+mod common;
 mod support;
 
 use std::time::Duration;

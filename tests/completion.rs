@@ -4,28 +4,18 @@
 //! in a real bash through `__complete`, and `__complete` answers from a
 //! snapshot file.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+mod common;
+
+use std::path::Path;
 
 use kubectl_reconcile::completion::scripts;
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
+use common::root;
+use common::run::{Cmd, path_with_bin_dir};
 
 fn plugin(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_kubectl-reconcile"))
-        .current_dir(root())
-        .env_remove("KUBECONFIG")
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
+    let out = Cmd::reconcile().env_remove("KUBECONFIG").args(args).run();
+    (out.code, out.stdout, out.stderr)
 }
 
 #[test]
@@ -77,28 +67,13 @@ printf '%s\n' "${{COMPREPLY[@]}}""#,
         script.display()
     );
     // The script runs the plugin it completes: put this build's on PATH.
-    let bin = Path::new(env!("CARGO_BIN_EXE_kubectl-reconcile"))
-        .parent()
-        .unwrap()
-        .to_path_buf();
-    let path = std::env::join_paths(
-        std::iter::once(bin).chain(std::env::split_paths(&std::env::var_os("PATH").unwrap())),
-    )
-    .unwrap();
-    let out = Command::new("bash")
-        .env("PATH", path)
+    let out = Cmd::new("bash")
+        .env("PATH", path_with_bin_dir())
         .env_remove("KUBECONFIG")
-        .current_dir(root())
         .args(["--norc", "--noprofile", "-c", &program])
-        .output()
-        .expect("bash runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout)
-        .unwrap()
+        .run();
+    assert!(out.code == 0, "{}", out.stderr);
+    out.stdout
         .lines()
         .filter(|l| !l.is_empty())
         .map(str::to_string)
@@ -205,22 +180,14 @@ fn the_protocol_without_a_cluster() {
         "file names, from the shell"
     );
     // No kubeconfig anywhere: no candidates, no error, at once.
-    let (code, stdout, stderr) = {
-        let out = Command::new(env!("CARGO_BIN_EXE_kubectl-reconcile"))
-            .env("KUBECONFIG", root().join("no-such-kubeconfig"))
-            .env("HOME", root().join("no-such-home"))
-            .args(["__complete", "tree", "deploy/"])
-            .output()
-            .unwrap();
-        (
-            out.status.code(),
-            String::from_utf8(out.stdout).unwrap(),
-            String::from_utf8(out.stderr).unwrap(),
-        )
-    };
+    let out = Cmd::reconcile()
+        .env("KUBECONFIG", root().join("no-such-kubeconfig"))
+        .env("HOME", root().join("no-such-home"))
+        .args(["__complete", "tree", "deploy/"])
+        .run();
     assert_eq!(
-        (code, stdout.as_str(), stderr.as_str()),
-        (Some(0), ":4\n", "")
+        (out.code, out.stdout.as_str(), out.stderr.as_str()),
+        (0, ":4\n", "")
     );
 }
 

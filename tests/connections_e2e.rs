@@ -6,6 +6,7 @@
 //! binary of its own: the extra types are removed at the end, and no other
 //! test runs beside them.
 
+mod common;
 mod support;
 
 use std::process::Command;
@@ -83,7 +84,7 @@ fn a_watch_opens_one_connection_per_48_watches() {
             "-o",
         ])
         .arg(trace.path())
-        .arg(env!("CARGO_BIN_EXE_kubectl-reconcile"))
+        .arg(common::run::bin())
         .args(["-n", &ns.name, "status", "--watch", "-v", "6"])
         .env("KUBECONFIG", &cluster().kubeconfig)
         .env("KUBECACHEDIR", support::cache_dir())

@@ -2,6 +2,7 @@
 //! (tests/cluster/controller-manager), so this test has a binary of its own:
 //! no other test runs beside it while the controllers are down.
 
+mod common;
 mod support;
 
 use std::process::Command;

@@ -7,6 +7,7 @@
 //! control plane, and completes it once `kubectl reconcile completion
 //! kubectl` has put the helper on PATH.
 
+mod common;
 mod plugin_env;
 mod support;
 
@@ -17,6 +18,7 @@ use std::process::Command;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
+use common::run::{Cmd, bin_dir};
 use plugin_env::{kubectl_dir, link, parse_completion, path_of, run_with, scratch};
 use support::{Namespace, Run, cache_dir, cluster, wait_until};
 
@@ -55,21 +57,7 @@ fn krew_dir() -> &'static Path {
 
 /// `packaging/package ARGS...`.
 fn package(args: &[&str]) -> Run {
-    let out = Command::new(root().join("packaging/package"))
-        .args(args)
-        .output()
-        .expect("packaging/package runs");
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
-
-fn test_build_dir() -> &'static Path {
-    Path::new(env!("CARGO_BIN_EXE_kubectl-reconcile"))
-        .parent()
-        .unwrap()
+    Cmd::new(root().join("packaging/package")).args(args).run()
 }
 
 fn version() -> String {
@@ -233,7 +221,7 @@ fn the_release_manifest_covers_every_archive() {
     let one = scratch("render-one");
     let built = package(&[
         "--bin-dir",
-        test_build_dir().to_str().unwrap(),
+        bin_dir().to_str().unwrap(),
         "--out",
         one.to_str().unwrap(),
         "--version",
@@ -360,7 +348,7 @@ fn krew_installs_it_and_kubectl_runs_and_completes_it() {
     let url = format!("http://127.0.0.1:{port}/");
     let built = package(&[
         "--bin-dir",
-        test_build_dir().to_str().unwrap(),
+        bin_dir().to_str().unwrap(),
         "--out",
         dist.to_str().unwrap(),
         "--url-base",
@@ -558,7 +546,7 @@ fn the_helper_survives_a_krew_upgrade() {
     let publish = |version: &str| {
         package(&[
             "--bin-dir",
-            test_build_dir().to_str().unwrap(),
+            bin_dir().to_str().unwrap(),
             "--out",
             dist.to_str().unwrap(),
             "--url-base",

@@ -4,6 +4,7 @@
 //! cluster), and `--version` with the server's version, or one line saying
 //! why not, quickly.
 
+mod common;
 mod plugin_env;
 mod support;
 
@@ -21,10 +22,7 @@ fn plugin_dir() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
         let dir = scratch("plugin-bin");
-        link(
-            Path::new(env!("CARGO_BIN_EXE_kubectl-reconcile")),
-            &dir.join("kubectl-reconcile"),
-        );
+        link(common::run::bin(), &dir.join("kubectl-reconcile"));
         let path = path_of(&[&dir, kubectl_dir()]);
         let run = run_with("kubectl-reconcile", &["completion", "kubectl"], &path, &[]).ok();
         let helper = dir.join("kubectl_complete-reconcile");

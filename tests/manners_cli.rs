@@ -2,27 +2,22 @@
 //! cluster (examples/shop.yaml): output formats and table flags, usage
 //! errors, colour from the environment, durations. No cluster needed.
 
-use std::path::PathBuf;
-use std::process::{Command, Stdio};
+mod common;
 
+use common::run::Cmd;
+
+/// The plugin with `args`, no kubeconfig and no colour settings of the
+/// test's environment, only those in `env`.
 fn run_env(args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_kubectl-reconcile"));
-    cmd.current_dir(PathBuf::from(env!("CARGO_MANIFEST_DIR")))
+    let out = Cmd::reconcile()
         .env_remove("KUBECONFIG")
         .env_remove("NO_COLOR")
         .env_remove("CLICOLOR")
         .env_remove("CLICOLOR_FORCE")
         .args(args)
-        .stdin(Stdio::null());
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    let out = cmd.output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
+        .envs(env.iter().copied())
+        .run();
+    (out.code, out.stdout, out.stderr)
 }
 
 /// The plugin on the shop snapshot.

@@ -2,15 +2,15 @@
 //! with credentials masked, the connection flags CI jobs pass (no kubeconfig
 //! at all), a wrong `--context`, and `wait --timeout 0`.
 
+mod common;
 mod support;
 
-use std::process::{Command, Stdio};
-
+use common::run::Cmd;
 use support::{Namespace, Run, cluster, reconcile};
 
 /// The plugin with no kubeconfig anywhere: only flags.
 fn bare(args: &[&str]) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_kubectl-reconcile"))
+    Cmd::reconcile()
         .env_remove("KUBECONFIG")
         .env(
             "HOME",
@@ -19,14 +19,7 @@ fn bare(args: &[&str]) -> Run {
         .env("NO_COLOR", "1")
         .env("KUBECACHEDIR", support::cache_dir())
         .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
+        .run()
 }
 
 /// The API server's URL and the PKI directory, from the admin kubeconfig.

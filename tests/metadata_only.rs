@@ -4,27 +4,17 @@
 //! `wait` on a Secret and a ConfigMap. Every request for them must ask for
 //! `PartialObjectMetadata` (or its list), whatever the mode.
 
-use std::io::{BufRead, BufReader, Write};
-use std::net::{TcpListener, TcpStream};
-use std::process::{Command, Stdio};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+mod common;
+
+use std::time::Duration;
 
 use serde_json::{Value, json};
 
-#[derive(Debug, Clone)]
-struct Seen {
-    path: String,
-    accept: String,
-    encoding: String,
-}
+use common::fake_api::{self, Fake};
+use common::run::Cmd;
 
 fn fixture(name: &str) -> String {
-    std::fs::read_to_string(format!(
-        "{}/tests/fixtures/discovery/{name}",
-        env!("CARGO_MANIFEST_DIR")
-    ))
-    .unwrap()
+    std::fs::read_to_string(common::root().join("tests/fixtures/discovery").join(name)).unwrap()
 }
 
 fn metadata(kind: &str, name: &str) -> Value {
@@ -82,125 +72,38 @@ fn answer(path: &str, accept: &str) -> (u16, String, bool) {
     (200, object(name).to_string(), false)
 }
 
-fn serve(stream: TcpStream, seen: Arc<Mutex<Vec<Seen>>>) {
-    let mut reader = BufReader::new(stream.try_clone().unwrap());
-    let mut out = stream;
-    loop {
-        let mut request_line = String::new();
-        if reader.read_line(&mut request_line).unwrap_or(0) == 0 {
-            return;
-        }
-        let path = request_line
-            .split_whitespace()
-            .nth(1)
-            .unwrap_or("")
-            .to_string();
-        let mut accept = String::new();
-        let mut encoding = String::new();
-        loop {
-            let mut line = String::new();
-            if reader.read_line(&mut line).unwrap_or(0) == 0 {
-                return;
-            }
-            let line = line.trim_end();
-            if line.is_empty() {
-                break;
-            }
-            if let Some((k, v)) = line.split_once(':') {
-                if k.eq_ignore_ascii_case("accept") {
-                    accept = v.trim().to_string();
-                } else if k.eq_ignore_ascii_case("accept-encoding") {
-                    encoding = v.trim().to_string();
-                }
-            }
-        }
-        seen.lock().unwrap().push(Seen {
-            path: path.clone(),
-            accept: accept.clone(),
-            encoding,
-        });
-        let (code, body, stream_it) = answer(&path, &accept);
-        let reason = if code == 200 { "OK" } else { "Not Found" };
-        let written = if stream_it {
+/// The fake server: [`answer`]s every request, a watch after a moment, as
+/// one event (or none) and its end.
+fn start() -> Fake {
+    fake_api::serve(|req, stream| {
+        let (code, body, stream_it) = answer(&req.path, req.header("accept").unwrap_or(""));
+        if stream_it {
             // One event, then the watch ends as the server's timeout would.
-            let chunk = if body.is_empty() {
-                String::new()
-            } else {
-                format!("{:x}\r\n{body}\r\n", body.len())
-            };
             std::thread::sleep(Duration::from_millis(300));
-            write!(
-                out,
-                "HTTP/1.1 {code} {reason}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n{chunk}0\r\n\r\n"
-            )
+            fake_api::reply_chunked(stream, code, &[&body])
         } else {
-            write!(
-                out,
-                "HTTP/1.1 {code} {reason}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-                body.len()
-            )
-        };
-        if written.is_err() {
-            return;
+            fake_api::reply(stream, code, &body)
         }
-    }
+    })
 }
 
-fn start() -> (u16, Arc<Mutex<Vec<Seen>>>) {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
-    let seen = Arc::new(Mutex::new(Vec::new()));
-    let recorder = seen.clone();
-    std::thread::spawn(move || {
-        for stream in listener.incoming().flatten() {
-            let recorder = recorder.clone();
-            std::thread::spawn(move || serve(stream, recorder));
-        }
-    });
-    (port, seen)
-}
-
-fn kubeconfig(dir: &std::path::Path, port: u16) -> std::path::PathBuf {
-    let path = dir.join("kubeconfig");
-    std::fs::write(
-        &path,
-        format!(
-            "apiVersion: v1\nkind: Config\nclusters: [{{name: fake, cluster: {{server: \"http://127.0.0.1:{port}\"}}}}]\n\
-             users: [{{name: u, user: {{token: t}}}}]\ncontexts: [{{name: fake, context: {{cluster: fake, user: u, namespace: shop}}}}]\ncurrent-context: fake\n"
-        ),
-    )
-    .unwrap();
-    path
-}
-
-/// Runs the plugin; a `--watch` run is ended after `for_`.
+/// Runs the plugin; a run still going after `for_` (30 s unless given) is
+/// ended, as a `--watch` is.
 fn run(config: &std::path::Path, cache: &std::path::Path, args: &[&str], for_: Option<Duration>) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kubectl-reconcile"))
+    Cmd::reconcile()
         .env("KUBECONFIG", config)
         .env("NO_COLOR", "1")
         .args(["--cache-dir", cache.to_str().unwrap()])
         .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let limit = Instant::now() + for_.unwrap_or(Duration::from_secs(30));
-    while child.try_wait().unwrap().is_none() {
-        if Instant::now() > limit {
-            let _ = child.kill();
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let _ = child.wait();
+        .stop_after(for_.unwrap_or(Duration::from_secs(30)))
+        .run();
 }
 
 #[test]
 fn secrets_and_configmaps_are_asked_for_as_metadata_in_every_mode() {
-    let (port, seen) = start();
+    let server = start();
     let dir = tempfile::tempdir().unwrap();
-    let config = kubeconfig(dir.path(), port);
+    let config = fake_api::kubeconfig(dir.path(), &server.url(), "token: t", "shop");
     let cache = dir.path().join("cache");
     let targets = ["secret/db", "configmap/cfg"];
     for cmd in ["status", "tree", "why"] {
@@ -215,8 +118,8 @@ fn secrets_and_configmaps_are_asked_for_as_metadata_in_every_mode() {
     wait.extend(targets);
     run(&config, &cache, &wait, Some(Duration::from_secs(6)));
 
-    let seen = seen.lock().unwrap().clone();
-    let data: Vec<&Seen> = seen
+    let seen = server.seen.lock().unwrap().clone();
+    let data: Vec<&fake_api::Seen> = seen
         .iter()
         .filter(|s| s.path.contains("/secrets") || s.path.contains("/configmaps"))
         .collect();
@@ -229,14 +132,15 @@ fn secrets_and_configmaps_are_asked_for_as_metadata_in_every_mode() {
     // Every read but a watch asks for a compressed answer (watches opt out:
     // kube's decoder reads one gzip member only).
     for s in seen.iter().filter(|s| !s.path.contains("watch=1")) {
-        assert!(s.encoding.contains("gzip"), "{} without gzip", s.path);
+        let encoding = s.header("accept-encoding").unwrap_or("");
+        assert!(encoding.contains("gzip"), "{} without gzip", s.path);
     }
     for s in &data {
+        let accept = s.header("accept").unwrap_or("");
         assert!(
-            s.accept.contains("as=PartialObjectMetadata"),
-            "a full read: {} with Accept {:?}",
+            accept.contains("as=PartialObjectMetadata"),
+            "a full read: {} with Accept {accept:?}",
             s.path,
-            s.accept
         );
     }
 }

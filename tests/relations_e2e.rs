@@ -2,6 +2,7 @@
 //! control plane: each test builds the situation for real (real scheduler,
 //! controllers and admission), then asserts what `tree` and `why` say.
 
+mod common;
 mod support;
 
 use std::time::Duration;

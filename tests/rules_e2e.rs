@@ -2,10 +2,10 @@
 //! the generic conventions for a custom resource, through `status`'s exit
 //! status and JSON; rule sources and their errors through the real binary.
 
+mod common;
 mod support;
 
 use std::path::Path;
-use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use support::{Namespace, Run, cluster, wait_until};
@@ -14,23 +14,14 @@ use support::{Namespace, Run, cluster, wait_until};
 /// `~/.config/kubectl-reconcile/health-rules.yaml` never leaks in) and the
 /// given `KUBECTL_RECONCILE_HEALTH_RULES`.
 fn reconcile_with(config_home: &Path, env_rules: Option<&Path>, args: &[&str]) -> Run {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_kubectl-reconcile"));
-    cmd.env("KUBECONFIG", &cluster().kubeconfig)
-        .env("NO_COLOR", "1")
-        .env("KUBECACHEDIR", support::cache_dir())
+    let mut cmd = support::plugin_as(&cluster().kubeconfig)
         .env("XDG_CONFIG_HOME", config_home)
         .env_remove("KUBECTL_RECONCILE_HEALTH_RULES")
-        .args(args)
-        .stdin(Stdio::null());
+        .args(args);
     if let Some(path) = env_rules {
-        cmd.env("KUBECTL_RECONCILE_HEALTH_RULES", path);
+        cmd = cmd.env("KUBECTL_RECONCILE_HEALTH_RULES", path);
     }
-    let out = cmd.output().expect("the plugin binary runs");
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
+    cmd.run()
 }
 
 const IDLE_RULE: &str = r#"

@@ -2,18 +2,15 @@
 //! real `-o json` output for every report kind, on the saved snapshot of
 //! the test cluster (examples/shop.yaml), is validated against the schema.
 
-use std::path::PathBuf;
-use std::process::{Command, Stdio};
+mod common;
 
 use serde_json::Value;
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
+use common::root;
+use common::run::Cmd;
 
 fn json_of(args: &[&str]) -> Value {
-    let out = Command::new(env!("CARGO_BIN_EXE_kubectl-reconcile"))
-        .current_dir(root())
+    let out = Cmd::reconcile()
         .env_remove("KUBECONFIG")
         .args([
             "--snapshot",
@@ -24,15 +21,9 @@ fn json_of(args: &[&str]) -> Value {
             "json",
         ])
         .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "{args:?}: not JSON ({e}): {}",
-            String::from_utf8_lossy(&out.stderr)
-        )
-    })
+        .run();
+    serde_json::from_str(&out.stdout)
+        .unwrap_or_else(|e| panic!("{args:?}: not JSON ({e}): {}", out.stderr))
 }
 
 fn validator() -> jsonschema::Validator {

@@ -4,30 +4,20 @@
 //! and from a snapshot file. `.ci/run` installs zsh, fish and tmux from the
 //! distribution's packages where they are missing.
 
+mod common;
 #[path = "support/tmux.rs"]
 mod tmux;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
+use common::root;
+use common::run::path_with_bin_dir;
 use tmux::{Tmux, require};
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
 
 /// This build's directory first on PATH: `kubectl-reconcile` and
 /// `kubectl_complete-reconcile`, as kubectl finds plugins.
 fn path() -> String {
-    let bin = Path::new(env!("CARGO_BIN_EXE_kubectl-reconcile"))
-        .parent()
-        .unwrap()
-        .to_path_buf();
-    std::env::join_paths(
-        std::iter::once(bin).chain(std::env::split_paths(&std::env::var_os("PATH").unwrap())),
-    )
-    .unwrap()
-    .into_string()
-    .unwrap()
+    path_with_bin_dir().into_string().unwrap()
 }
 
 /// Completes `line` with Tab and checks that the line became `want`,

@@ -4,53 +4,21 @@
 //! `UPDATE_GOLDEN=1` to rewrite the golden files after a deliberate change,
 //! then review the diff.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+mod common;
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
+use common::golden;
+use common::run::Cmd;
 
 fn run(args: &[&str], stdin: Option<&str>) -> (i32, String, String) {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kubectl-reconcile"))
-        .current_dir(root())
+    let mut cmd = Cmd::reconcile()
         .env_remove("KUBECONFIG")
         .env("NO_COLOR", "1")
-        .args(args)
-        .stdin(if stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+        .args(args);
     if let Some(text) = stdin {
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(text.as_bytes())
-            .unwrap();
+        cmd = cmd.stdin(text);
     }
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
-}
-
-fn golden(name: &str, actual: &str) {
-    let path = root().join("tests/golden").join(name);
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        std::fs::write(&path, actual).unwrap();
-    }
-    let expected = std::fs::read_to_string(&path)
-        .unwrap_or_else(|_| panic!("missing {}; run with UPDATE_GOLDEN=1", path.display()));
-    pretty_assertions::assert_eq!(expected, actual, "{}", Path::new(name).display());
+    let out = cmd.run();
+    (out.code, out.stdout, out.stderr)
 }
 
 const SHOP: &str = "examples/shop.yaml";
@@ -155,7 +123,7 @@ fn json_follows_the_versioned_schema() {
 
 #[test]
 fn snapshots_from_stdin_and_a_fixed_now() {
-    let text = std::fs::read_to_string(root().join(SHOP)).unwrap();
+    let text = std::fs::read_to_string(common::root().join(SHOP)).unwrap();
     let (code, out, err) = run(
         &[
             "--snapshot",
@@ -230,7 +198,7 @@ fn text_is_cut_to_a_fixed_terminal_width() {
     use kubectl_reconcile::targets::TargetSpec;
     use kubectl_reconcile::verdict::Judged;
 
-    let snap = file::load_snapshot(root().join(SHOP).to_str().unwrap(), None).unwrap();
+    let snap = file::load_snapshot(common::root().join(SHOP).to_str().unwrap(), None).unwrap();
     let targets = offline::resolve(
         &snap,
         &[TargetSpec::Name {

@@ -5,6 +5,7 @@
 //! ReplicaSet too), `wait` waits for an object that does not exist yet, and
 //! a user who may list but not watch still sees a rollout converge.
 
+mod common;
 mod support;
 
 use std::time::Duration;

@@ -1,6 +1,7 @@
 //! End-to-end tests of `tree` and `status` on the real control plane: real
 //! controllers build the trees, the plugin binary reads them.
 
+mod common;
 mod support;
 
 use std::time::Duration;

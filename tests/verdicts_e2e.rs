@@ -4,6 +4,7 @@
 //! except on custom resources, whose status the test writes as a
 //! controller would.
 
+mod common;
 mod support;
 
 use std::time::Duration;

@@ -2,12 +2,14 @@
 //! watches see controllers act, and `wait` returns when (and only when)
 //! the cluster has converged.
 
+mod common;
 mod support;
 #[path = "support/tmux.rs"]
 mod tmux;
 
 use std::time::Duration;
 
+use common::run::bin;
 use serde_json::Value;
 use support::{Background, Namespace, wait_until};
 
@@ -308,7 +310,7 @@ fn tree_watch_follows_the_namespace_events_from_now_without_listing_them() {
     // namespace's events from now on (a pod may turn unhealthy later),
     // asking only for the list's version, not its items.
     let log = std::env::temp_dir().join(format!("{}-stderr.log", ns.name));
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_kubectl-reconcile"))
+    let mut child = std::process::Command::new(bin())
         .env("KUBECONFIG", &support::cluster().kubeconfig)
         .env("KUBECACHEDIR", support::cache_dir())
         .env("NO_COLOR", "1")
@@ -384,11 +386,10 @@ fn on_a_terminal_the_watch_keeps_time_and_fits_a_resized_window() {
         "",
         ", reconcile.test/failure: image-pull-backoff",
     ));
-    let bin = std::path::Path::new(env!("CARGO_BIN_EXE_kubectl-reconcile"));
     let home = tempfile::tempdir().unwrap();
     let kubeconfig = support::cluster().kubeconfig.to_str().unwrap().to_string();
     let cache = support::cache_dir();
-    let command = format!("{} -n {} tree deploy/web --watch", bin.display(), ns.name);
+    let command = format!("{} -n {} tree deploy/web --watch", bin().display(), ns.name);
     let path = std::env::var("PATH").unwrap();
     let term = tmux::Tmux::start(
         "watch",

@@ -2,6 +2,7 @@
 //! kube-apiserver process, so it is alone in its own test binary: cargo runs
 //! test binaries one at a time, and nothing else talks to the cluster then.
 
+mod common;
 mod support;
 
 use std::process::Command;

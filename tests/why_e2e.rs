@@ -2,6 +2,7 @@
 //! the situation for real, with real controllers, then asserts the
 //! diagnosis and the exit status.
 
+mod common;
 mod support;
 
 use std::time::Duration;

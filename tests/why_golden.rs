@@ -3,37 +3,18 @@
 //! events that differ only by generated names folded into one line. Set
 //! `UPDATE_GOLDEN=1` to rewrite them after a deliberate change.
 
-use std::path::PathBuf;
-use std::process::{Command, Stdio};
+mod common;
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
+use common::golden;
+use common::run::Cmd;
 
 fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_kubectl-reconcile"))
-        .current_dir(root())
+    let out = Cmd::reconcile()
         .env_remove("KUBECONFIG")
         .env("NO_COLOR", "1")
         .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn golden(name: &str, actual: &str) {
-    let path = root().join("tests/golden").join(name);
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        std::fs::write(&path, actual).unwrap();
-    }
-    let expected = std::fs::read_to_string(&path)
-        .unwrap_or_else(|_| panic!("missing {}; run with UPDATE_GOLDEN=1", path.display()));
-    pretty_assertions::assert_eq!(expected, actual, "{name}");
+        .run();
+    (out.code, out.stdout, out.stderr)
 }
 
 const SHOP: &str = "examples/shop.yaml";

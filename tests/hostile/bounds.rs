@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use crate::fake::{self, Fake};
+use crate::common::fake_api::{self as fake, Fake};
 use crate::{run, scratch, token_kubeconfig};
 
 /// Peak memory a run may reach against these servers: the answer cap is

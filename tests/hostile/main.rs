@@ -5,29 +5,24 @@
 //! itself with the right exit status, inside its deadline, and print no raw
 //! control character.
 
+#[path = "../common/mod.rs"]
+mod common;
+
 mod bounds;
-mod fake;
 mod fuzz;
 mod input;
 mod network;
 mod plugin;
 mod signals;
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-/// What the binary did.
-pub struct Run {
-    pub code: i32,
-    pub stdout: String,
-    pub stderr: String,
-    pub took: Duration,
-    /// The most memory it held (VmHWM), in KiB, as last read while it ran.
-    pub peak_kib: u64,
-}
+use common::run::Cmd;
+pub use common::run::Run;
 
+// `Run` is this crate's own (`common` is one of its modules), so the hostile
+// tests' check of it is a method.
 impl Run {
     /// Ended with `code`, within `bound`, and printed nothing a terminal
     /// would act on.
@@ -72,91 +67,26 @@ pub fn scratch() -> tempfile::TempDir {
 /// ended by itself; what it writes must be fully read soon after it exits
 /// (nothing it started may keep its output open).
 pub fn run(dir: &Path, args: &[&str], limit: Duration) -> Run {
-    let started = Instant::now();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kubectl-reconcile"))
+    let out = Cmd::reconcile()
         .args(args)
         .env_remove("KUBECONFIG")
         .env("HOME", dir)
         .env("KUBECACHEDIR", dir.join("cache"))
         .env("NO_COLOR", "1")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run kubectl-reconcile");
-    let drain = |mut pipe: Box<dyn Read + Send>| {
-        let (tx, rx) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            let mut bytes = Vec::new();
-            let _ = pipe.read_to_end(&mut bytes);
-            let _ = tx.send(bytes);
-        });
-        rx
-    };
-    let out = drain(Box::new(child.stdout.take().unwrap()));
-    let err = drain(Box::new(child.stderr.take().unwrap()));
-    let mut peak_kib = 0;
-    let status = loop {
-        peak_kib = peak_kib.max(high_water_kib(child.id()));
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if started.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("kubectl-reconcile {args:?} still ran after {limit:?}");
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    };
-    let took = started.elapsed();
+        .deadline(limit)
+        .run();
     // Shown with --nocapture, to see how close a run comes to its bound.
     eprintln!(
-        "kubectl-reconcile {args:?}: exit {:?} after {took:?}",
-        status.code()
+        "kubectl-reconcile {args:?}: exit {} after {:?}",
+        out.code, out.took
     );
-    let text = |rx: std::sync::mpsc::Receiver<Vec<u8>>, which: &str| {
-        let bytes = rx.recv_timeout(Duration::from_secs(3)).unwrap_or_else(|_| {
-            panic!("{which} stayed open after kubectl-reconcile {args:?} ended: something it started still runs")
-        });
-        String::from_utf8(bytes).unwrap_or_else(|e| panic!("{which} is not UTF-8: {e}"))
-    };
-    Run {
-        code: status.code().unwrap_or(-1),
-        stdout: text(out, "stdout"),
-        stderr: text(err, "stderr"),
-        took,
-        peak_kib,
-    }
+    out
 }
 
-/// A running process's peak resident memory (VmHWM), in KiB; 0 once gone.
-fn high_water_kib(pid: u32) -> u64 {
-    std::fs::read_to_string(format!("/proc/{pid}/status"))
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find_map(|l| l.strip_prefix("VmHWM:"))
-                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        })
-        .unwrap_or(0)
-}
-
-/// A kubeconfig for `server` whose user authenticates with `user` (YAML of
-/// the kubeconfig `user:` field), written in `dir`. An `https://` server's
-/// certificate is not checked (the fake servers have none worth checking).
+/// A kubeconfig for `server`, namespace `default`, whose user
+/// authenticates with `user` (see [`common::fake_api::kubeconfig`]).
 pub fn kubeconfig(dir: &Path, server: &str, user: &str) -> PathBuf {
-    let user: String = user.lines().map(|l| format!("    {l}\n")).collect();
-    let tls = if server.starts_with("https://") {
-        "\n    insecure-skip-tls-verify: true"
-    } else {
-        ""
-    };
-    let text = format!(
-        "apiVersion: v1\nkind: Config\nclusters:\n- name: fake\n  cluster:\n    server: {server}{tls}\ncontexts:\n- name: fake\n  context:\n    cluster: fake\n    user: u\n    namespace: default\ncurrent-context: fake\nusers:\n- name: u\n  user:\n{user}"
-    );
-    let path = dir.join("kubeconfig");
-    std::fs::write(&path, text).unwrap();
-    path
+    common::fake_api::kubeconfig(dir, server, user, "default")
 }
 
 /// A kubeconfig with a plain token.

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use crate::fake::{self, Fake};
+use crate::common::fake_api::{self as fake, Fake};
 use crate::{run, scratch, token_kubeconfig};
 
 /// What an attacker puts in a message: a clipboard write (OSC 52), a window
@@ -103,15 +103,7 @@ fn a_server_that_sends_headers_then_stalls() {
 
 #[test]
 fn a_closed_port() {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let server = Fake {
-        port,
-        seen: Arc::default(),
-    };
+    let server = fake::refusing();
     for err in each_fails_in_time(&server, Duration::from_secs(3)) {
         assert!(err.contains("cannot reach the API server"), "{err}");
     }

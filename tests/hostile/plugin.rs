@@ -6,7 +6,8 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::fake;
+use crate::common::fake_api as fake;
+use crate::common::run::bin;
 use crate::network::HOSTILE;
 use crate::{kubeconfig, run};
 
@@ -335,7 +336,7 @@ fn an_interactive_plugin_stopped_at_its_deadline_leaves_the_terminal_as_it_was()
     // `script` gives the command a terminal; `stty -a` then reads it.
     let command = format!(
         "{} status pods/p --kubeconfig {} --request-timeout 2s; echo exit=$?; stty -a",
-        env!("CARGO_BIN_EXE_kubectl-reconcile"),
+        bin().display(),
         kc.display()
     );
     let started = std::time::Instant::now();
@@ -405,7 +406,7 @@ echo '{{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","
     });
     let kc = kubeconfig(dir.path(), &server.url(), &exec_user(&plugin));
     let out_file = dir.path().join("out");
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_kubectl-reconcile"))
+    let mut child = std::process::Command::new(bin())
         .args([
             "status",
             "pods/p",

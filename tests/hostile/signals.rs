@@ -5,7 +5,8 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::fake;
+use crate::common::fake_api as fake;
+use crate::common::run::bin;
 
 /// A pod whose Ready condition flips with every `n`.
 fn pod(n: u64) -> serde_json::Value {
@@ -65,7 +66,7 @@ fn the_first_ctrl_c_ends_a_busy_watch() {
     let dir = crate::scratch();
     let kc = crate::token_kubeconfig(dir.path(), &server.url());
     for attempt in 1..=5 {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_kubectl-reconcile"))
+        let mut child = Command::new(bin())
             .args([
                 "status",
                 "pods/p",

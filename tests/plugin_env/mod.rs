@@ -3,12 +3,11 @@
 //! `kubectl` run with that PATH, and servers that refuse or never answer.
 #![allow(dead_code)]
 
-use std::net::TcpListener;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 
-use crate::support::Run;
+use crate::common::fake_api;
+use crate::common::run::{Cmd, Run};
 
 /// A fresh directory of this test run, under Cargo's scratch space.
 pub fn scratch(name: &str) -> PathBuf {
@@ -67,22 +66,12 @@ pub fn run_with(
             .find(|p| p.is_file())
             .unwrap_or_else(|| panic!("{program} is not on {path:?}"))
     };
-    let mut cmd = Command::new(exe);
-    cmd.args(args)
+    Cmd::new(exe)
+        .args(args)
         .env("PATH", path)
         .env("NO_COLOR", "1")
-        .stdin(Stdio::null());
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    let out = cmd
-        .output()
-        .unwrap_or_else(|e| panic!("{program} runs: {e}"));
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
+        .envs(env.iter().copied())
+        .run()
 }
 
 /// Candidates (without descriptions) and the directive of a cobra-style
@@ -109,24 +98,12 @@ pub fn parse_completion(run: &Run) -> (Vec<String>, String) {
 
 /// A kubeconfig whose server accepts connections and never answers.
 pub fn silent_server_kubeconfig(dir: &Path) -> PathBuf {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
-    std::thread::spawn(move || {
-        let mut held = Vec::new();
-        for stream in listener.incoming().flatten() {
-            held.push(stream);
-        }
-    });
-    kubeconfig(dir, "silent", port)
+    kubeconfig(dir, "silent", fake_api::silent().port)
 }
 
 /// A kubeconfig whose server refuses connections.
 pub fn refusing_server_kubeconfig(dir: &Path) -> PathBuf {
-    let port = {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        listener.local_addr().unwrap().port()
-    };
-    kubeconfig(dir, "refusing", port)
+    kubeconfig(dir, "refusing", fake_api::refusing().port)
 }
 
 fn kubeconfig(dir: &Path, name: &str, port: u16) -> PathBuf {

@@ -1,13 +1,18 @@
 //! Test support for the end-to-end tests: one real control plane per test
 //! run (started by `tests/cluster/up`, or reused), a fresh namespace per
 //! test, the real `kubectl`, the plugin binary, and waiting with deadlines.
+//! It runs programs with `tests/common` (`crate::common`), so a test crate
+//! that includes it says `mod common;` too.
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
+
+pub use crate::common::run::Run;
+use crate::common::run::{Cmd, bin};
 
 /// The paths `tests/cluster/up` prints.
 #[derive(Debug)]
@@ -104,62 +109,16 @@ pub fn cluster() -> &'static Cluster {
     })
 }
 
-/// The output of a finished command, with helpers for assertions.
-pub struct Run {
-    pub code: i32,
-    pub stdout: String,
-    pub stderr: String,
-}
-
-impl Run {
-    fn from(out: Output) -> Run {
-        Run {
-            code: out.status.code().unwrap_or(-1),
-            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        }
-    }
-    /// Panics with the whole output unless the command exited 0.
-    pub fn ok(self) -> Run {
-        assert_eq!(
-            self.code, 0,
-            "command failed\nstdout:\n{}\nstderr:\n{}",
-            self.stdout, self.stderr
-        );
-        self
-    }
-    pub fn json(&self) -> serde_json::Value {
-        serde_json::from_str(&self.stdout).unwrap_or_else(|e| {
-            panic!("not JSON ({e}):\n{}\nstderr:\n{}", self.stdout, self.stderr)
-        })
-    }
-}
-
 /// Runs the real `kubectl` against the test cluster with the given kubeconfig.
 pub fn kubectl_as(kubeconfig: &Path, args: &[&str], stdin: Option<&str>) -> Run {
-    use std::io::Write;
-    let mut child = Command::new("kubectl")
+    let mut cmd = Cmd::new("kubectl")
         .env("KUBECONFIG", kubeconfig)
         .args(["--request-timeout=20s"])
-        .args(args)
-        .stdin(if stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("kubectl runs");
+        .args(args);
     if let Some(input) = stdin {
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(input.as_bytes())
-            .unwrap();
+        cmd = cmd.stdin(input);
     }
-    Run::from(child.wait_with_output().unwrap())
+    cmd.run()
 }
 
 /// `kubectl` as cluster-admin.
@@ -167,17 +126,18 @@ pub fn kubectl(args: &[&str]) -> Run {
     kubectl_as(&cluster().kubeconfig, args, None)
 }
 
-/// Runs the plugin binary with the given kubeconfig and arguments.
-pub fn reconcile_as(kubeconfig: &Path, args: &[&str]) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_kubectl-reconcile"))
+/// The plugin binary with the given kubeconfig, no colour, and this test
+/// run's discovery cache, for a test to add to and run.
+pub fn plugin_as(kubeconfig: &Path) -> Cmd {
+    Cmd::reconcile()
         .env("KUBECONFIG", kubeconfig)
         .env("NO_COLOR", "1")
         .env("KUBECACHEDIR", cache_dir())
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("the plugin binary runs");
-    Run::from(out)
+}
+
+/// Runs the plugin binary with the given kubeconfig and arguments.
+pub fn reconcile_as(kubeconfig: &Path, args: &[&str]) -> Run {
+    plugin_as(kubeconfig).args(args).run()
 }
 
 /// The plugin as cluster-admin.
@@ -298,7 +258,7 @@ impl Background {
     /// Starts the plugin as admin with these arguments.
     pub fn start(args: &[&str]) -> Background {
         use std::io::BufRead;
-        let mut child = Command::new(env!("CARGO_BIN_EXE_kubectl-reconcile"))
+        let mut child = Command::new(bin())
             .env("KUBECONFIG", &cluster().kubeconfig)
             .env("NO_COLOR", "1")
             .env("KUBECACHEDIR", cache_dir())

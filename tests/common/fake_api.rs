@@ -1,9 +1,13 @@
-//! Fake API servers on 127.0.0.1, std only, one thread each: a listener
-//! that never answers, one that sends headers and then stalls, and one that
-//! answers with the responses a test gives it (recording what it was asked).
+//! The fake API server of the tests, on 127.0.0.1, std only: a listener
+//! that never answers, a port that refuses connections, one that sends
+//! headers and then stalls, and one that answers each request as the test
+//! says (whole, or in chunks as a watch), recording every request it was
+//! sent (path and headers); with the pieces of answers the tests share
+//! (discovery, a `Status`) and a kubeconfig that points at it.
 
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -11,7 +15,19 @@ use std::time::Duration;
 #[derive(Debug, Clone)]
 pub struct Seen {
     pub path: String,
+    /// The request line and the headers, as sent (CRLF line ends).
     pub headers: String,
+}
+
+impl Seen {
+    /// The value of the header `name` (any case), trimmed; the first if it
+    /// was sent more than once.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.lines().skip(1).find_map(|l| {
+            let (k, v) = l.split_once(':')?;
+            k.eq_ignore_ascii_case(name).then(|| v.trim())
+        })
+    }
 }
 
 /// A server on 127.0.0.1; it lives as long as the test process.
@@ -40,6 +56,15 @@ pub fn silent() -> Fake {
             held.push(conn);
         }
     });
+    Fake {
+        port,
+        seen: Arc::default(),
+    }
+}
+
+/// A port nothing listens on: connections are refused.
+pub fn refusing() -> Fake {
+    let port = listen().local_addr().unwrap().port();
     Fake {
         port,
         seen: Arc::default(),
@@ -77,6 +102,20 @@ pub fn reply(stream: &mut TcpStream, status: u16, body: &str) -> bool {
         "HTTP/1.1 {status} X\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
         body.len()
     );
+    stream.write_all(reply.as_bytes()).is_ok()
+}
+
+/// Writes one whole response in chunks, one for each of `chunks` that is
+/// not empty, then the last chunk, as a watch ends when the server's
+/// timeout comes; whether the connection still works.
+pub fn reply_chunked(stream: &mut TcpStream, status: u16, chunks: &[&str]) -> bool {
+    let mut reply = format!(
+        "HTTP/1.1 {status} X\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+    );
+    for chunk in chunks.iter().filter(|c| !c.is_empty()) {
+        reply.push_str(&format!("{:x}\r\n{chunk}\r\n", chunk.len()));
+    }
+    reply.push_str("0\r\n\r\n");
     stream.write_all(reply.as_bytes()).is_ok()
 }
 
@@ -124,6 +163,25 @@ fn read_request(stream: &mut TcpStream) -> Option<Seen> {
         path,
         headers: text,
     })
+}
+
+/// A kubeconfig for `server` whose user authenticates with `user` (YAML of
+/// the kubeconfig `user:` field) in `namespace`, written as `dir/kubeconfig`.
+/// An `https://` server's certificate is not checked (the fake servers
+/// have none worth checking).
+pub fn kubeconfig(dir: &Path, server: &str, user: &str, namespace: &str) -> PathBuf {
+    let user: String = user.lines().map(|l| format!("    {l}\n")).collect();
+    let tls = if server.starts_with("https://") {
+        "\n    insecure-skip-tls-verify: true"
+    } else {
+        ""
+    };
+    let text = format!(
+        "apiVersion: v1\nkind: Config\nclusters:\n- name: fake\n  cluster:\n    server: {server}{tls}\ncontexts:\n- name: fake\n  context:\n    cluster: fake\n    user: u\n    namespace: {namespace}\ncurrent-context: fake\nusers:\n- name: u\n  user:\n{user}"
+    );
+    let path = dir.join("kubeconfig");
+    std::fs::write(&path, text).unwrap();
+    path
 }
 
 /// A `metav1.Status` failure, as the API server writes it.
