@@ -309,21 +309,14 @@ fn tree_watch_follows_the_namespace_events_from_now_without_listing_them() {
     // A healthy tree reads no events; its --watch still follows the
     // namespace's events from now on (a pod may turn unhealthy later),
     // asking only for the list's version, not its items.
-    let log = std::env::temp_dir().join(format!("{}-stderr.log", ns.name));
-    let mut child = std::process::Command::new(bin())
-        .env("KUBECONFIG", &support::cluster().kubeconfig)
-        .env("KUBECACHEDIR", support::cache_dir())
-        .env("NO_COLOR", "1")
-        .args(["-n", &ns.name, "tree", "deploy/web", "--watch", "-v", "6"])
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::fs::File::create(&log).unwrap())
-        .spawn()
-        .unwrap();
+    let plugin = support::Logged::start(
+        &ns.name,
+        &["-n", &ns.name, "tree", "deploy/web", "--watch", "-v", "6"],
+    );
     let events = format!("/api/v1/namespaces/{}/events?", ns.name);
     let requests = || -> Vec<String> {
-        std::fs::read_to_string(&log)
-            .unwrap_or_default()
+        plugin
+            .err()
             .lines()
             .filter(|l| l.contains(&events))
             .map(str::to_string)
@@ -332,8 +325,6 @@ fn tree_watch_follows_the_namespace_events_from_now_without_listing_them() {
     wait_until("the events watch", Duration::from_secs(30), || {
         requests().iter().any(|l| l.contains("watch=1"))
     });
-    let _ = child.kill();
-    let _ = child.wait();
     let seen = requests();
     let lists: Vec<&String> = seen.iter().filter(|l| !l.contains("watch=1")).collect();
     assert!(
@@ -439,22 +430,10 @@ fn tree_watch_starts_its_watches_from_the_first_answer_without_listing_again() {
     wait_until("one replica", Duration::from_secs(60), || {
         available(&ns, "web", 1)
     });
-    let dir = std::env::temp_dir();
-    let (out, log) = (
-        dir.join(format!("{}-stdout.log", ns.name)),
-        dir.join(format!("{}-stderr.log", ns.name)),
+    let plugin = support::Logged::start(
+        &ns.name,
+        &["-n", &ns.name, "tree", "deploy/web", "--watch", "-v", "6"],
     );
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_kubectl-reconcile"))
-        .env("KUBECONFIG", &support::cluster().kubeconfig)
-        .env("KUBECACHEDIR", support::cache_dir())
-        .env("NO_COLOR", "1")
-        .args(["-n", &ns.name, "tree", "deploy/web", "--watch", "-v", "6"])
-        .stdin(std::process::Stdio::null())
-        .stdout(std::fs::File::create(&out).unwrap())
-        .stderr(std::fs::File::create(&log).unwrap())
-        .spawn()
-        .unwrap();
-    let read = |path: &std::path::Path| std::fs::read_to_string(path).unwrap_or_default();
     let of_ns = |l: &&str| l.contains(&format!("/namespaces/{}/", ns.name)) && l.contains("GET ");
     let watches = |text: &str, plural: &str| {
         text.lines()
@@ -463,7 +442,7 @@ fn tree_watch_starts_its_watches_from_the_first_answer_without_listing_again() {
             .count()
     };
     wait_until("the three watches", Duration::from_secs(30), || {
-        let text = read(&log);
+        let text = plugin.err();
         ["deployments", "replicasets", "pods"]
             .iter()
             .all(|p| watches(&text, p) > 0)
@@ -474,7 +453,7 @@ fn tree_watch_starts_its_watches_from_the_first_answer_without_listing_again() {
         "the second pod in the watch",
         Duration::from_secs(60),
         || {
-            let text = read(&out);
+            let text = plugin.out();
             let mut pods: Vec<&str> = text
                 .lines()
                 .filter_map(|l| l.split_whitespace().nth(1))
@@ -485,9 +464,8 @@ fn tree_watch_starts_its_watches_from_the_first_answer_without_listing_again() {
             pods.len() == 2
         },
     );
-    let _ = child.kill();
-    let _ = child.wait();
-    let text = read(&log);
+    let text = plugin.err();
+    drop(plugin);
     let lines: Vec<&str> = text.lines().filter(of_ns).collect();
     // Each read of the first answer once, and no list of it again: the
     // watches start from the versions that answer was read at.

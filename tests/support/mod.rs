@@ -347,6 +347,56 @@ impl Drop for Background {
     }
 }
 
+/// The plugin left running as admin (`--watch`) with its stdout and stderr
+/// in files; killed when dropped, so a test that fails leaves nothing
+/// behind.
+pub struct Logged {
+    child: std::process::Child,
+    pub stdout: PathBuf,
+    pub stderr: PathBuf,
+}
+
+impl Logged {
+    /// Starts the plugin with `args`; `name` names the log files.
+    pub fn start(name: &str, args: &[&str]) -> Logged {
+        let dir = std::env::temp_dir();
+        let stdout = dir.join(format!("{name}-stdout.log"));
+        let stderr = dir.join(format!("{name}-stderr.log"));
+        let child = Command::new(bin())
+            .env("KUBECONFIG", &cluster().kubeconfig)
+            .env("KUBECACHEDIR", cache_dir())
+            .env("NO_COLOR", "1")
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(std::fs::File::create(&stdout).unwrap())
+            .stderr(std::fs::File::create(&stderr).unwrap())
+            .spawn()
+            .unwrap();
+        Logged {
+            child,
+            stdout,
+            stderr,
+        }
+    }
+
+    /// What it wrote to stdout so far.
+    pub fn out(&self) -> String {
+        std::fs::read_to_string(&self.stdout).unwrap_or_default()
+    }
+
+    /// What it wrote to stderr so far.
+    pub fn err(&self) -> String {
+        std::fs::read_to_string(&self.stderr).unwrap_or_default()
+    }
+}
+
+impl Drop for Logged {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 /// A Deployment manifest with one container. `spec_extra` goes into the
 /// spec (e.g. "\n  progressDeadlineSeconds: 8"); `pod_labels` is appended to
 /// the pod template's labels (e.g. ", reconcile.test/failure: crash-loop").
