@@ -10,27 +10,26 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use clap::Parser;
-use kubectl_reconcile::cli::Cli;
-use kubectl_reconcile::{commands, completion};
+use kubectl_reconcile::app::Cli;
 
 fn main() -> ExitCode {
     // kubectl's plugin completion (through kubectl_complete-reconcile) comes
     // before clap: a partial command line is not a valid one.
     if std::env::args_os()
         .nth(1)
-        .is_some_and(|a| a == completion::PROTOCOL_ARG)
+        .is_some_and(|a| a == kubectl_reconcile::app::PROTOCOL_ARG)
     {
         let words: Vec<String> = std::env::args_os()
             .skip(2)
             .map(|w| w.to_string_lossy().into_owned())
             .collect();
-        return print(&completion::respond(&words), 0);
+        return print(&kubectl_reconcile::app::respond(&words), 0);
     }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => return usage(&e),
     };
-    kubectl_reconcile::log::set_level(cli.global.verbosity);
+    kubectl_reconcile::app::set_level(cli.global.verbosity);
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -38,7 +37,7 @@ fn main() -> ExitCode {
         Ok(rt) => rt,
         Err(e) => return fail(&anyhow::anyhow!("cannot start: {e}")),
     };
-    let result = runtime.block_on(commands::run(cli));
+    let result = runtime.block_on(kubectl_reconcile::app::run(cli));
     // Nothing left running (a watch's tasks, a blocking read) may hold up
     // the answer or Ctrl-C.
     runtime.shutdown_background();
@@ -67,7 +66,7 @@ fn usage(err: &clap::Error) -> ExitCode {
     let _ = writeln!(
         std::io::stderr(),
         "error: {}",
-        kubectl_reconcile::cli::usage_error(err, &argv)
+        kubectl_reconcile::app::usage_error(err, &argv)
     );
     ExitCode::from(2)
 }
@@ -85,11 +84,11 @@ fn fail(err: &anyhow::Error) -> ExitCode {
     // Errors carry the server's words (an API status message, a webhook's
     // failure): escaped here, the one place every error is printed, with
     // the line breaks before `hint:` kept.
-    let text = kubectl_reconcile::source::api::anyhow_chain(err);
+    let text = kubectl_reconcile::app::anyhow_chain(err);
     let _ = writeln!(
         std::io::stderr(),
         "error: {}",
-        kubectl_reconcile::render::escape_multiline(&text)
+        kubectl_reconcile::app::escape_multiline(&text)
     );
     ExitCode::from(2)
 }

@@ -26,8 +26,6 @@ pub struct Settings {
     /// `-o`, parsed once, and the table flags.
     pub view: View,
     pub color: bool,
-    /// `-v N`: 6 logs requests, 8 their headers.
-    pub verbosity: u8,
     /// `--field-selector`, matched against the objects listed.
     pub field_selector: Option<crate::field_selector::FieldSelector>,
     /// Terminal width, when stdout is a terminal.
@@ -187,7 +185,6 @@ impl Settings {
                     .transpose()?,
             },
             color,
-            verbosity: args.verbosity,
             field_selector: args
                 .field_selector
                 .as_deref()

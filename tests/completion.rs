@@ -8,7 +8,7 @@ mod common;
 
 use std::path::Path;
 
-use kubectl_reconcile::completion::scripts;
+use kubectl_reconcile::app::scripts;
 
 use common::root;
 use common::run::{Cmd, path_with_bin_dir};
@@ -194,7 +194,7 @@ fn the_protocol_without_a_cluster() {
 #[test]
 fn help_has_examples_for_every_subcommand() {
     use clap::CommandFactory;
-    let cli = kubectl_reconcile::cli::Cli::command();
+    let cli = kubectl_reconcile::app::Cli::command();
     let subs: Vec<&str> = cli.get_subcommands().map(|s| s.get_name()).collect();
     assert!(subs.len() >= 3, "{subs:?}");
     for sub in subs {

@@ -176,10 +176,7 @@ fn types_come_from_the_discovery_cache() {
         &complete_as(kubeconfig, &cache, &["tree", "ingr"]).0,
         &["ingresses"],
     );
-    let file = kubectl_reconcile::source::discovery::cache_path(
-        &cache,
-        &support::server_authority(kubeconfig),
-    );
+    let file = kubectl_reconcile::app::cache_path(&cache, &support::server_authority(kubeconfig));
     assert!(
         file.is_file(),
         "the first completion wrote {}",

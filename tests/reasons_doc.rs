@@ -7,8 +7,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use kubectl_reconcile::model::{Event, Object, Snapshot};
-use kubectl_reconcile::verdict::{Judged, judge};
+use kubectl_reconcile::pipeline::{Event, Judged, Object, Snapshot, judge};
 use serde::Deserialize;
 use serde_json::Value;
 

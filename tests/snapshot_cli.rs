@@ -192,14 +192,10 @@ fn bad_snapshots_say_what_is_wrong() {
 
 #[test]
 fn text_is_cut_to_a_fixed_terminal_width() {
-    use kubectl_reconcile::render::{Style, tree};
-    use kubectl_reconcile::report::TreeReport;
-    use kubectl_reconcile::source::{file, offline};
-    use kubectl_reconcile::targets::TargetSpec;
-    use kubectl_reconcile::verdict::Judged;
+    use kubectl_reconcile::pipeline::{self, Judged, Style, TargetSpec, TreeReport, tree};
 
-    let snap = file::load_snapshot(common::root().join(SHOP).to_str().unwrap(), None).unwrap();
-    let targets = offline::resolve(
+    let snap = pipeline::load_snapshot(common::root().join(SHOP).to_str().unwrap(), None).unwrap();
+    let targets = pipeline::resolve(
         &snap,
         &[TargetSpec::Name {
             type_: "deploy".into(),

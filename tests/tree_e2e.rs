@@ -665,7 +665,7 @@ fn a_cached_catalog_serves_until_a_read_proves_it_wrong() {
     // The server stops serving the version the cache names (as when an
     // upgrade removes one): the 404 has the catalog read whole, and the
     // question asked again.
-    let file = kubectl_reconcile::source::discovery::cache_path(
+    let file = kubectl_reconcile::app::cache_path(
         &cache,
         &support::server_authority(&cluster().kubeconfig),
     );

@@ -19,7 +19,7 @@ use crate::settings::Settings;
 use crate::targets::{self, TargetSpec};
 use crate::verdict::Verdict;
 
-pub use load::{load, load_keep, load_why, load_why_keep};
+pub use load::{load_keep, load_why_keep};
 
 /// What a command produced: stdout text and the exit status (0 or 1; the
 /// tool's own failures are errors, status 2).

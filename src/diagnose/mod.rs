@@ -24,8 +24,10 @@ use serde::Serialize;
 pub use chain::{Cause, Link};
 pub use events::{EventLine, NO_EVENTS};
 pub use findings::Finding;
-pub use generation::{Change, GenerationCheck, STALE_AFTER};
-pub use gone::{GONE_FAILURE_WINDOW, failed_and_deleted, missing};
+pub use generation::GenerationCheck;
+#[cfg(test)]
+pub use gone::GONE_FAILURE_WINDOW;
+pub use gone::{failed_and_deleted, missing};
 pub use steps::NextStep;
 
 use crate::graph::Graph;
@@ -122,6 +124,7 @@ fn abnormal(c: &Condition) -> bool {
 }
 
 /// Diagnoses the object `uid` of the snapshot.
+#[cfg(test)]
 pub fn diagnose(snap: &Judged<'_>, uid: &str) -> Diagnosis {
     diagnose_in(snap, &Graph::new(snap), uid)
 }

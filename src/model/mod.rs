@@ -7,7 +7,9 @@ mod snapshot;
 mod target;
 mod time;
 
-pub use event::{Event, EventSource, dedupe_events};
+#[cfg(test)]
+pub use event::EventSource;
+pub use event::{Event, dedupe_events};
 pub use object::{
     Condition, Object, ObjectRef, OwnerRef, group_of, is_data_kind, parse_conditions,
 };

@@ -26,7 +26,9 @@ pub use near::near_miss;
 pub use producers::{producers, secret_producer_types};
 pub use reads::{RelatedRead, Resource, Select, reads_for};
 pub use tree::{End, Node, tree, tree_with_users};
-pub use users::{PodsToRead, pods_to_read, uses};
+#[cfg(test)]
+pub use users::PodsToRead;
+pub use users::{pods_to_read, uses};
 
 /// The name of an edge between two objects.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]

@@ -1,7 +1,7 @@
 //! Rendering reports: text for people (tree, status table), and the
 //! versioned JSON or YAML documents for programs. Pure: writes to strings.
 
-pub use crate::escape::{escape, escape_multiline};
+pub use crate::escape::escape;
 pub mod jsonpath;
 pub mod layout;
 pub mod shape;

@@ -39,16 +39,8 @@ impl SnapshotBuilder {
         SnapshotBuilder::default()
     }
 
-    pub fn object(&mut self, obj: Object) {
-        self.objects.push(obj);
-    }
-
     pub fn objects(&mut self, objects: impl IntoIterator<Item = Object>) {
         self.objects.extend(objects);
-    }
-
-    pub fn event(&mut self, event: Event) {
-        self.events.push(event);
     }
 
     pub fn events(&mut self, events: impl IntoIterator<Item = Event>) {
@@ -57,10 +49,6 @@ impl SnapshotBuilder {
 
     pub fn gap(&mut self, gap: Incomplete) {
         self.gaps.incomplete.push(gap);
-    }
-
-    pub fn absent(&mut self, id: ObjectRef) {
-        self.gaps.absent.push(id);
     }
 
     pub fn gaps(&mut self, gaps: &Gaps) {

@@ -31,14 +31,6 @@ pub enum Credential {
     },
 }
 
-impl Credential {
-    pub fn expires(&self) -> Option<Timestamp> {
-        match self {
-            Credential::Token { expires, .. } | Credential::Certificate { expires, .. } => *expires,
-        }
-    }
-}
-
 /// A renewal of a plugin's token that failed: the plugin's error, whole.
 /// Carried through the HTTP stack so that the answer names the plugin
 /// instead of "unreachable".

@@ -40,8 +40,6 @@ const CACHE_VERSION: u32 = 2;
 pub struct Discovered {
     pub catalog: Catalog,
     pub stale: Vec<Incomplete>,
-    /// How many of the two documents were unchanged (answered 304).
-    pub unchanged: usize,
 }
 
 /// Where the catalog of one server is cached: kubectl's layout, with a file
@@ -99,11 +97,7 @@ pub async fn catalog(
             ),
         });
     }
-    Ok(Discovered {
-        catalog,
-        stale,
-        unchanged: usize::from(core_same) + usize::from(groups_same),
-    })
+    Ok(Discovered { catalog, stale })
 }
 
 /// One document: the cached one when the server says it has not changed.

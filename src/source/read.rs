@@ -114,7 +114,7 @@ pub struct Read {
     roots_only: bool,
     /// For a watch: only what happens from now on, not what is there
     /// (the events of a namespace whose past events were read otherwise).
-    from_now: bool,
+    starting_now: bool,
     /// Keep `metadata.managedFields` (who wrote what): only `why`'s targets
     /// need it. Otherwise it is skipped while parsing.
     managed_fields: bool,
@@ -131,7 +131,7 @@ impl Read {
             fields: None,
             metadata_only: false,
             roots_only: false,
-            from_now: false,
+            starting_now: false,
             managed_fields: false,
         }
     }
@@ -174,13 +174,13 @@ impl Read {
 
     /// A watch of this read starts now: what is already there is not
     /// listed (only the list's resourceVersion is asked for).
-    pub fn from_now(mut self) -> Read {
-        self.from_now = true;
+    pub fn starting_now(mut self) -> Read {
+        self.starting_now = true;
         self
     }
 
-    pub fn is_from_now(&self) -> bool {
-        self.from_now
+    pub fn is_starting_now(&self) -> bool {
+        self.starting_now
     }
 
     /// Only the objects without a controller are kept.

@@ -175,7 +175,7 @@ fn a_healthy_deployment_tree_is_three_reads() {
         .filter(|r| r.is_events())
         .collect();
     assert!(
-        matches!(events[..], [r] if r.is_from_now() && r.namespace.as_deref() == Some("shop")),
+        matches!(events[..], [r] if r.is_starting_now() && r.namespace.as_deref() == Some("shop")),
         "{events:#?}"
     );
 }
@@ -431,7 +431,7 @@ fn a_live_answer_starts_each_watch_from_what_it_read_with_what_a_list_would_hold
         let fetched = run(ask_as(&memory, &cat, &targets, mode, None, true)).unwrap();
         assert!(!fetched.watches.is_empty());
         for w in &fetched.watches {
-            if w.read.is_from_now() {
+            if w.read.is_starting_now() {
                 // Only the version is read for those, when the watch starts.
                 assert!(w.from.is_none(), "{:?}", w.read);
                 continue;

@@ -258,7 +258,7 @@ async fn run(
                 items: Vec::new(),
                 resource_version: rv,
             })
-        } else if read.is_from_now() {
+        } else if read.is_starting_now() {
             api.page(&read, 1, None)
                 .await
                 .map(|page| super::read::Listing {

@@ -11,11 +11,9 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use serde_json::{Map, Value, json};
 
-use kubectl_reconcile::model::Target;
-use kubectl_reconcile::render::{self, Style};
-use kubectl_reconcile::report::{StatusReport, TreeReport, WhyReport};
-use kubectl_reconcile::source::{file, offline};
-use kubectl_reconcile::verdict::Judged;
+use kubectl_reconcile::pipeline::{
+    self, Judged, StatusReport, Style, Target, TreeReport, WhyReport,
+};
 
 fn cases() -> u32 {
     std::env::var("PROPTEST_CASES")
@@ -241,14 +239,14 @@ fn snapshot_text() -> impl Strategy<Value = (String, &'static str)> {
 /// whether the snapshot loaded.
 fn pure_stages(text: &str) -> (Duration, bool) {
     let started = Instant::now();
-    let source = file::SourceText::new("fuzz.yaml", text);
-    let Ok(snap) = file::build_snapshot(&[source], None) else {
+    let source = pipeline::SourceText::new("fuzz.yaml", text);
+    let Ok(snap) = pipeline::build_snapshot(&[source], None) else {
         return (started.elapsed(), false);
     };
     let style = Style { color: false };
     let now = snap.now;
     for namespace in [None, Some("a")] {
-        let Ok(targets) = offline::resolve(&snap, &[], namespace) else {
+        let Ok(targets) = pipeline::resolve(&snap, &[], namespace) else {
             continue;
         };
         let found: Vec<Target> = targets.clone();
@@ -257,9 +255,9 @@ fn pure_stages(text: &str) -> (Duration, bool) {
         let status = StatusReport::build(&judged, &found);
         let why = WhyReport::build(&judged, &found);
         let texts = [
-            render::tree::render(
+            pipeline::tree::render(
                 &tree,
-                &render::tree::TreeOptions {
+                &pipeline::tree::TreeOptions {
                     style,
                     width: Some(80),
                     all: false,
@@ -269,9 +267,9 @@ fn pure_stages(text: &str) -> (Duration, bool) {
                     labels: None,
                 },
             ),
-            render::tree::render(
+            pipeline::tree::render(
                 &tree,
-                &render::tree::TreeOptions {
+                &pipeline::tree::TreeOptions {
                     style,
                     width: None,
                     all: true,
@@ -281,9 +279,9 @@ fn pure_stages(text: &str) -> (Duration, bool) {
                     labels: Some(&snap),
                 },
             ),
-            render::status::render(
+            pipeline::status::render(
                 &status,
-                &render::status::StatusOptions {
+                &pipeline::status::StatusOptions {
                     style,
                     width: Some(60),
                     now,
@@ -292,9 +290,9 @@ fn pure_stages(text: &str) -> (Duration, bool) {
                     snapshot: Some(&snap),
                 },
             ),
-            render::why::render(
+            pipeline::why::render(
                 &why,
-                &render::why::WhyOptions {
+                &pipeline::why::WhyOptions {
                     style,
                     width: None,
                     now,
@@ -306,14 +304,14 @@ fn pure_stages(text: &str) -> (Duration, bool) {
             crate::assert_inert(t);
         }
         for doc in [
-            render::json(&tree),
-            render::json(&why),
-            render::json(&status),
+            pipeline::json(&tree),
+            pipeline::json(&why),
+            pipeline::json(&status),
         ] {
             crate::assert_inert(&doc);
             serde_json::from_str::<Value>(&doc).expect("valid JSON");
         }
-        for doc in [render::yaml(&tree), render::yaml(&status)] {
+        for doc in [pipeline::yaml(&tree), pipeline::yaml(&status)] {
             crate::assert_inert(&doc);
             serde_yaml_ng::from_str::<Value>(&doc).expect("valid YAML");
         }

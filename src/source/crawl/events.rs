@@ -176,7 +176,7 @@ impl<R: Reader> Crawl<'_, R> {
         for ns in namespaces {
             let whole = Read::list(&rt, Some(&ns));
             if !self.watching(&whole) {
-                self.watch(whole.from_now());
+                self.watch(whole.starting_now());
             }
         }
     }

@@ -23,7 +23,9 @@ mod trees;
 
 pub use events::first_event_pages;
 pub use related::conversion_webhook;
-pub use sweep::{MAX_OWNED, Swept};
+#[cfg(test)]
+use sweep::MAX_OWNED;
+pub use sweep::Swept;
 
 /// How many requests run at once: streams on one HTTP/2 connection
 /// (kube-apiserver allows 100 per connection by default), with room left
@@ -395,11 +397,6 @@ impl<'a, R: Reader> Crawl<'a, R> {
     /// A gap that is not a failed request (a type not served, a walk cut).
     pub fn gap(&mut self, gap: Incomplete) {
         self.gaps.incomplete.push(gap);
-    }
-
-    /// Every object found so far.
-    pub fn objects(&self) -> &[Object] {
-        &self.objects
     }
 
     pub fn finish(self) -> Crawled {
