@@ -273,6 +273,53 @@ pub fn wants_events(obj: &Object) -> bool {
     }
 }
 
+/// How a namespace's events are read, before its first page is in hand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EventsFirst {
+    /// Read already (an earlier read of the question): nothing to do.
+    Had,
+    /// Each object's own, by uid: a few objects cost less than a page.
+    ByUid,
+    /// The namespace's first page (read now, or started early).
+    Page,
+}
+
+/// `had`: the namespace's events were read by an earlier read of the
+/// question; `early`: its first page was started with the first reads;
+/// `every`: `why`'s timeline (every event), else only the events verdicts
+/// cite; `objects`: how many objects there want their events.
+pub fn events_first(had: bool, early: bool, every: bool, objects: usize) -> EventsFirst {
+    match () {
+        () if had => EventsFirst::Had,
+        () if !early && !every && objects <= SMALL_TREE => EventsFirst::ByUid,
+        () => EventsFirst::Page,
+    }
+}
+
+/// What to do with a namespace's first page of events.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EventsThen {
+    /// It held them all: the namespace's events are read.
+    Whole,
+    /// Nothing there wants its events (a target that is not there): the
+    /// newest page is enough.
+    Newest,
+    /// More pages, and a small tree: its objects' own events, by uid.
+    ByUid,
+    /// More pages, and a large tree: every page.
+    Every,
+}
+
+/// `more`: the page has a continue token.
+pub fn events_then(more: bool, objects: usize) -> EventsThen {
+    match (more, objects) {
+        (false, _) => EventsThen::Whole,
+        (true, 0) => EventsThen::Newest,
+        (true, n) if n <= SMALL_TREE => EventsThen::ByUid,
+        (true, _) => EventsThen::Every,
+    }
+}
+
 /// The read of the events of one object.
 pub fn events_of(events: &ResourceType, obj: &Object) -> Read {
     Read::list(events, obj.namespace()).fields(format!("involvedObject.uid={}", obj.uid))
@@ -280,6 +327,23 @@ pub fn events_of(events: &ResourceType, obj: &Object) -> Read {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_namespace_s_events_are_read_by_page_or_by_object_as_the_tree_needs() {
+        use super::{EventsFirst as F, EventsThen as T, events_first, events_then};
+        // Read before: nothing. `why` starts with the page; `tree` and
+        // `status` ask a few objects' own.
+        assert_eq!(events_first(true, true, true, 3), F::Had);
+        assert_eq!(events_first(false, true, true, 3), F::Page);
+        assert_eq!(events_first(false, false, false, 3), F::ByUid);
+        assert_eq!(events_first(false, false, false, SMALL_TREE + 1), F::Page);
+        assert_eq!(events_first(false, false, true, 3), F::Page);
+        // One page is all; a busy namespace pages only for a large tree.
+        assert_eq!(events_then(false, 500), T::Whole);
+        assert_eq!(events_then(true, 0), T::Newest);
+        assert_eq!(events_then(true, SMALL_TREE), T::ByUid);
+        assert_eq!(events_then(true, SMALL_TREE + 1), T::Every);
+    }
     use super::*;
     use crate::source::tests::catalog;
     use serde_json::json;

@@ -80,46 +80,43 @@ impl<R: Reader> Crawl<'_, R> {
         // page, where it held all of the namespace's events.
         let mut watch: Vec<(Read, Option<Seed>)> = Vec::new();
         for (ns, objects) in by_ns {
-            if self.events_read.namespaces.contains(&ns) {
-                continue;
-            }
+            let early = first.contains_key(&ns);
+            let how = plan::events_first(
+                self.events_read.namespaces.contains(&ns),
+                early,
+                self.events_of == EventsOf::Every,
+                objects.len(),
+            );
             let read = Read::list(&rt, Some(&ns));
-            let page = match first.remove(&ns) {
-                Some(page) => page,
-                // A few objects' own events cost less than a namespace's.
-                None if self.events_of == EventsOf::Unhealthy
-                    && objects.len() <= plan::SMALL_TREE =>
-                {
+            let page = match (how, first.remove(&ns)) {
+                (plan::EventsFirst::Had, _) => continue,
+                (plan::EventsFirst::ByUid, _) => {
                     by_uid.extend(objects);
                     continue;
                 }
-                None => self.reader.page(&read, PAGE, None).await,
+                (plan::EventsFirst::Page, Some(page)) => page,
+                (plan::EventsFirst::Page, None) => self.reader.page(&read, PAGE, None).await,
             };
             self.tried += 1;
             match page {
                 Ok(page) => {
                     let mut seed = None;
-                    match page.continue_token {
-                        None => {
-                            let events: Vec<Event> =
-                                page.items.iter().filter_map(Event::from_value).collect();
+                    let events = || page.items.iter().filter_map(Event::from_value);
+                    match plan::events_then(page.continue_token.is_some(), objects.len()) {
+                        plan::EventsThen::Whole => {
+                            let events: Vec<Event> = events().collect();
                             if self.seeding {
-                                seed = Seed::events(page.resource_version, events.clone());
+                                seed = Seed::events(page.resource_version.clone(), events.clone());
                             }
                             found.extend(events);
                             self.events_read.namespaces.insert(ns);
                         }
-                        Some(_) if objects.is_empty() => {
-                            // Nothing of it exists: the newest page is enough.
-                            found.extend(page.items.iter().filter_map(Event::from_value));
-                        }
-                        Some(_) if objects.len() <= plan::SMALL_TREE => {
-                            // The page is dropped: each object's own are asked for.
-                            by_uid.extend(objects);
-                        }
-                        Some(token) => {
-                            found.extend(page.items.iter().filter_map(Event::from_value));
-                            pages.push((read.clone(), Some(token)));
+                        plan::EventsThen::Newest => found.extend(events()),
+                        // The page is dropped: each object's own are asked for.
+                        plan::EventsThen::ByUid => by_uid.extend(objects),
+                        plan::EventsThen::Every => {
+                            found.extend(events());
+                            pages.push((read.clone(), page.continue_token.clone()));
                             self.events_read.namespaces.insert(ns);
                         }
                     }
