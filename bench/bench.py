@@ -659,8 +659,45 @@ def user_agent_prefix(tool, argv):
 TIME = "/usr/bin/time"
 
 
+def server_pids(state):
+    """The private cluster's kube-apiserver and etcd: the processes whose command line names its state directory."""
+    pids = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            cmd = open(f"/proc/{pid}/cmdline", "rb").read().split(b"\0")
+        except OSError:
+            continue
+        name = os.path.basename(cmd[0]).decode(errors="replace") if cmd and cmd[0] else ""
+        if (name.startswith("kube-apiserver") or name.startswith("etcd")) and any(state.encode() in a for a in cmd):
+            pids.append(int(pid))
+    return pids
+
+
+def cpu_seconds(pids):
+    """User and system CPU time the processes have used so far."""
+    total = 0
+    for pid in pids:
+        try:
+            fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def idle_cpu_rate(pids, seconds=5.0):
+    """The servers' CPU use per second with no tool running (controllers, kwok, watches)."""
+    c0, t0 = cpu_seconds(pids), time.perf_counter()
+    time.sleep(seconds)
+    return (cpu_seconds(pids) - c0) / (time.perf_counter() - t0)
+
+
+SERVER = {"pids": [], "idle": 0.0}
+
+
 def run_once(argv, env, out_dir, tag):
-    """Runs one command; returns wall seconds, peak RSS, exit code, time window, output lines."""
+    """Runs one command; returns wall seconds, peak RSS, exit code, time window, output lines, and the
+    API server's and etcd's CPU seconds over the run, less what they spend idle in that time."""
     out_path = os.path.join(out_dir, tag + ".out")
     err_path = os.path.join(out_dir, tag + ".err")
     rss_path = os.path.join(out_dir, tag + ".rss")
@@ -668,11 +705,13 @@ def run_once(argv, env, out_dir, tag):
         die(f"{TIME} is not installed", "install GNU time (apt-get install time): it measures each tool's own peak memory")
     with open(out_path, "wb") as out, open(err_path, "wb") as err:
         t0 = time.time()
+        cpu0 = cpu_seconds(SERVER["pids"])
         p0 = time.perf_counter()
         proc = subprocess.Popen([TIME, "-f", "%M", "-o", rss_path, *argv], stdout=out, stderr=err,
                                 stdin=subprocess.DEVNULL, env=env)
         _, status, _ = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - p0
+        server_cpu = max(0.0, cpu_seconds(SERVER["pids"]) - cpu0 - SERVER["idle"] * wall)
         t1 = time.time()
     proc.returncode = os.waitstatus_to_exitcode(status)
     with open(out_path, "rb") as f:
@@ -680,7 +719,8 @@ def run_once(argv, env, out_dir, tag):
     with open(rss_path) as f:
         # GNU time writes "Command exited with non-zero status N" first then.
         rss_kib = int(f.read().split()[-1])
-    return {"wall": wall, "rss_kib": rss_kib, "exit": proc.returncode, "t0": t0, "t1": t1, "lines": lines}
+    return {"wall": wall, "rss_kib": rss_kib, "exit": proc.returncode, "t0": t0, "t1": t1, "lines": lines,
+            "server_cpu": server_cpu}
 
 
 def audit_requests(audit_log, offset, records):
@@ -752,7 +792,12 @@ def measure(args, info, counts, peers):
             r.update(relay.take(), question=q, tool=name, kind="relay", ua=user_agent_prefix(name, argv))
             records.append(r)
 
-    log(f"time and memory: {args.runs} interleaved rounds, direct to the API server")
+    SERVER["pids"] = server_pids(args.state)
+    if len(SERVER["pids"]) < 2:
+        log(f"  warning: found {len(SERVER['pids'])} of the cluster's kube-apiserver and etcd; server CPU is partial")
+    SERVER["idle"] = idle_cpu_rate(SERVER["pids"])
+    log(f"time and memory: {args.runs} interleaved rounds, direct to the API server "
+        f"(servers idle at {SERVER['idle']:.2f} CPU s/s)")
     rng = random.Random(7)
     for round_ in range(args.runs):
         for q, tools in questions.items():
@@ -828,6 +873,7 @@ def summarize(questions, records):
                 "connections": relay[name]["connections"], "wall": statistics.median(r["wall"] for r in runs),
                 "ratio": statistics.median(pairs) if pairs else None,
                 "rss": statistics.median(r["rss_kib"] for r in runs) / 1024, "lines": relay[name]["lines"],
+                "server_cpu": statistics.median(r["server_cpu"] for r in runs),
                 "exits": sorted({r["exit"] for r in every}), "uris": relay[name].get("uris", []),
             }
     return out
@@ -882,12 +928,13 @@ def report(args, counts, questions, records, peers, load_before):
     for q, tools in summary.items():
         rows.append(f"\n### {TITLES[q]}\n")
         rows.append("| tool | requests | bytes ↓ | bytes ↑ | connections | wall (median) | peer ÷ plugin time "
-                    "| peak RSS (median) | output lines | exit |")
-        rows.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+                    "| peak RSS (median) | server CPU (median) | output lines | exit |")
+        rows.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
         for name, m in tools.items():
             ratio = "1 (reference)" if name == PLUGIN else (f"{m['ratio']:.2f}" if m["ratio"] is not None else "–")
             rows.append(f"| {name} | {span(m['requests'])} | {fmt_bytes(m['down'])} | {fmt_bytes(m['up'])} "
-                        f"| {m['connections']} | {m['wall']:.3f} s | {ratio} | {m['rss']:.0f} MiB | {m['lines']} "
+                        f"| {m['connections']} | {m['wall']:.3f} s | {ratio} | {m['rss']:.0f} MiB "
+                        f"| {m['server_cpu']:.2f} s | {m['lines']} "
                         f"| {','.join(map(str, m['exits']))} |")
         paths = tools[PLUGIN]["uris"]
         if paths:
@@ -917,6 +964,8 @@ def report(args, counts, questions, records, peers, load_before):
         "requests: from the audit log, by User-Agent and time window (min–max over every run). "
         "bytes: through a TCP relay in front of the API server, TLS handshakes included. "
         "peer ÷ plugin time: the median of each round's ratio; above 1 the plugin is faster. "
+        "server CPU: kube-apiserver's and etcd's user and system CPU time over a timed run, less their idle "
+        "rate over the same time (measured for 5 s before the rounds), median over the rounds. "
         "exit 1 from the plugin means it found something not converged.",
     ]
     return "\n".join(head + rows) + "\n"

@@ -299,20 +299,27 @@ fn wait_for_deleted() {
     assert_eq!(code, 0, "{out}");
 }
 
-#[test]
-fn tree_watch_follows_the_namespace_events_from_now_without_listing_them() {
-    let ns = Namespace::new("watch-events");
+/// A namespace with a healthy Deployment `web` of one pod, and
+/// `tree deploy/web --watch -v 6` running on it, logging its requests.
+fn watched_web(prefix: &str) -> (Namespace, support::Logged) {
+    let ns = Namespace::new(prefix);
     ns.apply(&deployment("web", 1, "", ""));
     wait_until("one replica", Duration::from_secs(60), || {
         available(&ns, "web", 1)
     });
-    // A healthy tree reads no events; its --watch still follows the
-    // namespace's events from now on (a pod may turn unhealthy later),
-    // asking only for the list's version, not its items.
     let plugin = support::Logged::start(
         &ns.name,
         &["-n", &ns.name, "tree", "deploy/web", "--watch", "-v", "6"],
     );
+    (ns, plugin)
+}
+
+#[test]
+fn tree_watch_follows_the_namespace_events_from_now_without_listing_them() {
+    // A healthy tree reads no events; its --watch still follows the
+    // namespace's events from now on (a pod may turn unhealthy later),
+    // asking only for the list's version, not its items.
+    let (ns, plugin) = watched_web("watch-events");
     let events = format!("/api/v1/namespaces/{}/events?", ns.name);
     let requests = || -> Vec<String> {
         plugin
@@ -425,15 +432,7 @@ fn on_a_terminal_the_watch_keeps_time_and_fits_a_resized_window() {
 
 #[test]
 fn tree_watch_starts_its_watches_from_the_first_answer_without_listing_again() {
-    let ns = Namespace::new("watch-seeded");
-    ns.apply(&deployment("web", 1, "", ""));
-    wait_until("one replica", Duration::from_secs(60), || {
-        available(&ns, "web", 1)
-    });
-    let plugin = support::Logged::start(
-        &ns.name,
-        &["-n", &ns.name, "tree", "deploy/web", "--watch", "-v", "6"],
-    );
+    let (ns, plugin) = watched_web("watch-seeded");
     let of_ns = |l: &&str| l.contains(&format!("/namespaces/{}/", ns.name)) && l.contains("GET ");
     let watches = |text: &str, plural: &str| {
         text.lines()

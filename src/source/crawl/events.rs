@@ -20,6 +20,15 @@ pub async fn first_event_pages<R: Reader>(
 }
 
 impl<R: Reader> Crawl<'_, R> {
+    /// A list of events that answered: its events are the answer's, and
+    /// its watch starts from it.
+    pub(super) fn take_events(&mut self, read: Read, listing: crate::source::read::Listing) {
+        let events: Vec<Event> = listing.items.iter().filter_map(Event::from_value).collect();
+        let seed = || Seed::events(listing.resource_version, events.clone());
+        self.watch_from(read, seed);
+        self.events.extend(events);
+    }
+
     /// The events of everything found. Per namespace: `first` is the first
     /// page of its events when it was started early. A namespace whose
     /// events fit one page is read whole; a busy one with a small tree is
@@ -36,13 +45,7 @@ impl<R: Reader> Crawl<'_, R> {
         if all_namespaces && self.events_of == EventsOf::Every {
             let read = Read::list(&rt, None);
             match self.reader.list(&read).await {
-                Ok(listing) => {
-                    let events: Vec<Event> =
-                        listing.items.iter().filter_map(Event::from_value).collect();
-                    let seed = || Seed::events(listing.resource_version, events.clone());
-                    self.watch_from(read, seed);
-                    self.events.extend(events);
-                }
+                Ok(listing) => self.take_events(read, listing),
                 Err(e) => {
                     self.failed += 1;
                     self.fail(&read, e);

@@ -155,13 +155,7 @@ impl<R: Reader> Crawl<'_, R> {
         };
         let read = Read::list(&rt, namespace).fields("involvedObject.kind=Job,type=Warning");
         match self.reader.list(&read).await {
-            Ok(listing) => {
-                let events: Vec<Event> =
-                    listing.items.iter().filter_map(Event::from_value).collect();
-                let seed = || Seed::events(listing.resource_version, events.clone());
-                self.watch_from(read, seed);
-                self.events.extend(events);
-            }
+            Ok(listing) => self.take_events(read, listing),
             Err(e) => self.fail(&read, e),
         }
     }
