@@ -10,6 +10,8 @@ mod support;
 
 use std::time::Duration;
 
+use serde_json::Value;
+
 use support::{Background, Namespace, kubectl, reconcile, wait_until};
 
 fn deployment(name: &str, replicas: u32) -> String {
@@ -210,4 +212,83 @@ fn a_user_who_may_list_but_not_watch_still_sees_a_rollout_converge() {
         elapsed < Duration::from_secs(45),
         "converged by re-listing: {elapsed:?}"
     );
+}
+
+#[test]
+fn a_sweep_that_keeps_only_rows_answers_as_one_that_keeps_every_object() {
+    // A one-shot `status` judges a custom resource as its list arrives and
+    // keeps only the row of one that is converged; `--show-labels` needs
+    // the objects, so it keeps them all. Both must answer alike.
+    support::install_crd("gizmos", "Gizmo", "sweep.reconcile.test", "", "");
+    let ns = Namespace::new("sweep-settled");
+    ns.apply(&deployment("web", 1));
+    for (name, ready, reason) in [
+        ("a", "True", "Reconciled"),
+        ("b", "False", "Broken"),
+        ("c", "True", "Reconciled"),
+    ] {
+        ns.apply(&format!(
+            "apiVersion: sweep.reconcile.test/v1\nkind: Gizmo\nmetadata: {{name: {name}}}\nspec: {{size: 1}}\n"
+        ));
+        let status = format!(
+            r#"{{"status": {{"observedGeneration": 1, "conditions": [{{"type": "Ready", "status": "{ready}", "reason": "{reason}", "message": "gizmo {name}", "lastTransitionTime": "2026-12-01T10:00:00Z"}}]}}}}"#
+        );
+        ns.kubectl(&[
+            "patch",
+            &format!("gizmos.sweep.reconcile.test/{name}"),
+            "--subresource=status",
+            "--type=merge",
+            "-p",
+            &status,
+        ])
+        .ok();
+    }
+    support::wait_rolled_out(&ns, "web", 1);
+    let items = |extra: &[&str]| -> Vec<Value> {
+        let mut args = vec!["-n", ns.name.as_str(), "status", "-o", "json"];
+        args.extend_from_slice(extra);
+        let run = reconcile(&args);
+        assert_eq!(run.code, 1, "gizmo b is broken: {}", run.stderr);
+        run.json()["items"].as_array().unwrap().clone()
+    };
+    let rows = items(&[]);
+    let names: Vec<String> = rows
+        .iter()
+        .map(|i| {
+            format!(
+                "{}/{} {}",
+                i["object"]["kind"].as_str().unwrap(),
+                i["object"]["name"].as_str().unwrap(),
+                i["verdict"].as_str().unwrap()
+            )
+        })
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "Deployment/web Converged",
+            "Gizmo/a Converged",
+            "Gizmo/b Failed",
+            "Gizmo/c Converged"
+        ]
+    );
+    assert_eq!(rows, items(&["--show-labels"]));
+    // `why` counts the roots it did not keep.
+    let why = |extra: &[&str]| -> Value {
+        let mut args = vec!["-n", ns.name.as_str(), "why", "-o", "json"];
+        args.extend_from_slice(extra);
+        let run = reconcile(&args);
+        assert_eq!(run.code, 1, "{}", run.stderr);
+        run.json()
+    };
+    let settled = why(&[]);
+    assert_eq!(settled["summary"]["roots"], 4, "{settled:#}");
+    assert_eq!(settled["summary"]["notConverged"], 1, "{settled:#}");
+    let every = why(&["--show-labels"]);
+    assert_eq!(settled["summary"], every["summary"]);
+    let objects = |doc: &Value| -> Vec<Value> {
+        let items = doc["items"].as_array().unwrap();
+        items.iter().map(|i| i["object"].clone()).collect()
+    };
+    assert_eq!(objects(&settled), objects(&every));
 }

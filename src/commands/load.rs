@@ -4,15 +4,19 @@
 
 use anyhow::Context;
 
-use crate::model::{ObjectRef, Target};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use crate::model::{Object, ObjectRef, Snapshot, Target};
 use crate::settings::Settings;
 use crate::source::builder::SnapshotBuilder;
-use crate::source::crawl::Earlier;
+use crate::source::crawl::{Earlier, Settler};
 use crate::source::live::{Fetched, Live, Mode};
 use crate::source::{file, offline};
 use crate::targets::Scope;
 use crate::targets::TargetSpec;
 use crate::targets::failing_roots;
+use crate::verdict::{Item, Judge};
 
 /// A read, and the live connection it came from (none for snapshot files).
 pub struct Loaded {
@@ -40,7 +44,7 @@ pub async fn load_keep(
     mode: Mode,
     live: Option<Live>,
 ) -> anyhow::Result<Loaded> {
-    load_more(settings, specs, mode, live, None).await
+    load_more(settings, specs, mode, live, None, None).await
 }
 
 /// Loads; `earlier`: the events and sweep lists an earlier read of the
@@ -51,6 +55,7 @@ async fn load_more(
     mode: Mode,
     live: Option<Live>,
     earlier: Option<Earlier>,
+    settle: Option<Settler>,
 ) -> anyhow::Result<Loaded> {
     if let Some(path) = &settings.snapshot {
         let snapshot = file::load_snapshot(path, settings.now)?;
@@ -75,6 +80,7 @@ async fn load_more(
             None => Live::connect(&settings.connection, settings.cache_dir.clone()).await?,
         };
         live.live = settings.live;
+        live.settle = settle;
         let scope = scope(settings, &live);
         let fetched = live.fetch(specs, &scope, mode, earlier).await?;
         Ok::<_, anyhow::Error>(Loaded {
@@ -95,13 +101,18 @@ pub fn scope(settings: &Settings, live: &Live) -> Scope {
 }
 
 pub async fn load_why(settings: &Settings, specs: &[TargetSpec]) -> anyhow::Result<Fetched> {
-    Ok(load_why_keep(settings, specs).await?.fetched)
+    Ok(load_why_keep(settings, specs).await?.0.fetched)
 }
 
 /// What `why` needs: the trees under the targets and the owners above
 /// them. With no target, the roots of the namespace are judged first and
-/// only those not converged are read in depth.
-pub async fn load_why_keep(settings: &Settings, specs: &[TargetSpec]) -> anyhow::Result<Loaded> {
+/// only those not converged are read in depth; a one-shot sweep does not
+/// keep the roots it judges converged as their lists arrive ([`settles`]),
+/// and says how many there were.
+pub async fn load_why_keep(
+    settings: &Settings,
+    specs: &[TargetSpec],
+) -> anyhow::Result<(Loaded, usize)> {
     if settings.snapshot.is_some() || !specs.is_empty() {
         let mut loaded = load_keep(settings, specs, Mode::Why, None).await?;
         if specs.is_empty() {
@@ -110,37 +121,106 @@ pub async fn load_why_keep(settings: &Settings, specs: &[TargetSpec]) -> anyhow:
                 &loaded.fetched.targets,
             );
         }
-        return Ok(loaded);
+        return Ok((loaded, 0));
     }
-    let roots = load_keep(settings, specs, Mode::Roots, None).await?;
+    let settled = Arc::new(AtomicUsize::new(0));
+    let settler: Option<Settler> = settles(settings, specs).then(|| {
+        let (judge, count) = (settings.judge(), settled.clone());
+        Box::new(move |obj: &Object| {
+            let converged = converged_alone(&judge, obj).is_some();
+            if converged {
+                count.fetch_add(1, Ordering::Relaxed);
+            }
+            converged
+        }) as Settler
+    });
+    let mut roots = load_more(settings, specs, Mode::Roots, None, None, settler).await?;
+    if let Some(live) = &mut roots.live {
+        live.settle = None;
+    }
+    let settled = settled.load(Ordering::Relaxed);
     let failing = failing_specs(settings, &roots.fetched, |_| true);
     if failing.is_empty() {
-        return Ok(Loaded {
+        let loaded = Loaded {
             fetched: Fetched {
                 targets: vec![],
                 ..roots.fetched
             },
             live: roots.live,
-        });
+        };
+        return Ok((loaded, settled));
     }
-    deeper(settings, roots, &failing, Mode::Why, Answer::Deeper).await
+    let loaded = deeper(settings, roots, &failing, Mode::Why, Answer::Deeper).await?;
+    Ok((loaded, settled))
 }
 
 /// What `status` needs: the targets (or the roots of the namespace) and
 /// their context; then, for those not converged, the trees below them, so
 /// that a row can name the failing pod behind a workload. A snapshot has
-/// everything already.
-pub async fn load_status_keep(settings: &Settings, specs: &[TargetSpec]) -> anyhow::Result<Loaded> {
-    let first = load_keep(settings, specs, Mode::Status, None).await?;
+/// everything already. Also the rows of the roots a one-shot sweep settled
+/// as their lists arrived ([`settles`]), whose objects were not kept.
+pub async fn load_status_keep(
+    settings: &Settings,
+    specs: &[TargetSpec],
+) -> anyhow::Result<(Loaded, Vec<Item>)> {
+    let rows: Arc<Mutex<Vec<Item>>> = Arc::default();
+    let settler: Option<Settler> = settles(settings, specs).then(|| {
+        let (judge, kept) = (settings.judge(), rows.clone());
+        Box::new(move |obj: &Object| settle(&judge, obj, &kept)) as Settler
+    });
+    let mut first = load_more(settings, specs, Mode::Status, None, None, settler).await?;
+    if let Some(live) = &mut first.live {
+        live.settle = None;
+    }
+    let rows = std::mem::take(&mut *rows.lock().unwrap_or_else(PoisonError::into_inner));
     if settings.snapshot.is_some() {
-        return Ok(first);
+        return Ok((first, rows));
     }
     let failing = failing_specs(settings, &first.fetched, has_known_children);
     if failing.is_empty() {
-        return Ok(first);
+        return Ok((first, rows));
     }
     let mode = Mode::Tree { owners: false };
-    deeper(settings, first, &failing, mode, Answer::First).await
+    Ok((
+        deeper(settings, first, &failing, mode, Answer::First).await?,
+        rows,
+    ))
+}
+
+/// Whether a `status` sweep keeps only the rows of the roots it can judge
+/// alone and finds converged: a one-shot read of the cluster whose rows
+/// need nothing more of those objects (no `--field-selector` over their
+/// fields, no label columns).
+fn settles(settings: &Settings, specs: &[TargetSpec]) -> bool {
+    specs.is_empty()
+        && settings.snapshot.is_none()
+        && !settings.live
+        && settings.field_selector.is_none()
+        && !settings.view.show_labels
+        && settings.view.label_columns.is_empty()
+}
+
+/// A sweep's root as its list arrives: a converged object judged alone
+/// leaves its row in `rows` and is not kept.
+fn settle(judge: &Judge, obj: &Object, rows: &Mutex<Vec<Item>>) -> bool {
+    let Some(judgement) = converged_alone(judge, obj) else {
+        return false;
+    };
+    let row = Item::with(obj, judgement);
+    rows.lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .push(row);
+    true
+}
+
+/// The judgement of an object that is judged alone and converged.
+fn converged_alone(judge: &Judge, obj: &Object) -> Option<crate::verdict::Judgement> {
+    if !crate::verdict::judged_alone(obj) {
+        return None;
+    }
+    let alone = Snapshot::new(Vec::new(), Vec::new(), Vec::new(), jiff::Timestamp::now());
+    let judgement = crate::verdict::judge(obj, &judge.on(&alone));
+    (judgement.verdict == crate::verdict::Verdict::Converged).then_some(judgement)
 }
 
 /// Whose targets a deeper read answers about.
@@ -183,7 +263,7 @@ async fn deeper(
         // Taken: the first read's sweep is not needed after this one.
         swept: std::mem::take(&mut first.fetched.swept),
     };
-    let deep = load_more(settings, specs, mode, first.live, Some(earlier)).await?;
+    let deep = load_more(settings, specs, mode, first.live, Some(earlier), None).await?;
     let targets = match answer {
         Answer::First => first.fetched.targets.clone(),
         Answer::Deeper => deep.fetched.targets.clone(),

@@ -8,13 +8,14 @@ use crate::render::{self, Style, status::StatusOptions};
 use crate::report::StatusReport;
 use crate::settings::Settings;
 use crate::targets::TargetSpec;
+use crate::verdict::Item;
 
 pub async fn run(
     settings: &Settings,
     specs: &[TargetSpec],
     watching: bool,
 ) -> anyhow::Result<Outcome> {
-    let loaded = load_status_keep(settings, specs).await?;
+    let (loaded, settled) = load_status_keep(settings, specs).await?;
     watch::show(
         settings,
         loaded,
@@ -22,23 +23,34 @@ pub async fn run(
         specs.is_empty(),
         false,
         |settings, snap, targets, compact| {
-            frame(settings, snap, targets, compact, specs.is_empty())
+            frame(settings, snap, targets, compact, specs.is_empty(), &settled)
         },
     )
     .await
 }
 
-/// `sweep`: the targets are the namespace's roots, found by reading it.
+/// `sweep`: the targets are the namespace's roots, found by reading it;
+/// `settled`: the rows of the roots the sweep judged as their lists arrived
+/// and did not keep, merged in the sweep's order (namespace, kind, name).
 pub fn frame(
     settings: &Settings,
     snap: &Snapshot,
     targets: &[Target],
     compact: bool,
     sweep: bool,
+    settled: &[Item],
 ) -> Frame {
     let judge = settings.judge();
     let snap = &judge.on(snap);
     let mut report = StatusReport::build(snap, &selected(settings, snap, targets));
+    if !settled.is_empty() {
+        report.items.extend(settled.iter().cloned());
+        fn key(i: &Item) -> (Option<&str>, &str, &str) {
+            let o = &i.object;
+            (o.namespace.as_deref(), &o.kind, &o.name)
+        }
+        report.items.sort_by(|a, b| key(a).cmp(&key(b)));
+    }
     if sweep {
         // Runs that failed and are gone, known by their events.
         report.items.extend(

@@ -15,7 +15,7 @@ pub async fn run(
     watching: bool,
     verbose: bool,
 ) -> anyhow::Result<Outcome> {
-    let loaded = load_why_keep(settings, specs).await?;
+    let (loaded, settled) = load_why_keep(settings, specs).await?;
     let sweep = specs.is_empty();
     watch::show(
         settings,
@@ -23,12 +23,16 @@ pub async fn run(
         watching,
         sweep,
         true,
-        |settings, snap, targets, compact| frame(settings, snap, targets, compact, sweep, verbose),
+        |settings, snap, targets, compact| {
+            frame(settings, snap, targets, compact, sweep, verbose, settled)
+        },
     )
     .await
 }
 
-/// `sweep`: the targets are the namespace's roots, found by reading it.
+/// `sweep`: the targets are the namespace's roots, found by reading it;
+/// `settled`: how many converged roots the sweep judged as their lists
+/// arrived and did not keep.
 pub fn frame(
     settings: &Settings,
     snap: &Snapshot,
@@ -36,16 +40,19 @@ pub fn frame(
     compact: bool,
     sweep: bool,
     verbose: bool,
+    settled: usize,
 ) -> Frame {
     let judge = settings.judge();
     let snap = &judge.on(snap);
     let targets = super::frame::selected(settings, snap, targets);
     let report = if sweep {
-        // Every root in scope; the snapshot holds them all (see load_why_keep).
+        // Every root in scope: those the snapshot holds, and those the
+        // sweep settled (see load_why_keep).
         let roots =
             crate::source::offline::resolve(snap, &[], super::load::offline_namespace(settings))
                 .map(|r| r.len())
-                .unwrap_or(targets.len());
+                .unwrap_or(targets.len())
+                + settled;
         WhyReport::sweep(snap, &targets, roots)
     } else {
         WhyReport::build(snap, &targets)

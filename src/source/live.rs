@@ -16,7 +16,9 @@ use std::path::PathBuf;
 use super::api::Api;
 use super::builder::Gaps;
 use super::client::{Connection, connect};
-use super::crawl::{Crawl, Earlier, EventsOf, EventsRead, Swept, Watch, first_event_pages};
+use super::crawl::{
+    Crawl, Earlier, EventsOf, EventsRead, Settle, Settler, Swept, Watch, first_event_pages,
+};
 use super::discovery;
 use super::plan;
 use super::read::ApiError;
@@ -81,6 +83,8 @@ pub struct Live {
     fresh: bool,
     /// The answers stay live: see [`Ask::live`].
     pub live: bool,
+    /// See [`Ask::settle`].
+    pub settle: Option<Settler>,
 }
 
 /// One question to a cluster through any [`Reader`]: the live API, or an
@@ -96,6 +100,8 @@ pub struct Ask<'a, R: Reader> {
     /// The answer stays live (`--watch`, `wait`): each watch starts from
     /// what this answer read (see [`Watch::from`]).
     pub live: bool,
+    /// A sweep's roots settled as they arrive (see [`Crawl::settle_roots`]).
+    pub settle: Option<Settle<'a>>,
 }
 
 /// A target resolved to a read.
@@ -125,6 +131,7 @@ impl Live {
             cache_dir,
             fresh: false,
             live: false,
+            settle: None,
         };
         match discovery::cached_clean(&live.cache_dir, &live.server) {
             Some(catalog) => live.catalog = catalog,
@@ -198,6 +205,7 @@ impl Live {
             server: &self.server,
             default_namespace: &self.default_namespace,
             live: self.live,
+            settle: self.settle.as_deref().map(|s| s as Settle<'_>),
         }
     }
 }
@@ -282,6 +290,9 @@ impl<R: Reader> Ask<'_, R> {
         let wanted = self.wanted(targets, scope)?;
         let mut crawl = Crawl::new(self.reader, self.catalog);
         crawl.seed_watches(self.live);
+        if let Some(settle) = self.settle {
+            crawl.settle_roots(settle);
+        }
         // `why` shows a timeline of every event; elsewhere events only
         // explain what is not healthy, and are read after the objects.
         let every = mode == Mode::Why;

@@ -319,6 +319,17 @@ pub trait Reader: Sync {
     /// Every item of a list, page by page (items are moved, not copied). An
     /// expired continue token (410) starts the list again once.
     fn list(&self, read: &Read) -> impl Future<Output = Result<Listing, ApiError>> + Send {
+        self.list_with(read, &Some)
+    }
+
+    /// [`Reader::list`], each item passed through `keep` as its page
+    /// arrives: what it returns is kept, so that what it drops never adds
+    /// up over the pages.
+    fn list_with(
+        &self,
+        read: &Read,
+        keep: &(dyn Fn(Value) -> Option<Value> + Sync),
+    ) -> impl Future<Output = Result<Listing, ApiError>> + Send {
         async move {
             let mut out = Listing::default();
             let mut token: Option<String> = None;
@@ -334,8 +345,12 @@ pub trait Reader: Sync {
                     }
                     Err(e) => return Err(e),
                 };
-                out.items
-                    .extend(page.items.into_iter().filter(|v| read.keeps(v)));
+                out.items.extend(
+                    page.items
+                        .into_iter()
+                        .filter(|v| read.keeps(v))
+                        .filter_map(keep),
+                );
                 out.resource_version = page.resource_version;
                 match page.continue_token {
                     Some(next) if !next.is_empty() => token = Some(next),

@@ -112,6 +112,7 @@ async fn ask_as(
         server: "127.0.0.1:6443",
         default_namespace: "shop",
         live,
+        settle: None,
     };
     ask.fetch(targets, &Scope::Namespace("shop".into()), mode, earlier)
         .await
@@ -348,6 +349,68 @@ fn no_secret_or_configmap_is_ever_read_in_full() {
             );
         }
     }
+}
+
+#[test]
+fn a_sweep_keeps_only_the_roots_its_settler_does_not_answer_for() {
+    let cat = catalog();
+    let mut objects = web();
+    for (name, ready) in [("w1", "True"), ("w2", "False"), ("w3", "True")] {
+        objects.push(json!({"apiVersion": "example.com/v1", "kind": "Widget",
+            "metadata": {"name": name, "namespace": "shop", "uid": name, "generation": 1},
+            "spec": {}, "status": {"conditions": [{"type": "Ready", "status": ready}]}}));
+    }
+    // An owned Widget is no root: the settler never sees it.
+    let mut owned = objects.last().unwrap().clone();
+    owned["metadata"]["name"] = "w4".into();
+    owned["metadata"]["uid"] = "w4".into();
+    owned["metadata"]["ownerReferences"] = json!([{"apiVersion": "apps/v1", "kind": "Deployment",
+        "name": "web", "uid": "web-d", "controller": true}]);
+    objects.push(owned);
+    let memory = Memory::new(objects);
+    let seen = std::sync::Mutex::new(Vec::new());
+    let settle = |obj: &crate::model::Object| {
+        seen.lock().unwrap().push(obj.name().to_string());
+        obj.kind() == "Widget" && obj.condition("Ready").is_some_and(|c| c.is_true())
+    };
+    let ask = Ask {
+        reader: &memory,
+        catalog: &cat,
+        stale: &[],
+        server: "127.0.0.1:6443",
+        default_namespace: "shop",
+        live: false,
+        settle: Some(&settle),
+    };
+    let fetched =
+        run(ask.fetch(&[], &Scope::Namespace("shop".into()), Mode::Status, None)).unwrap();
+    let mut kept: Vec<String> = fetched
+        .targets
+        .iter()
+        .filter_map(|t| match t {
+            Target::Found(uid) => fetched.snapshot.get(uid).map(|o| o.name().to_string()),
+            Target::Missing(_) => None,
+        })
+        .collect();
+    kept.sort();
+    assert_eq!(kept, ["w2", "web"]);
+    assert!(fetched.snapshot.get("w1").is_none() && fetched.snapshot.get("w3").is_none());
+    let mut seen = seen.into_inner().unwrap();
+    seen.sort();
+    assert_eq!(
+        seen,
+        ["w1", "w2", "w3", "web"],
+        "every root of a full list, no owned one"
+    );
+    // The same requests as a sweep that keeps every object.
+    let settled_requests = paths(&memory.requests());
+    let again = Memory::new(web());
+    let _ = run(ask_as(&again, &cat, &[], Mode::Status, None, false));
+    assert_eq!(
+        settled_requests.len(),
+        paths(&again.requests()).len(),
+        "{settled_requests:#?}"
+    );
 }
 
 #[test]

@@ -128,6 +128,17 @@ impl Judgement {
     }
 }
 
+/// Whether an object's verdict reads nothing but the object (and the
+/// health rules): a kind without a rule of its own is judged by the shared
+/// conventions over its own status, and no other kind's verdict reads it.
+/// A sweep may then judge it as soon as its list arrives, and keep only
+/// the row.
+pub fn judged_alone(obj: &Object) -> bool {
+    kinds::rule_for(obj.group(), obj.kind()).is_none()
+        && obj.deleted.is_none()
+        && !obj.metadata_only
+}
+
 /// Judges one object of the snapshot.
 pub fn judge(obj: &Object, snap: &Judged<'_>) -> Judgement {
     if let Some(j) = deletion::judge(obj, snap) {

@@ -727,3 +727,24 @@ fn a_named_port_is_judged_from_the_slices_when_pods_are_metadata_only() {
     );
     assert_eq!(j.verdict, Converged, "{}", j.message);
 }
+
+#[test]
+fn only_kinds_judged_by_the_conventions_alone_may_be_settled_as_their_list_arrives() {
+    let (_, deploy) = load("deployment-available.yaml", NOW);
+    assert!(
+        !super::judged_alone(&deploy),
+        "a Deployment's verdict reads its pods"
+    );
+    let mut cr = crate::model::Object::from_value(
+        serde_json::json!({"apiVersion": "example.com/v1", "kind": "Widget",
+        "metadata": {"name": "w", "namespace": "shop", "uid": "w"},
+        "status": {"conditions": [{"type": "Ready", "status": "True"}]}}),
+    )
+    .unwrap();
+    assert!(super::judged_alone(&cr));
+    cr.deleted = Some(NOW.parse().unwrap());
+    assert!(
+        !super::judged_alone(&cr),
+        "a deletion reads finalizers and what holds it"
+    );
+}

@@ -27,6 +27,13 @@ pub use related::conversion_webhook;
 use sweep::MAX_OWNED;
 pub use sweep::Swept;
 
+/// A sweep's roots settled as they arrive: true when the caller has what
+/// it needs of the object (its row) and the object need not be kept.
+pub type Settle<'a> = &'a (dyn Fn(&Object) -> bool + Sync);
+
+/// A [`Settle`] the answer owns (`Live::settle`).
+pub type Settler = Box<dyn Fn(&Object) -> bool + Send + Sync>;
+
 /// How many requests run at once: streams on one HTTP/2 connection
 /// (kube-apiserver allows 100 per connection by default), with room left
 /// for the watches that share it.
@@ -140,6 +147,8 @@ pub struct Crawl<'a, R: Reader> {
     watched: Vec<Watch>,
     /// Whether watches keep what this answer read (see [`Watch::from`]).
     seeding: bool,
+    /// Roots the answer settles as they arrive (see [`Crawl::settle_roots`]).
+    settle: Option<Settle<'a>>,
     fatal: Option<ApiError>,
     tried: usize,
     failed: usize,
@@ -171,6 +180,7 @@ impl<'a, R: Reader> Crawl<'a, R> {
             gaps: Gaps::default(),
             watched: Vec::new(),
             seeding: false,
+            settle: None,
             fatal: None,
             tried: 0,
             failed: 0,
@@ -194,6 +204,13 @@ impl<'a, R: Reader> Crawl<'a, R> {
         let found = self.catalog.by_kind(group, kind);
         self.leaned_on_types |= found.is_none();
         found
+    }
+
+    /// A sweep's roots that `settle` answers for as their lists arrive
+    /// (it returns true: it made their row already, and they are judged
+    /// alone) are not kept. Memory then follows the rows still to make.
+    pub fn settle_roots(&mut self, settle: Settle<'a>) {
+        self.settle = Some(settle);
     }
 
     /// The answer stays live (`--watch`, `wait`): each watch keeps what
@@ -316,29 +333,26 @@ impl<'a, R: Reader> Crawl<'a, R> {
         out
     }
 
-    /// Lists concurrently as [`Crawl::lists`], as objects; the lists of
-    /// full objects (and of Secrets and ConfigMaps) are watched.
+    /// Lists concurrently as [`Crawl::lists`], as objects (see
+    /// [`Crawl::take_list`]).
     async fn run(&mut self, reads: Vec<Read>) -> Vec<(Read, Vec<Object>)> {
-        Vec::from_iter(
-            self.run_at(reads)
-                .await
-                .into_iter()
-                .map(|(read, _, objects)| (read, objects)),
-        )
-    }
-
-    /// [`Crawl::run`], with the version each list was read at.
-    async fn run_at(&mut self, reads: Vec<Read>) -> Vec<(Read, String, Vec<Object>)> {
         let mut out = Vec::new();
         for (read, listing) in self.lists(reads).await {
-            let objects = self.convert_all(listing.items, &read);
-            if !read.is_metadata_only() || super::read::is_data_type(&read.rt) {
-                let rv = listing.resource_version.clone();
-                self.watch_from(read.clone(), || Seed::objects(rv, objects.clone()));
-            }
-            out.push((read, listing.resource_version, objects));
+            let (_, objects) = self.take_list(&read, listing);
+            out.push((read, objects));
         }
         out
+    }
+
+    /// A list that answered, as objects; the lists of full objects (and of
+    /// Secrets and ConfigMaps) are watched. Returns its version too.
+    fn take_list(&mut self, read: &Read, listing: super::read::Listing) -> (String, Vec<Object>) {
+        let objects = self.convert_all(listing.items, read);
+        if !read.is_metadata_only() || super::read::is_data_type(&read.rt) {
+            let rv = listing.resource_version.clone();
+            self.watch_from(read.clone(), || Seed::objects(rv, objects.clone()));
+        }
+        (listing.resource_version, objects)
     }
 
     fn convert(&self, value: Value, read: &Read) -> Option<Object> {

@@ -104,7 +104,38 @@ impl<R: Reader> Crawl<'_, R> {
         // that a new bare pod shows (the watch keeps only the roots), with
         // the version each was read at and how many roots it held.
         let mut roots_only: Vec<(Read, String, usize)> = Vec::new();
-        for (read, rv, objects) in self.run_at(reads).await {
+        // Each list is taken as it arrives, and a root the answer settles
+        // at once (see [`Crawl::settle_roots`]) is not kept: memory follows
+        // what is left to report, not every root read.
+        let reader = self.reader;
+        let settle = self.settle;
+        let owned = self.swept.keep_owned;
+        let context_reads = &context;
+        let mut answers = stream::iter(reads)
+            .map(|read| async move {
+                let result = match settle {
+                    // Page by page: an owned object or a settled root is
+                    // dropped as its page arrives.
+                    Some(settle) if !read.is_metadata_only() && !context_reads.contains(&read) => {
+                        let keep = |v: Value| unsettled_root(v, &read, settle, owned);
+                        reader.list_with(&read, &keep).await
+                    }
+                    _ => reader.list(&read).await,
+                };
+                (read, result)
+            })
+            .buffer_unordered(CONCURRENCY);
+        while let Some((read, result)) = answers.next().await {
+            self.tried += 1;
+            let listing = match result {
+                Ok(listing) => listing,
+                Err(e) => {
+                    self.failed += 1;
+                    self.fail(&read, e);
+                    continue;
+                }
+            };
+            let (rv, objects) = self.take_list(&read, listing);
             if !context.contains(&read) {
                 self.swept.record(&read, &objects);
             }
@@ -159,4 +190,24 @@ impl<R: Reader> Crawl<'_, R> {
             Err(e) => self.fail(&read, e),
         }
     }
+}
+
+/// An item of a sweep's full list as its page arrives: kept when it is a
+/// root that `settle` did not answer for (see [`Crawl::settle_roots`]).
+/// `owned`: an object with any owner is kept too (`why` counts the list as
+/// read for its children search, see [`Swept`]), and is not settled.
+fn unsettled_root(item: Value, read: &Read, settle: Settle<'_>, owned: bool) -> Option<Value> {
+    let obj = to_object(
+        item,
+        &read.rt,
+        read.is_metadata_only(),
+        Keep::NoManagedFields,
+    )?;
+    let keep = match (obj.controller(), obj.owners.is_empty()) {
+        (Some(_), _) => owned,
+        (None, false) if owned => true,
+        (None, _) => !settle(&obj),
+    };
+    keep.then(|| std::sync::Arc::try_unwrap(obj.raw).ok())
+        .flatten()
 }
