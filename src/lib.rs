@@ -23,6 +23,7 @@ pub(crate) mod rules;
 pub(crate) mod selector;
 pub(crate) mod settings;
 pub(crate) mod source;
+pub(crate) mod sync;
 pub(crate) mod targets;
 pub(crate) mod terminal;
 pub(crate) mod verdict;

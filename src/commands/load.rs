@@ -5,7 +5,7 @@
 use anyhow::Context;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex};
 
 use crate::model::{Object, ObjectRef, Snapshot, Target};
 use crate::settings::Settings;
@@ -172,7 +172,7 @@ pub async fn load_status_keep(
     if let Some(live) = &mut first.live {
         live.settle = None;
     }
-    let rows = std::mem::take(&mut *rows.lock().unwrap_or_else(PoisonError::into_inner));
+    let rows = std::mem::take(&mut *crate::sync::locked(&rows));
     if settings.snapshot.is_some() {
         return Ok((first, rows));
     }
@@ -207,9 +207,7 @@ fn settle(judge: &Judge, obj: &Object, rows: &Mutex<Vec<Item>>) -> bool {
         return false;
     };
     let row = Item::with(obj, judgement);
-    rows.lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .push(row);
+    crate::sync::locked(rows).push(row);
     true
 }
 

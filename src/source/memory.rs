@@ -53,10 +53,7 @@ impl Memory {
 
     /// Every request made so far.
     pub fn requests(&self) -> Vec<Request> {
-        self.requests
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .clone()
+        crate::sync::locked(&self.requests).clone()
     }
 
     /// The paths (with their queries) of the requests whose path holds
@@ -70,10 +67,7 @@ impl Memory {
     }
 
     fn record(&self, path: String, accept: &'static str) {
-        self.requests
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .push(Request { path, accept });
+        crate::sync::locked(&self.requests).push(Request { path, accept });
     }
 
     fn matching(&self, read: &Read) -> Result<Vec<Value>, ApiError> {

@@ -8,7 +8,7 @@
 //! snapshot, with the gaps and absent owners of the first read.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use futures::StreamExt;
@@ -22,6 +22,7 @@ use super::crawl::{Seed, Watch};
 use super::read::{ApiError, query_escape};
 use super::read::{Read, Reader};
 use crate::model::{Event, Incomplete, Object, Snapshot};
+use crate::sync::locked;
 
 /// How long the server keeps one watch open before we resume it.
 const WATCH_SECONDS: u64 = 240;
@@ -58,12 +59,6 @@ pub fn watch_path(read: &Read, resource_version: &str) -> String {
         ));
     }
     format!("{}?{}", read.as_list().path(), query.join("&"))
-}
-
-/// The cache, locked. A watch task that panicked while holding it leaves
-/// it poisoned; the others go on with what it holds rather than panic too.
-fn locked<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 #[derive(Default)]
