@@ -389,6 +389,17 @@ mod tests {
         }
     }
 
+    /// Deployment `web`, rolling out, with this many pods ready of two.
+    fn rolling(ready: i64) -> Item {
+        item(
+            "Deployment",
+            "web",
+            Verdict::Progressing,
+            "NewReplicaSetCreated",
+            Some((ready, 2)),
+        )
+    }
+
     fn taken(p: &mut Progress<Vec<u8>>) -> String {
         String::from_utf8(std::mem::take(&mut p.err)).unwrap()
     }
@@ -396,26 +407,14 @@ mod tests {
     #[test]
     fn off_a_terminal_the_progress_line_is_printed_when_it_changes() {
         let mut p = Progress::new(Vec::new(), false, usize::MAX);
-        let web = item(
-            "Deployment",
-            "web",
-            Verdict::Progressing,
-            "NewReplicaSetCreated",
-            Some((0, 2)),
-        );
+        let web = rolling(0);
         p.show(&[&web], Duration::from_secs(1));
         p.show(&[&web], Duration::from_secs(2));
         assert_eq!(
             taken(&mut p),
             "waiting for 1: Deployment/web Progressing NewReplicaSetCreated 0/2\n"
         );
-        let web = item(
-            "Deployment",
-            "web",
-            Verdict::Progressing,
-            "NewReplicaSetCreated",
-            Some((1, 2)),
-        );
+        let web = rolling(1);
         p.show(&[&web], Duration::from_secs(3));
         p.say("error: timed out after 3s waiting for Deployment/web");
         assert_eq!(
@@ -427,13 +426,7 @@ mod tests {
     #[test]
     fn on_a_terminal_the_progress_line_is_rewritten_in_place_and_cleared_before_other_lines() {
         let mut p = Progress::new(Vec::new(), true, 40);
-        let web = item(
-            "Deployment",
-            "web",
-            Verdict::Progressing,
-            "NewReplicaSetCreated",
-            Some((0, 2)),
-        );
+        let web = rolling(0);
         let db = item(
             "StatefulSet",
             "db\u{1b}[2J",

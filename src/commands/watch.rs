@@ -430,8 +430,13 @@ mod tests {
     }
 
     fn printer(settings: &Settings) -> Printer<Vec<u8>, Vec<u8>> {
+        printing_to(settings, Vec::new())
+    }
+
+    /// A printer whose stdout is `out`, stderr a buffer, at a fixed time.
+    fn printing_to<O: Write>(settings: &Settings, out: O) -> Printer<O, Vec<u8>> {
         let console = Console {
-            out: Vec::new(),
+            out,
             err: Vec::new(),
             clock: noon,
             width: narrow,
@@ -628,14 +633,7 @@ mod tests {
 
     #[test]
     fn a_closed_stdout_ends_the_watch() {
-        let console = Console {
-            out: Closed,
-            err: Vec::new(),
-            clock: noon,
-            width: narrow,
-            err_is_terminal: false,
-        };
-        let mut p = Printer::new(&settings(&["status", "--watch"], None), console);
+        let mut p = printing_to(&settings(&["status", "--watch"], None), Closed);
         assert!(!p.show(&frame(
             "",
             "",
