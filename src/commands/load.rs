@@ -4,19 +4,19 @@
 
 use anyhow::Context;
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
-use crate::model::{Object, ObjectRef, Snapshot, Target};
+use super::settled::Settled;
+use crate::model::{ObjectRef, Target};
 use crate::settings::Settings;
 use crate::source::builder::SnapshotBuilder;
-use crate::source::crawl::{Earlier, Settler};
+use crate::source::crawl::{Earlier, Settle};
 use crate::source::live::{Fetched, Live, Mode};
 use crate::source::{file, offline};
 use crate::targets::Scope;
 use crate::targets::TargetSpec;
 use crate::targets::failing_roots;
-use crate::verdict::{Item, Judge};
+use crate::verdict::Item;
 
 /// A read, and the live connection it came from (none for snapshot files).
 pub struct Loaded {
@@ -55,7 +55,7 @@ async fn load_more(
     mode: Mode,
     live: Option<Live>,
     earlier: Option<Earlier>,
-    settle: Option<Settler>,
+    settle: Option<Arc<dyn Settle + Send>>,
 ) -> anyhow::Result<Loaded> {
     if let Some(path) = &settings.snapshot {
         let snapshot = file::load_snapshot(path, settings.now)?;
@@ -123,22 +123,13 @@ pub async fn load_why_keep(
         }
         return Ok((loaded, 0));
     }
-    let settled = Arc::new(AtomicUsize::new(0));
-    let settler: Option<Settler> = settles(settings, specs).then(|| {
-        let (judge, count) = (settings.judge(), settled.clone());
-        Box::new(move |obj: &Object| {
-            let converged = converged_alone(&judge, obj).is_some();
-            if converged {
-                count.fetch_add(1, Ordering::Relaxed);
-            }
-            converged
-        }) as Settler
-    });
+    let settled = settles(settings, specs).then(|| Arc::new(Settled::new(settings.judge())));
+    let settler = settled.clone().map(|s| s as Arc<dyn Settle + Send>);
     let mut roots = load_more(settings, specs, Mode::Roots, None, None, settler).await?;
     if let Some(live) = &mut roots.live {
         live.settle = None;
     }
-    let settled = settled.load(Ordering::Relaxed);
+    let settled = settled.map_or(0, |s| s.count());
     let failing = failing_specs(settings, &roots.fetched, |_| true);
     if failing.is_empty() {
         let loaded = Loaded {
@@ -163,16 +154,13 @@ pub async fn load_status_keep(
     settings: &Settings,
     specs: &[TargetSpec],
 ) -> anyhow::Result<(Loaded, Vec<Item>)> {
-    let rows: Arc<Mutex<Vec<Item>>> = Arc::default();
-    let settler: Option<Settler> = settles(settings, specs).then(|| {
-        let (judge, kept) = (settings.judge(), rows.clone());
-        Box::new(move |obj: &Object| settle(&judge, obj, &kept)) as Settler
-    });
+    let settled = settles(settings, specs).then(|| Arc::new(Settled::new(settings.judge())));
+    let settler = settled.clone().map(|s| s as Arc<dyn Settle + Send>);
     let mut first = load_more(settings, specs, Mode::Status, None, None, settler).await?;
     if let Some(live) = &mut first.live {
         live.settle = None;
     }
-    let rows = std::mem::take(&mut *crate::sync::locked(&rows));
+    let rows = settled.map(|s| s.rows()).unwrap_or_default();
     if settings.snapshot.is_some() {
         return Ok((first, rows));
     }
@@ -198,27 +186,6 @@ fn settles(settings: &Settings, specs: &[TargetSpec]) -> bool {
         && settings.field_selector.is_none()
         && !settings.view.show_labels
         && settings.view.label_columns.is_empty()
-}
-
-/// A sweep's root as its list arrives: a converged object judged alone
-/// leaves its row in `rows` and is not kept.
-fn settle(judge: &Judge, obj: &Object, rows: &Mutex<Vec<Item>>) -> bool {
-    let Some(judgement) = converged_alone(judge, obj) else {
-        return false;
-    };
-    let row = Item::with(obj, judgement);
-    crate::sync::locked(rows).push(row);
-    true
-}
-
-/// The judgement of an object that is judged alone and converged.
-fn converged_alone(judge: &Judge, obj: &Object) -> Option<crate::verdict::Judgement> {
-    if !crate::verdict::judged_alone(obj) {
-        return None;
-    }
-    let alone = Snapshot::new(Vec::new(), Vec::new(), Vec::new(), jiff::Timestamp::now());
-    let judgement = crate::verdict::judge(obj, &judge.on(&alone));
-    (judgement.verdict == crate::verdict::Verdict::Converged).then_some(judgement)
 }
 
 /// Whose targets a deeper read answers about.

@@ -6,6 +6,7 @@ pub mod controllers;
 mod frame;
 mod load;
 pub mod rules;
+mod settled;
 pub mod status;
 pub mod tree;
 pub mod version;

@@ -12,13 +12,12 @@
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use super::api::Api;
 use super::builder::Gaps;
 use super::client::{Connection, connect};
-use super::crawl::{
-    Crawl, Earlier, EventsOf, EventsRead, Settle, Settler, Swept, Watch, first_event_pages,
-};
+use super::crawl::{Crawl, Earlier, EventsOf, EventsRead, Settle, Swept, Watch, first_event_pages};
 use super::discovery;
 use super::plan;
 use super::read::ApiError;
@@ -84,7 +83,7 @@ pub struct Live {
     /// The answers stay live: see [`Ask::live`].
     pub live: bool,
     /// See [`Ask::settle`].
-    pub settle: Option<Settler>,
+    pub settle: Option<Arc<dyn Settle + Send>>,
 }
 
 /// One question to a cluster through any [`Reader`]: the live API, or an
@@ -101,7 +100,7 @@ pub struct Ask<'a, R: Reader> {
     /// what this answer read (see [`Watch::from`]).
     pub live: bool,
     /// A sweep's roots settled as they arrive (see [`Crawl::settle_roots`]).
-    pub settle: Option<Settle<'a>>,
+    pub settle: Option<&'a dyn Settle>,
 }
 
 /// A target resolved to a read.
@@ -205,7 +204,7 @@ impl Live {
             server: &self.server,
             default_namespace: &self.default_namespace,
             live: self.live,
-            settle: self.settle.as_deref().map(|s| s as Settle<'_>),
+            settle: self.settle.as_deref().map(|s| s as &dyn Settle),
         }
     }
 }

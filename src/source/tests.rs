@@ -351,6 +351,60 @@ fn no_secret_or_configmap_is_ever_read_in_full() {
     }
 }
 
+/// Settles ready Widgets; records every root it is asked about and every
+/// list it is told to forget.
+#[derive(Default)]
+struct Recorded {
+    seen: std::sync::Mutex<Vec<String>>,
+    forgotten: std::sync::Mutex<Vec<usize>>,
+}
+
+impl super::crawl::Settle for Recorded {
+    fn settle(&self, _: usize, obj: &crate::model::Object) -> bool {
+        self.seen.lock().unwrap().push(obj.name().to_string());
+        obj.kind() == "Widget" && obj.condition("Ready").is_some_and(|c| c.is_true())
+    }
+    fn forget(&self, list: usize) {
+        self.forgotten.lock().unwrap().push(list);
+    }
+}
+
+#[test]
+fn what_was_settled_of_a_list_that_failed_is_forgotten() {
+    let cat = catalog();
+    let mut objects = web();
+    objects.push(json!({"apiVersion": "example.com/v1", "kind": "Widget",
+        "metadata": {"name": "w1", "namespace": "shop", "uid": "w1"},
+        "status": {"conditions": [{"type": "Ready", "status": "True"}]}}));
+    let memory = Memory::new(objects).forbid("widgets");
+    let settle = Recorded::default();
+    let ask = Ask {
+        reader: &memory,
+        catalog: &cat,
+        stale: &[],
+        server: "127.0.0.1:6443",
+        default_namespace: "shop",
+        live: false,
+        settle: Some(&settle),
+    };
+    let fetched =
+        run(ask.fetch(&[], &Scope::Namespace("shop".into()), Mode::Status, None)).unwrap();
+    assert!(
+        fetched
+            .gaps
+            .incomplete
+            .iter()
+            .any(|g| g.resource.starts_with("widgets")),
+        "{:?}",
+        fetched.gaps.incomplete
+    );
+    assert_eq!(
+        settle.forgotten.into_inner().unwrap().len(),
+        1,
+        "the Widget list only"
+    );
+}
+
 #[test]
 fn a_sweep_keeps_only_the_roots_its_settler_does_not_answer_for() {
     let cat = catalog();
@@ -368,11 +422,7 @@ fn a_sweep_keeps_only_the_roots_its_settler_does_not_answer_for() {
         "name": "web", "uid": "web-d", "controller": true}]);
     objects.push(owned);
     let memory = Memory::new(objects);
-    let seen = std::sync::Mutex::new(Vec::new());
-    let settle = |obj: &crate::model::Object| {
-        seen.lock().unwrap().push(obj.name().to_string());
-        obj.kind() == "Widget" && obj.condition("Ready").is_some_and(|c| c.is_true())
-    };
+    let settle = Recorded::default();
     let ask = Ask {
         reader: &memory,
         catalog: &cat,
@@ -395,13 +445,14 @@ fn a_sweep_keeps_only_the_roots_its_settler_does_not_answer_for() {
     kept.sort();
     assert_eq!(kept, ["w2", "web"]);
     assert!(fetched.snapshot.get("w1").is_none() && fetched.snapshot.get("w3").is_none());
-    let mut seen = seen.into_inner().unwrap();
+    let mut seen = settle.seen.into_inner().unwrap();
     seen.sort();
     assert_eq!(
         seen,
         ["w1", "w2", "w3", "web"],
         "every root of a full list, no owned one"
     );
+    assert!(settle.forgotten.into_inner().unwrap().is_empty());
     // The same requests as a sweep that keeps every object.
     let settled_requests = paths(&memory.requests());
     let again = Memory::new(web());

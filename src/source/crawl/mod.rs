@@ -27,12 +27,15 @@ pub use related::conversion_webhook;
 use sweep::MAX_OWNED;
 pub use sweep::Swept;
 
-/// A sweep's roots settled as they arrive: true when the caller has what
-/// it needs of the object (its row) and the object need not be kept.
-pub type Settle<'a> = &'a (dyn Fn(&Object) -> bool + Sync);
-
-/// A [`Settle`] the answer owns (`Live::settle`).
-pub type Settler = Box<dyn Fn(&Object) -> bool + Send + Sync>;
+/// The caller's side of a sweep that keeps only what is left to report.
+pub trait Settle: Sync {
+    /// Whether the caller has what it needs of root `obj` of list `list`
+    /// (its row): the object is then not kept. A list started over gives
+    /// its roots again.
+    fn settle(&self, list: usize, obj: &Object) -> bool;
+    /// List `list` did not answer whole: nothing settled of it counts.
+    fn forget(&self, list: usize);
+}
 
 /// How many requests run at once: streams on one HTTP/2 connection
 /// (kube-apiserver allows 100 per connection by default), with room left
@@ -148,7 +151,7 @@ pub struct Crawl<'a, R: Reader> {
     /// Whether watches keep what this answer read (see [`Watch::from`]).
     seeding: bool,
     /// Roots the answer settles as they arrive (see [`Crawl::settle_roots`]).
-    settle: Option<Settle<'a>>,
+    settle: Option<&'a dyn Settle>,
     fatal: Option<ApiError>,
     tried: usize,
     failed: usize,
@@ -209,7 +212,7 @@ impl<'a, R: Reader> Crawl<'a, R> {
     /// A sweep's roots that `settle` answers for as their lists arrive
     /// (it returns true: it made their row already, and they are judged
     /// alone) are not kept. Memory then follows the rows still to make.
-    pub fn settle_roots(&mut self, settle: Settle<'a>) {
+    pub fn settle_roots(&mut self, settle: &'a dyn Settle) {
         self.settle = Some(settle);
     }
 

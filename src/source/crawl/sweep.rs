@@ -111,14 +111,18 @@ impl<R: Reader> Crawl<'_, R> {
         let settle = self.settle;
         let owned = self.swept.keep_owned;
         let context_reads = &context;
-        let mut answers = stream::iter(reads)
-            .map(|read| async move {
+        let mut answers = stream::iter(reads.into_iter().enumerate())
+            .map(|(list, read)| async move {
                 let result = match settle {
                     // Page by page: an owned object or a settled root is
                     // dropped as its page arrives.
                     Some(settle) if !read.is_metadata_only() && !context_reads.contains(&read) => {
-                        let keep = |v: Value| unsettled_root(v, &read, settle, owned);
-                        reader.list_with(&read, &keep).await
+                        let keep = |v: Value| unsettled_root(v, &read, (settle, list), owned);
+                        let result = reader.list_with(&read, &keep).await;
+                        if result.is_err() {
+                            settle.forget(list);
+                        }
+                        result
                     }
                     _ => reader.list(&read).await,
                 };
@@ -196,7 +200,12 @@ impl<R: Reader> Crawl<'_, R> {
 /// root that `settle` did not answer for (see [`Crawl::settle_roots`]).
 /// `owned`: an object with any owner is kept too (`why` counts the list as
 /// read for its children search, see [`Swept`]), and is not settled.
-fn unsettled_root(item: Value, read: &Read, settle: Settle<'_>, owned: bool) -> Option<Value> {
+fn unsettled_root(
+    item: Value,
+    read: &Read,
+    (settle, list): (&dyn Settle, usize),
+    owned: bool,
+) -> Option<Value> {
     let obj = to_object(
         item,
         &read.rt,
@@ -206,7 +215,7 @@ fn unsettled_root(item: Value, read: &Read, settle: Settle<'_>, owned: bool) -> 
     let keep = match (obj.controller(), obj.owners.is_empty()) {
         (Some(_), _) => owned,
         (None, false) if owned => true,
-        (None, _) => !settle(&obj),
+        (None, _) => !settle.settle(list, &obj),
     };
     keep.then(|| std::sync::Arc::try_unwrap(obj.raw).ok())
         .flatten()
