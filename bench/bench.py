@@ -62,10 +62,12 @@ def die(msg, hint=None):
 
 SCALES = {
     # name: pods in `big`, CRDs, custom objects, Events in the namespace, timed rounds
-    "full": dict(pods=5000, crds=300, objects=10000, events=5000, runs=7),
-    "small": dict(pods=200, crds=20, objects=1000, events=500, runs=5),
+    "full": dict(pods=5000, crds=300, objects=10000, events=5000, runs=7, namespaces=10, broken=10),
+    "small": dict(pods=200, crds=20, objects=1000, events=500, runs=5, namespaces=4, broken=4),
+    # The large cluster of issue 24: 1,500 CRDs, 60,000 custom roots over 200 namespaces.
+    "large": dict(pods=5000, crds=1500, objects=60000, events=5000, runs=5, namespaces=200, broken=10),
 }
-QUESTIONS = ["web", "big", "cr", "status"]
+QUESTIONS = ["web", "big", "cr", "status", "status-all", "why-all", "watch"]
 
 
 def env_int(name, default):
@@ -80,16 +82,24 @@ def parse_args():
         description="Benchmark kubectl-reconcile against kubectl get, kubectl-tree and kube-lineage "
                     "on a private test control plane.",
         epilog="Every size flag also reads an environment variable (BENCH_PODS, BENCH_CRDS, "
-               "BENCH_OBJECTS, BENCH_EVENTS, BENCH_RUNS); flags win.")
+               "BENCH_OBJECTS, BENCH_EVENTS, BENCH_RUNS, BENCH_NAMESPACES, BENCH_BROKEN); flags win.")
     p.add_argument("binary", nargs="?", default=os.path.join(REPO, "target", "release", PLUGIN),
                    help="the kubectl-reconcile binary to measure (default: target/release/kubectl-reconcile)")
     p.add_argument("--scale", choices=sorted(SCALES), default=os.environ.get("BENCH_SCALE", "full"),
-                   help="preset sizes: full (5,000 pods, 300 CRDs, 10,000 objects, 5,000 events) "
-                        "or small (200, 20, 1,000, 500); default full")
+                   help="preset sizes: full (5,000 pods, 300 CRDs, 10,000 objects over 10 namespaces, "
+                        "5,000 events), small (200, 20, 1,000 over 4, 500) or large (5,000, 1,500, "
+                        "60,000 over 200, 5,000); default full")
     p.add_argument("--pods", type=int, help="replicas of Deployment big")
     p.add_argument("--crds", type=int, help="generated CustomResourceDefinitions")
     p.add_argument("--objects", type=int, help="generated custom objects, spread over the CRDs")
     p.add_argument("--events", type=int, help="core/v1 Events in the namespace (topped up to this many)")
+    p.add_argument("--namespaces", type=int,
+                   help="namespaces the custom objects are spread over, the benchmark's own first")
+    p.add_argument("--broken", type=int,
+                   help="custom objects made failed (Ready=False, Stalled=True), all outside the benchmark's "
+                        "namespace, for `why -A` to find")
+    p.add_argument("--watch-seconds", type=float, default=15,
+                   help="how long `status --watch` runs before it is interrupted (default 15)")
     p.add_argument("--runs", type=int, help="timed rounds (interleaved, shuffled); medians over them")
     p.add_argument("--web-pods", type=int, default=3, help="replicas of Deployment web (default 3)")
     p.add_argument("--pods-per-node", type=int, default=500,
@@ -110,7 +120,7 @@ def parse_args():
                    help="where to write the Markdown table (the raw measures go beside it as .json)")
     args = p.parse_args()
     scale = SCALES[args.scale]
-    for key in ("pods", "crds", "objects", "events", "runs"):
+    for key in ("pods", "crds", "objects", "events", "runs", "namespaces", "broken"):
         if getattr(args, key) is None:
             setattr(args, key, env_int("BENCH_" + key.upper(), scale[key]))
     args.questions = [q.strip() for q in args.questions.split(",") if q.strip()]
@@ -123,6 +133,10 @@ def parse_args():
             die(f"unknown question {q!r}", "choose from " + ", ".join(QUESTIONS))
     if args.runs < 1:
         die("--runs must be at least 1", "the medians and ratios need at least one timed round")
+    if args.namespaces < 1:
+        die("--namespaces must be at least 1", "the benchmark's own namespace is the first")
+    if args.broken and args.namespaces < 2:
+        die("--broken needs --namespaces of at least 2", "failed objects go outside the benchmark's namespace")
     if args.crds < 2:
         die("--crds must be at least 2", "the custom-resource tree needs a root kind and a child kind")
     args.binary = os.path.abspath(args.binary)
@@ -317,7 +331,7 @@ def crd(i):
     }
 
 
-def custom_object(i, name, ns, owner=None, labels=None, now=None):
+def custom_object(i, name, ns, owner=None, labels=None, now=None, broken=False):
     obj = {
         "apiVersion": f"{GROUP}/v1", "kind": kind_of(i),
         "metadata": {"name": name, "namespace": ns, "labels": dict(labels or {}, **{"app.kubernetes.io/part-of": "bench"})},
@@ -329,9 +343,38 @@ def custom_object(i, name, ns, owner=None, labels=None, now=None):
                                    "message": "all parts are available", "observedGeneration": 1,
                                    "lastTransitionTime": rfc3339(now or time.time())}]},
     }
+    if broken:
+        # A failure its controller has given up on, in kstatus's terms.
+        since = rfc3339(now or time.time())
+        obj["status"]["conditions"] = [
+            {"type": "Ready", "status": "False", "reason": "ReconcileFailed", "observedGeneration": 1,
+             "message": f"endpoint {obj['spec']['endpoint']} refused the connection", "lastTransitionTime": since},
+            {"type": "Stalled", "status": "True", "reason": "ReconcileFailed", "observedGeneration": 1,
+             "message": "retries exhausted", "lastTransitionTime": since}]
     if owner:
         obj["metadata"]["ownerReferences"] = [owner]
     return obj
+
+
+def namespace_of(args, k):
+    """Where custom object k goes: round-robin over the namespaces, the benchmark's own first."""
+    j = k % args.namespaces
+    return args.namespace if j == 0 else f"{args.namespace}-{j:03d}"
+
+
+def broken_objects(args):
+    """The custom objects made failed: spread evenly, none in the benchmark's own namespace."""
+    if not args.broken:
+        return set()
+    step = max(1, args.objects // args.broken)
+    picked = set()
+    for j in range(args.broken):
+        k = j * step + 1
+        while k % args.namespaces == 0 or k in picked:
+            k += 1
+        if k < args.objects:
+            picked.add(k)
+    return picked
 
 
 def cr_tree(crds):
@@ -436,9 +479,11 @@ def build_workload(api, args):
     ns = args.namespace
     started = time.monotonic()
     now = time.time()
-    log(f"workload: namespace {ns}, {args.crds} CRDs, {args.objects} objects, web x{args.web_pods}, "
-        f"big x{args.pods}, {args.events} events")
-    api.create("/api/v1/namespaces", {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns}})
+    log(f"workload: namespace {ns}, {args.crds} CRDs, {args.objects} objects over {args.namespaces} namespaces "
+        f"({args.broken} failed), web x{args.web_pods}, big x{args.pods}, {args.events} events")
+    namespaces = sorted({namespace_of(args, k) for k in range(min(args.objects, args.namespaces))} | {ns})
+    bulk("namespaces", namespaces,
+         lambda n: api.create("/api/v1/namespaces", {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": n}}))
 
     # Nodes: the two of `up` hold 500 pods each; add enough for every pod.
     extra = max(1, math.ceil((args.pods + args.web_pods) / args.pods_per_node))
@@ -470,8 +515,8 @@ def build_workload(api, args):
         return True if est >= args.crds else f"{est}/{args.crds} established"
     wait_until("the CRDs", 60 + args.crds, crds_established)
 
-    def cr_path(i):
-        return f"/apis/{GROUP}/v1/namespaces/{ns}/{plural_of(i)}"
+    def cr_path(i, where=ns):
+        return f"/apis/{GROUP}/v1/namespaces/{where}/{plural_of(i)}"
     # A freshly established CRD can answer 404 or 429 ("storage is (re)initializing") for a moment.
     crs_retry = (404, 429, 500, 503, 504)
 
@@ -489,8 +534,11 @@ def build_workload(api, args):
                              "ownerReferences": [owner_ref(made["root"])]},
                 "data": {"mode": "bench"}})
 
+    broken = broken_objects(args)
     bulk("custom objects", list(range(args.objects)),
-         lambda k: api.create(cr_path(k % args.crds), custom_object(k % args.crds, f"o-{k:05d}", ns, now=now),
+         lambda k: api.create(cr_path(k % args.crds, namespace_of(args, k)),
+                              custom_object(k % args.crds, f"o-{k:05d}", namespace_of(args, k), now=now,
+                                            broken=k in broken),
                               retry_statuses=crs_retry))
 
     def rolled_out():
@@ -509,6 +557,9 @@ def build_workload(api, args):
         "events": api.count(f"/api/v1/namespaces/{ns}/events"),
         "crds": args.crds,
         "objects": args.objects + len(cr_tree(args.crds)),
+        "in_namespace": len(range(0, args.objects, args.namespaces)) + len(cr_tree(args.crds)),
+        "namespaces": len(namespaces),
+        "broken": len(broken),
         "nodes": extra + 2,
     }
     log(f"workload ready in {time.monotonic() - started:.0f}s: {counts}")
@@ -596,7 +647,7 @@ def kubeconfig_via(src, dst, port):
         f.write("\n".join(lines) + "\n")
 
 
-def tools_for(question, ns, crds, plugin, kubectl, peers, wanted):
+def tools_for(question, ns, crds, plugin, kubectl, peers, wanted, watch_seconds=15):
     """The commands that answer one question, by tool name; the plugin first."""
     cr_kinds = ",".join(f"{plural_of(i)}.{GROUP}" for i in sorted({i for i, _, _ in cr_tree(crds)}))
     q = {
@@ -622,6 +673,18 @@ def tools_for(question, ns, crds, plugin, kubectl, peers, wanted):
             PLUGIN: [plugin, "status", "-n", ns],
             "kubectl get": [kubectl, "get", "all", "-n", ns],
         },
+        "status-all": {
+            PLUGIN: [plugin, "status", "-A"],
+            "kubectl get": [kubectl, "get", "all", "-A"],
+        },
+        "why-all": {
+            PLUGIN: [plugin, "why", "-A"],
+        },
+        # Interrupted as a user would with Ctrl-C; timeout(1) is GNU time's child,
+        # so the peak RSS is still the plugin's.
+        "watch": {
+            PLUGIN: ["timeout", "-s", "INT", f"{watch_seconds:g}", plugin, "status", "-n", ns, "--watch"],
+        },
     }[question]
     return {name: argv for name, argv in q.items() if argv[0] and (name == PLUGIN or name in wanted)}
 
@@ -636,6 +699,9 @@ SAME_QUESTION = {
     "big": {"kubectl get", "kubectl-tree", "kube-lineage"},
     "cr": {"kubectl-tree", "kube-lineage"},
     "status": set(),
+    "status-all": set(),
+    "why-all": set(),
+    "watch": set(),
 }
 
 TITLES = {
@@ -643,6 +709,9 @@ TITLES = {
     "big": "`tree deploy/big` (all the pods)",
     "cr": "custom-resource root `tree part000s.bench.reconcile.test/root` (16 custom objects and a ConfigMap)",
     "status": "namespace `status`",
+    "status-all": "`status -A` (every namespace)",
+    "why-all": "`why -A` (every namespace)",
+    "watch": "namespace `status --watch`, interrupted after its run time",
 }
 
 
@@ -771,7 +840,8 @@ def measure(args, info, counts, peers):
                 "XDG_CACHE_HOME": os.path.join(home, ".cache"), "XDG_CONFIG_HOME": os.path.join(home, ".config"),
                 "NO_COLOR": "1", "LANG": "C.UTF-8"}
 
-    questions = {q: tools_for(q, ns, args.crds, args.binary, args.kubectl, peers, args.peers) for q in args.questions}
+    questions = {q: tools_for(q, ns, args.crds, args.binary, args.kubectl, peers, args.peers, args.watch_seconds)
+                 for q in args.questions}
     audit_offset = os.path.getsize(info["AUDIT_LOG"])
     records = []
 
@@ -780,7 +850,7 @@ def measure(args, info, counts, peers):
         for name, argv in tools.items():
             for kc in (direct_kc, relay_kc):
                 r = run_once(argv, env(kc), out_dir, f"{q}-{name.replace(' ', '-')}-warm")
-                if r["exit"] not in (0, 1):
+                if r["exit"] not in ((0, 1, 124) if q == "watch" else (0, 1)):
                     err = open(os.path.join(out_dir, f"{q}-{name.replace(' ', '-')}-warm.err")).read().strip()
                     log(f"  warning: {name} exited {r['exit']} on {q}: {err[-400:]}")
             relay.take()
@@ -922,6 +992,61 @@ def targets(summary):
     return out
 
 
+def listed_types(uris):
+    """The resource paths a run listed (its first pages), and its continued pages."""
+    types, pages = set(), 0
+    for line in uris:
+        verb, _, uri = line.partition(" ")
+        if verb != "list":
+            continue
+        path, _, query = uri.partition("?")
+        if "continue=" in query:
+            pages += 1
+        else:
+            types.add(path)
+    return types, pages
+
+
+# A sweep's requests beyond one list per type: discovery (/api, /apis, and
+# revalidations), the namespace list, the events, and a few per-object gets.
+SWEEP_CONSTANT = 12
+
+
+def sweep_targets(summary):
+    """Issue 24's targets, checked against this run: (met, what) pairs."""
+    out = []
+    for q in ("status-all", "why-all"):
+        if q in summary:
+            rss = summary[q][PLUGIN]["rss"]
+            out.append((rss < 200, f"`{q.replace('-all', ' -A')}` peak RSS under 200 MiB ({rss:.0f} MiB)"))
+    types = {}
+    for q in ("status", "status-all", "why-all"):
+        if q in summary and summary[q][PLUGIN]["uris"]:
+            m = summary[q][PLUGIN]
+            listed, pages = listed_types(m["uris"])
+            types[q] = listed
+            extra = len(m["uris"]) - len(listed) - pages
+            out.append((extra <= SWEEP_CONSTANT,
+                        f"`{TITLES[q].split('`')[1]}`: at most one list per type plus {SWEEP_CONSTANT} "
+                        f"({len(m['uris'])} requests: {len(listed)} types listed, {pages} further pages, "
+                        f"{extra} others)"))
+    if "status-all" in types and "why-all" in types:
+        ours, theirs = len(summary["why-all"][PLUGIN]["uris"]), len(summary["status-all"][PLUGIN]["uris"])
+        more = types["why-all"] - types["status-all"]
+        out.append((ours <= theirs + len(more),
+                    f"`why -A` no more requests than `status -A` plus the types it alone reads "
+                    f"({ours} against {theirs} + {len(more)})"))
+    if "watch" in summary and "status" in summary:
+        w, one = summary["watch"][PLUGIN], summary["status"][PLUGIN]
+        out.append((w["rss"] <= 1.3 * one["rss"], f"`status --watch` peak at most 1.3× the one-shot "
+                                                  f"({w['rss']:.0f} ÷ {one['rss']:.0f} MiB = {w['rss'] / one['rss']:.2f}×)"))
+        watches = sum(1 for line in w["uris"] if line.startswith("watch "))
+        limit = math.ceil(watches / 48) + 1
+        out.append((w["connections"] <= limit, f"`status --watch` opens at most ceil(watches/48) + 1 connections "
+                                               f"({w['connections']} for {watches} watches; limit {limit})"))
+    return out
+
+
 def report(args, counts, questions, records, peers, load_before):
     summary = summarize(questions, records)
     rows = []
@@ -947,6 +1072,10 @@ def report(args, counts, questions, records, peers, load_before):
         rows.append("\n### Issue 10's targets in this run\n")
         rows.extend(f"- {'met' if ok else 'not comparable' if ok is None else '**missed**'}: {what}"
                     for ok, what in checks)
+    checks = sweep_targets(summary)
+    if checks:
+        rows.append("\n### Issue 24's targets in this run\n")
+        rows.extend(f"- {'met' if ok else '**missed**'}: {what}" for ok, what in checks)
     head = [
         "## kubectl-reconcile benchmark",
         "",
@@ -954,7 +1083,9 @@ def report(args, counts, questions, records, peers, load_before):
         f"- machine: {machine()}; load average before measuring: {load_before}",
         f"- workload in namespace `{args.namespace}`: Deployment `big` with {args.pods} pods and `web` with "
         f"{args.web_pods}, {counts['pods']} pods in all on {counts['nodes']} kwok nodes; {counts['events']} Events; "
-        f"{counts['crds']} CRDs with {counts['objects']} custom objects",
+        f"{counts['crds']} CRDs with {counts['objects']} custom objects over {counts.get('namespaces', 1)} namespaces "
+        f"({counts.get('in_namespace', counts['objects'])} in `{args.namespace}`, {counts.get('broken', 0)} failed "
+        f"elsewhere)",
         f"- {args.runs} interleaved rounds (order shuffled each round), warm caches; wall time and RSS are medians",
         f"- plugin: `{args.binary}` ({version_of([args.binary, '--version'])})",
         "- peers: " + "; ".join([f"kubectl {version_of([args.kubectl, 'version', '--client']).split()[-1]}"]
@@ -988,7 +1119,8 @@ def main():
         info = cluster_up(args.state)
         api = Api(args.state, info["API_PORT"])
         marker = os.path.join(args.state, "bench-workload.json")
-        wanted = {k: getattr(args, k) for k in ("pods", "crds", "objects", "events", "web_pods", "namespace")}
+        wanted = {k: getattr(args, k)
+                  for k in ("pods", "crds", "objects", "events", "web_pods", "namespace", "namespaces", "broken")}
         counts = None
         if os.path.exists(marker):
             saved = json.load(open(marker))

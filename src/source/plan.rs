@@ -173,11 +173,13 @@ pub fn is_searchable(t: &ResourceType) -> bool {
 
 /// The metadata-only lists that find the children of kinds with unknown
 /// edges: every listable type where children can live (every namespace
-/// for a cluster-scoped owner).
+/// for a cluster-scoped owner). Owners in more than one namespace (a
+/// `why -A`) are searched with one list of each type across namespaces,
+/// not one per namespace: requests follow the types, not the namespaces.
 pub fn fallback(catalog: &Catalog, namespaces: &[&str], cluster_wide: bool) -> Vec<Read> {
     let mut reads = Vec::new();
     for rt in catalog.types.iter().filter(|t| is_searchable(t)) {
-        if cluster_wide {
+        if cluster_wide || (rt.namespaced && namespaces.len() > 1) {
             reads.push(Read::list(rt, None).metadata_only());
         } else if rt.namespaced {
             reads.extend(

@@ -183,6 +183,12 @@ impl Read {
         self.starting_now
     }
 
+    /// Whether an object of this read's type is within its reach: a list
+    /// in its namespace, or across every namespace.
+    pub fn holds(&self, object: &crate::model::Object) -> bool {
+        self.namespace.is_none() || self.namespace.as_deref() == object.namespace()
+    }
+
     /// Only the objects without a controller are kept.
     pub fn roots_only(mut self) -> Read {
         self.roots_only = true;

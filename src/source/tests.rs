@@ -105,6 +105,20 @@ async fn ask_as(
     earlier: Option<Earlier>,
     live: bool,
 ) -> Result<Fetched, FetchError> {
+    let scope = Scope::Namespace("shop".into());
+    ask_in(memory, catalog, targets, mode, earlier, live, &scope).await
+}
+
+/// [`ask_as`] in `scope`.
+async fn ask_in(
+    memory: &Memory,
+    catalog: &Catalog,
+    targets: &[TargetSpec],
+    mode: Mode,
+    earlier: Option<Earlier>,
+    live: bool,
+    scope: &Scope,
+) -> Result<Fetched, FetchError> {
     let ask = Ask {
         reader: memory,
         catalog,
@@ -114,8 +128,7 @@ async fn ask_as(
         live,
         settle: None,
     };
-    ask.fetch(targets, &Scope::Namespace("shop".into()), mode, earlier)
-        .await
+    ask.fetch(targets, scope, mode, earlier).await
 }
 
 fn name(type_: &str, name: &str) -> TargetSpec {
@@ -1016,6 +1029,86 @@ fn a_sweep_judges_services_from_the_slices_it_read_with_no_list_per_service() {
         "{:?}",
         requests.iter().map(|r| &r.path).collect::<Vec<_>>()
     );
+}
+
+/// `why -A` reads failing custom resources of two namespaces in depth after
+/// a sweep of every namespace: a type the sweep listed is not listed again
+/// (its list across namespaces covers each one), and every other type is
+/// listed once across namespaces, not once per namespace.
+#[test]
+fn why_across_namespaces_lists_each_type_once() {
+    let cat = catalog();
+    let widget = |ns: &str, uid: &str| {
+        json!({"apiVersion": "example.com/v1", "kind": "Widget",
+            "metadata": {"name": "w", "namespace": ns, "uid": uid, "generation": 1},
+            "spec": {}, "status": {"observedGeneration": 1,
+                "conditions": [{"type": "Ready", "status": "False", "reason": "Broken"}]}})
+    };
+    let mut objects = web();
+    objects.push(widget("shop", "w1"));
+    objects.push(widget("lab", "w2"));
+    let mut child = deployment("w-worker", 1);
+    child["metadata"]["namespace"] = json!("lab");
+    child["metadata"]["ownerReferences"] = json!([{"apiVersion": "example.com/v1", "kind": "Widget",
+        "name": "w", "uid": "w2", "controller": true}]);
+    objects.push(child);
+    let memory = Memory::new(objects);
+    let all = Scope::AllNamespaces;
+    let sweep = run(ask_in(&memory, &cat, &[], Mode::Roots, None, false, &all)).unwrap();
+    let swept = memory.requests().len();
+    let failing = [("shop", "w1"), ("lab", "w2")].map(|(ns, _)| TargetSpec::Manifest {
+        api_version: "example.com/v1".into(),
+        kind: "Widget".into(),
+        namespace: Some(ns.into()),
+        name: "w".into(),
+    });
+    let earlier = Earlier {
+        events: sweep.events_read.clone(),
+        swept: sweep.swept.clone(),
+    };
+    let deep = run(ask_in(
+        &memory,
+        &cat,
+        &failing,
+        Mode::Why,
+        Some(earlier),
+        false,
+        &all,
+    ))
+    .unwrap();
+    let again: Vec<String> = memory.requests()[swept..]
+        .iter()
+        .map(|r| r.path.clone())
+        .collect();
+    let lists = |plural: &str| {
+        again
+            .iter()
+            .filter(|p| {
+                p.split('?')
+                    .next()
+                    .unwrap()
+                    .ends_with(&format!("/{plural}"))
+            })
+            .cloned()
+            .collect::<Vec<_>>()
+    };
+    // Swept across namespaces: not listed again, in either namespace.
+    assert!(lists("deployments").is_empty(), "{again:#?}");
+    // Not swept: listed once, across namespaces.
+    assert_eq!(
+        lists("serviceaccounts"),
+        ["/api/v1/serviceaccounts?limit=500"],
+        "{again:#?}"
+    );
+    // The child the sweep saw in `lab` is found, and read in full.
+    let worker = deep
+        .snapshot
+        .objects()
+        .iter()
+        .find(|o| o.name() == "w-worker")
+        .expect("the Widget's child");
+    assert!(!worker.metadata_only);
+    assert_eq!(worker.namespace(), Some("lab"));
 }
 
 /// `why` with no target judges the namespace's roots first, then reads the

@@ -43,12 +43,12 @@ impl Swept {
         self.owned.extend(owned.into_iter().filter_map(owned_only));
     }
 
+    /// Whether a list answered what `read` asks: the same list, or one
+    /// of the type across every namespace.
     pub(super) fn covers(&self, read: &Read) -> bool {
-        self.lists.contains(&(
-            read.rt.group.clone(),
-            read.rt.kind.clone(),
-            read.namespace.clone(),
-        ))
+        let key = |ns: Option<String>| (read.rt.group.clone(), read.rt.kind.clone(), ns);
+        self.lists.contains(&key(read.namespace.clone()))
+            || (read.namespace.is_some() && self.lists.contains(&key(None)))
     }
 }
 

@@ -78,11 +78,9 @@ impl<R: Reader> Crawl<'_, R> {
             .owned
             .iter()
             .filter(|o| {
-                known.iter().any(|r| {
-                    r.rt.group == o.group()
-                        && r.rt.kind == o.kind()
-                        && r.namespace.as_deref() == o.namespace()
-                })
+                known
+                    .iter()
+                    .any(|r| r.rt.group == o.group() && r.rt.kind == o.kind() && r.holds(o))
             })
             .cloned()
             .collect();
@@ -126,11 +124,10 @@ impl<R: Reader> Crawl<'_, R> {
         // metadata lists are what --watch keeps current, where they hold
         // one of the nodes.
         for (read, seed) in data_reads {
-            if nodes.iter().any(|n| {
-                n.kind() == read.rt.kind
-                    && n.group() == read.rt.group
-                    && n.namespace() == read.namespace.as_deref()
-            }) {
+            if nodes
+                .iter()
+                .any(|n| n.kind() == read.rt.kind && n.group() == read.rt.group && read.holds(n))
+            {
                 self.watch_from(read, || seed);
             }
         }
