@@ -1052,6 +1052,13 @@ fn why_across_namespaces_lists_each_type_once() {
     child["metadata"]["ownerReferences"] = json!([{"apiVersion": "example.com/v1", "kind": "Widget",
         "name": "w", "uid": "w2", "controller": true}]);
     objects.push(child);
+    objects.push(
+        json!({"apiVersion": "discovery.k8s.io/v1", "kind": "EndpointSlice",
+        "addressType": "IPv4", "endpoints": [],
+        "metadata": {"name": "w-abcde", "namespace": "lab", "uid": "es1",
+            "ownerReferences": [{"apiVersion": "example.com/v1", "kind": "Widget",
+                "name": "w", "uid": "w2", "controller": true}]}}),
+    );
     let memory = Memory::new(objects);
     let all = Scope::AllNamespaces;
     let sweep = run(ask_in(&memory, &cat, &[], Mode::Roots, None, false, &all)).unwrap();
@@ -1092,8 +1099,10 @@ fn why_across_namespaces_lists_each_type_once() {
             .cloned()
             .collect::<Vec<_>>()
     };
-    // Swept across namespaces: not listed again, in either namespace.
+    // Swept across namespaces: not listed again, in either namespace;
+    // nor the EndpointSlices the sweep read for the Services' verdicts.
     assert!(lists("deployments").is_empty(), "{again:#?}");
+    assert!(lists("endpointslices").is_empty(), "{again:#?}");
     // Not swept: listed once, across namespaces.
     assert_eq!(
         lists("serviceaccounts"),
@@ -1109,6 +1118,14 @@ fn why_across_namespaces_lists_each_type_once() {
         .expect("the Widget's child");
     assert!(!worker.metadata_only);
     assert_eq!(worker.namespace(), Some("lab"));
+    // So is the slice, from the sweep's whole list, not read again.
+    let slice = deep
+        .snapshot
+        .objects()
+        .iter()
+        .find(|o| o.name() == "w-abcde");
+    assert!(slice.is_some_and(|o| !o.metadata_only), "{slice:?}");
+    assert!(!again.iter().any(|p| p.contains("w-abcde")), "{again:#?}");
 }
 
 /// `why` with no target judges the namespace's roots first, then reads the

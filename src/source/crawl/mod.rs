@@ -456,13 +456,13 @@ mod tests {
             keep_owned: true,
             ..Swept::default()
         };
-        swept.record(&read, &[pod(0), pod(1)]);
+        swept.record(&read, &[pod(0), pod(1)], false);
         assert!(swept.covers(&read));
         assert_eq!(swept.owned.len(), 2);
         // One list past the bound is not counted as read: listed again.
         let many: Vec<Object> = (0..MAX_OWNED).map(pod).collect();
         let other = Read::list(&rt, Some("other")).metadata_only();
-        swept.record(&other, &many);
+        swept.record(&other, &many, false);
         assert!(!swept.covers(&other));
         assert_eq!(swept.owned.len(), 2);
     }

@@ -27,7 +27,10 @@ impl Swept {
     /// Counts a list as read, with what it held that has an owner. Only
     /// for a sweep that keeps them: a list counted as read without them
     /// would hide children from the search that trusts it.
-    pub(super) fn record(&mut self, read: &Read, objects: &[Object]) {
+    /// `held`: the answer keeps these objects whole anyway (a context
+    /// list's), so they are shared as they are, not cut to their owners:
+    /// a child found among them is not read again.
+    pub(super) fn record(&mut self, read: &Read, objects: &[Object], held: bool) {
         if !self.keep_owned {
             return;
         }
@@ -40,7 +43,11 @@ impl Swept {
             read.rt.kind.clone(),
             read.namespace.clone(),
         ));
-        self.owned.extend(owned.into_iter().filter_map(owned_only));
+        if held {
+            self.owned.extend(owned.into_iter().cloned());
+        } else {
+            self.owned.extend(owned.into_iter().filter_map(owned_only));
+        }
     }
 
     /// Whether a list answered what `read` asks: the same list, or one
@@ -140,9 +147,7 @@ impl<R: Reader> Crawl<'_, R> {
                 }
             };
             let (rv, objects) = self.take_list(&read, listing);
-            if !context.contains(&read) {
-                self.swept.record(&read, &objects);
-            }
+            self.swept.record(&read, &objects, context.contains(&read));
             if context.contains(&read) {
                 self.objects.extend(objects);
             } else if read.is_metadata_only() {
