@@ -118,7 +118,12 @@ def parse_args():
                    help="leave the cluster running at the end; a later run with the same sizes reuses it and its workload")
     p.add_argument("--out", default=os.path.join(REPO, "bench", "results", "latest.md"),
                    help="where to write the Markdown table (the raw measures go beside it as .json)")
+    p.add_argument("--report", metavar="RUN.json",
+                   help="print the table of a saved run (the .json beside its Markdown) again, with this "
+                        "harness's checks; starts no cluster and measures nothing")
     args = p.parse_args()
+    if args.report:
+        return args
     scale = SCALES[args.scale]
     for key in ("pods", "crds", "objects", "events", "runs", "namespaces", "broken"):
         if getattr(args, key) is None:
@@ -993,9 +998,19 @@ def targets(summary):
     return out
 
 
+def type_of(path):
+    """The resource type a list path reads, whatever its namespace: /apis/apps/v1/deployments."""
+    parts = path.split("/")
+    if "namespaces" in parts[:-1]:
+        at = parts.index("namespaces")
+        del parts[at:at + 2]
+    return "/".join(parts)
+
+
 def listed_types(uris):
-    """The resource paths a run listed (its first pages), and its continued pages."""
-    types, pages = set(), 0
+    """The types a run listed, the lists of each beyond the first (one per further namespace),
+    and its continued pages."""
+    types, again, pages = set(), 0, 0
     for line in uris:
         verb, _, uri = line.partition(" ")
         if verb != "list":
@@ -1003,9 +1018,11 @@ def listed_types(uris):
         path, _, query = uri.partition("?")
         if "continue=" in query:
             pages += 1
+        elif type_of(path) in types:
+            again += 1
         else:
-            types.add(path)
-    return types, pages
+            types.add(type_of(path))
+    return types, again, pages
 
 
 # A sweep's requests beyond one list per type: discovery (/api, /apis, and
@@ -1024,13 +1041,15 @@ def sweep_targets(summary, made_failed):
     for q in ("status", "status-all", "why-all"):
         if q in summary and summary[q][PLUGIN]["uris"]:
             m = summary[q][PLUGIN]
-            listed, pages = listed_types(m["uris"])
+            listed, again, pages = listed_types(m["uris"])
             types[q] = listed
+            if q == "why-all":
+                continue  # checked against the sweep of `status -A` below, its reads per finding apart
             extra = len(m["uris"]) - len(listed) - pages
             out.append((extra <= SWEEP_CONSTANT,
                         f"`{TITLES[q].split('`')[1]}`: at most one list per type plus {SWEEP_CONSTANT} "
                         f"({len(m['uris'])} requests: {len(listed)} types listed, {pages} further pages, "
-                        f"{extra} others)"))
+                        f"{extra} others, of which {again} lists of a type already listed)"))
     if "status-all" in types and "why-all" in types:
         uris = summary["why-all"][PLUGIN]["uris"]
         ours, theirs = len(uris), len(summary["status-all"][PLUGIN]["uris"])
@@ -1042,10 +1061,12 @@ def sweep_targets(summary, made_failed):
         events = sum(1 for line in uris if line.startswith("list ") and "/namespaces/" in line
                      and line.split("?")[0].endswith("/events"))
         findings = max(1, made_failed)
+        _, again, _ = listed_types(uris)
         out.append((ours <= theirs + len(more) + gets + events and gets + events <= 2 * findings,
                     f"`why -A` no more requests than `status -A` plus the types it alone reads, plus at most "
                     f"two reads per finding ({ours} against {theirs} + {len(more)} types + {gets} gets of "
-                    f"the {findings} objects made failed + {events} namespaces' events)"))
+                    f"the {findings} objects made failed + {events} namespaces' events; {again} lists of a "
+                    f"type already listed)"))
     if "watch" in summary and "status" in summary:
         w, one = summary["watch"][PLUGIN], summary["status"][PLUGIN]
         out.append((w["rss"] <= 1.3 * one["rss"], f"`status --watch` peak at most 1.3× the one-shot "
@@ -1118,8 +1139,23 @@ def build_peers():
     return {"kubectl-tree": info["KUBECTL_TREE"], "kube-lineage": info["KUBE_LINEAGE"]}
 
 
+def report_again(args):
+    """The table of a saved run, made again from its raw measures."""
+    saved = json.load(open(args.report))
+    for key, value in saved["settings"].items():
+        if key not in ("report", "out"):
+            setattr(args, key, value)
+    questions = {q: tools_for(q, args.namespace, args.crds, args.binary, args.kubectl, {}, args.peers,
+                              args.watch_seconds if "watch_seconds" in saved["settings"] else 15)
+                 for q in args.questions}
+    print(report(args, saved["counts"], questions, saved["records"], {}, saved.get("load_before", "not recorded")))
+
+
 def main():
     args = parse_args()
+    if args.report:
+        report_again(args)
+        return
     started = time.monotonic()
     # A TERM or HUP stops the private cluster as Ctrl-C does.
     for sig in (signal.SIGTERM, signal.SIGHUP):
@@ -1150,7 +1186,8 @@ def main():
         with open(args.out, "w") as f:
             f.write(table)
         with open(os.path.splitext(args.out)[0] + ".json", "w") as f:
-            json.dump({"settings": {k: v for k, v in vars(args).items()}, "counts": counts, "records": records}, f, indent=1)
+            json.dump({"settings": {k: v for k, v in vars(args).items()}, "counts": counts, "records": records,
+                       "load_before": load_before}, f, indent=1)
         log(f"done in {time.monotonic() - started:.0f}s; table in {args.out}")
     finally:
         if args.keep:
