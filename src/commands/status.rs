@@ -16,6 +16,9 @@ pub async fn run(
     watching: bool,
 ) -> anyhow::Result<Outcome> {
     let (loaded, settled) = load_status_keep(settings, specs).await?;
+    // Only a one-shot answer has settled rows, and it draws one frame:
+    // the rows move into it rather than being copied.
+    let settled = std::cell::RefCell::new(settled);
     watch::show(
         settings,
         loaded,
@@ -23,7 +26,8 @@ pub async fn run(
         specs.is_empty(),
         false,
         |settings, snap, targets, compact| {
-            frame(settings, snap, targets, compact, specs.is_empty(), &settled)
+            let rows = settled.take();
+            frame(settings, snap, targets, compact, specs.is_empty(), rows)
         },
     )
     .await
@@ -38,13 +42,13 @@ pub fn frame(
     targets: &[Target],
     compact: bool,
     sweep: bool,
-    settled: &[Item],
+    settled: Vec<Item>,
 ) -> Frame {
     let judge = settings.judge();
     let snap = &judge.on(snap);
     let mut report = StatusReport::build(snap, &selected(settings, snap, targets));
     if !settled.is_empty() {
-        report.items.extend(settled.iter().cloned());
+        report.items.extend(settled);
         fn key(i: &Item) -> (Option<&str>, &str, &str) {
             let o = &i.object;
             (o.namespace.as_deref(), &o.kind, &o.name)

@@ -3,6 +3,7 @@
 
 mod event;
 mod object;
+mod pointer;
 mod snapshot;
 mod target;
 mod time;
@@ -13,6 +14,7 @@ pub use event::{Event, dedupe_events};
 pub use object::{
     Condition, Object, ObjectRef, OwnerRef, group_of, is_data_kind, parse_conditions,
 };
+pub use pointer::pointer;
 pub use snapshot::{Incomplete, Snapshot};
 pub use target::Target;
 pub use time::{age, parse_time};

@@ -162,7 +162,7 @@ impl Object {
 
     /// A JSON pointer into the object, e.g. `/status/readyReplicas`.
     pub fn at(&self, pointer: &str) -> Option<&Value> {
-        self.raw.pointer(pointer).filter(|v| !v.is_null())
+        super::pointer(&self.raw, pointer).filter(|v| !v.is_null())
     }
     pub fn int(&self, pointer: &str) -> Option<i64> {
         self.at(pointer).and_then(Value::as_i64)
