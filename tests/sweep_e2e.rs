@@ -3,7 +3,9 @@
 //! partial one never says all is converged, a namespace that does not exist
 //! is an error, every object without an owner is swept (an orphaned
 //! ReplicaSet too), `wait` waits for an object that does not exist yet, and
-//! a user who may list but not watch still sees a rollout converge.
+//! a user who may list but not watch still sees a rollout converge. `why
+//! -A` searches failing custom resources of several namespaces without
+//! listing any type again per namespace.
 
 mod common;
 mod support;
@@ -291,4 +293,77 @@ fn a_sweep_that_keeps_only_rows_answers_as_one_that_keeps_every_object() {
         items.iter().map(|i| i["object"].clone()).collect()
     };
     assert_eq!(objects(&settled), objects(&every));
+}
+
+/// A Gizmo in `ns` whose controller reports it broken.
+fn broken_gizmo(ns: &Namespace) {
+    ns.apply("apiVersion: sweep.reconcile.test/v1\nkind: Gizmo\nmetadata: {name: broken}\nspec: {size: 1}\n");
+    ns.kubectl(&[
+        "patch",
+        "gizmos.sweep.reconcile.test/broken",
+        "--subresource=status",
+        "--type=merge",
+        "-p",
+        r#"{"status": {"observedGeneration": 1, "conditions": [{"type": "Ready", "status": "False", "reason": "Broken", "message": "gizmo broken", "lastTransitionTime": "2026-12-01T10:00:00Z"}]}}"#,
+    ])
+    .ok();
+}
+
+#[test]
+fn why_across_namespaces_lists_no_type_again_per_namespace() {
+    // `why -A` reads the failing roots of every namespace in depth. The
+    // search for a custom resource's children uses the sweep's lists
+    // across namespaces, and lists each type the sweep did not read once
+    // across namespaces: never once per namespace with a failing root.
+    support::install_crd("gizmos", "Gizmo", "sweep.reconcile.test", "", "");
+    let first = Namespace::new("sweep-why-a");
+    let second = Namespace::new("sweep-why-b");
+    broken_gizmo(&first);
+    broken_gizmo(&second);
+    let run = reconcile(&["why", "-A", "-o", "json", "-v", "6"]);
+    assert!(matches!(run.code, 1 | 3), "{}", run.stderr);
+    let doc = run.json();
+    for ns in [&first, &second] {
+        let item = doc["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|i| {
+                i["object"]["kind"] == "Gizmo" && i["object"]["namespace"] == ns.name.as_str()
+            })
+            .unwrap_or_else(|| panic!("the Gizmo of {}: {doc:#}", ns.name));
+        assert_eq!(item["verdict"], "Failed", "{item:#}");
+    }
+    let lists: Vec<&str> = run
+        .stderr
+        .lines()
+        .filter_map(|l| l.split_whitespace().nth(1))
+        .filter(|url| url.contains("limit=") && !url.contains("continue="))
+        .collect();
+    for ns in [&first, &second] {
+        let again: Vec<&&str> = lists
+            .iter()
+            .filter(|url| url.contains(&format!("/namespaces/{}/", ns.name)))
+            .filter(|url| !url.split('?').next().unwrap().ends_with("/events"))
+            .collect();
+        assert!(again.is_empty(), "listed in {}: {again:#?}", ns.name);
+    }
+    for plural in [
+        "configmaps",
+        "serviceaccounts",
+        "deployments",
+        "endpointslices",
+    ] {
+        let of_type = lists
+            .iter()
+            .filter(|url| {
+                url.split('?')
+                    .next()
+                    .unwrap()
+                    .ends_with(&format!("/{plural}"))
+            })
+            .filter(|url| !url.contains("Selector="))
+            .count();
+        assert_eq!(of_type, 1, "{plural}: {lists:#?}");
+    }
 }
