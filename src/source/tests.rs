@@ -1031,6 +1031,14 @@ fn a_sweep_judges_services_from_the_slices_it_read_with_no_list_per_service() {
     );
 }
 
+/// What a sweep read, for the question asked after it.
+fn after(sweep: &Fetched) -> Earlier {
+    Earlier {
+        events: sweep.events_read.clone(),
+        swept: sweep.swept.clone(),
+    }
+}
+
 /// `why -A` reads failing custom resources of two namespaces in depth after
 /// a sweep of every namespace: a type the sweep listed is not listed again
 /// (its list across namespaces covers each one), and every other type is
@@ -1063,16 +1071,13 @@ fn why_across_namespaces_lists_each_type_once() {
     let all = Scope::AllNamespaces;
     let sweep = run(ask_in(&memory, &cat, &[], Mode::Roots, None, false, &all)).unwrap();
     let swept = memory.requests().len();
-    let failing = [("shop", "w1"), ("lab", "w2")].map(|(ns, _)| TargetSpec::Manifest {
+    let failing = ["shop", "lab"].map(|ns| TargetSpec::Manifest {
         api_version: "example.com/v1".into(),
         kind: "Widget".into(),
         namespace: Some(ns.into()),
         name: "w".into(),
     });
-    let earlier = Earlier {
-        events: sweep.events_read.clone(),
-        swept: sweep.swept.clone(),
-    };
+    let earlier = after(&sweep);
     let deep = run(ask_in(
         &memory,
         &cat,
@@ -1154,10 +1159,7 @@ fn why_in_depth_reuses_the_lists_of_its_sweep() {
     // ... nor counts a list as read: a search trusting it would miss children.
     assert!(status.swept.lists.is_empty() && !sweep.swept.lists.is_empty());
     let fresh = Memory::new(fresh_objects.clone());
-    let earlier = Earlier {
-        events: sweep.events_read.clone(),
-        swept: sweep.swept.clone(),
-    };
+    let earlier = after(&sweep);
     let deep = run(ask(
         &memory,
         &cat,
