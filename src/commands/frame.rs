@@ -14,6 +14,36 @@ pub struct Frame {
 }
 
 impl Frame {
+    /// A frame of what `settings` prints, each part made only where it is
+    /// read: the document for `-o json|yaml|jsonpath`, the text otherwise,
+    /// and the change lines only for a `--watch` (`live`) of the text. A
+    /// sweep of 60,000 roots then does not also make a 40 MB document
+    /// nobody prints.
+    pub fn made(
+        settings: &Settings,
+        live: bool,
+        code: u8,
+        text: impl FnOnce() -> String,
+        document: impl FnOnce() -> String,
+        states: impl FnOnce() -> Vec<(String, String)>,
+    ) -> Frame {
+        let is_document = settings.view.output.is_document();
+        Frame {
+            text: if is_document { String::new() } else { text() },
+            document: if is_document {
+                document()
+            } else {
+                String::new()
+            },
+            code,
+            states: if live && !is_document {
+                states()
+            } else {
+                Vec::new()
+            },
+        }
+    }
+
     /// What to print once, for a command run without `--watch`.
     pub fn output(&self, settings: &Settings) -> String {
         if settings.view.output.is_document() {

@@ -66,26 +66,30 @@ pub fn frame(
     if let Some(path) = &settings.view.sort_by {
         render::shape::sort_by(&mut report.items, path);
     }
-    let objects: Vec<_> = report.items.iter().map(|i| &i.object).collect();
-    let text = shaped_text(settings, &report.items, &objects).unwrap_or_else(|| {
-        render::status::render(
-            &report,
-            &StatusOptions {
-                style: Style {
-                    color: settings.color,
-                },
-                width: settings.width,
-                now: snap.now,
-                view: &settings.view,
-                all_namespaces: settings.scope.is_all(),
-                snapshot: Some(snap),
-            },
-        )
-    });
-    Frame {
-        document: document(&report, settings, compact),
-        code: sweep_exit_code(&report.items, &report.incomplete, sweep),
-        states: report.items.iter().map(state_line).collect(),
-        text,
-    }
+    let code = sweep_exit_code(&report.items, &report.incomplete, sweep);
+    Frame::made(
+        settings,
+        compact,
+        code,
+        || {
+            let objects: Vec<_> = report.items.iter().map(|i| &i.object).collect();
+            shaped_text(settings, &report.items, &objects).unwrap_or_else(|| {
+                render::status::render(
+                    &report,
+                    &StatusOptions {
+                        style: Style {
+                            color: settings.color,
+                        },
+                        width: settings.width,
+                        now: snap.now,
+                        view: &settings.view,
+                        all_namespaces: settings.scope.is_all(),
+                        snapshot: Some(snap),
+                    },
+                )
+            })
+        },
+        || document(&report, settings, compact),
+        || report.items.iter().map(state_line).collect(),
+    )
 }

@@ -81,23 +81,26 @@ pub fn frame(
         walk(&item.node, &mut nodes);
     }
     // `-o name` lists every object in the trees.
-    let objects: Vec<_> = nodes.iter().map(|n| &n.item.object).collect();
-    let text = shaped_text(settings, &report.items, &objects).unwrap_or_else(|| {
-        if report.items.is_empty() {
-            "No objects found.\n".to_string()
-        } else {
-            render::tree::render(&report, &opts)
-        }
-    });
-    let states = nodes.iter().map(|n| state_line(&n.item)).collect();
-    Frame {
-        document: document(&report, settings, compact),
-        code: super::answer_exit_code(
-            exit_code(report.items.iter().map(|t| &t.node.item)),
-            &report.incomplete,
-            false,
-        ),
-        states,
-        text,
-    }
+    let code = super::answer_exit_code(
+        exit_code(report.items.iter().map(|t| &t.node.item)),
+        &report.incomplete,
+        false,
+    );
+    Frame::made(
+        settings,
+        compact,
+        code,
+        || {
+            let objects: Vec<_> = nodes.iter().map(|n| &n.item.object).collect();
+            shaped_text(settings, &report.items, &objects).unwrap_or_else(|| {
+                if report.items.is_empty() {
+                    "No objects found.\n".to_string()
+                } else {
+                    render::tree::render(&report, &opts)
+                }
+            })
+        },
+        || document(&report, settings, compact),
+        || nodes.iter().map(|n| state_line(&n.item)).collect(),
+    )
 }

@@ -60,60 +60,65 @@ pub fn frame(
     let style = Style {
         color: settings.color,
     };
-    let objects: Vec<_> = report.items.iter().map(|d| &d.item.object).collect();
-    let shaped = super::frame::shaped_text(settings, &report.items, &objects);
-    let text = if let Some(text) = shaped {
-        text
-    } else if report.items.is_empty() {
-        let place = if settings.scope.is_all() {
-            "any namespace"
-        } else {
-            "the namespace"
-        };
-        // A partial read never claims that everything is converged.
-        let claim = if report.incomplete.is_empty() {
-            format!("Every root object in {place} is converged.")
-        } else {
-            format!(
-                "No root object that could be read in {place} is failing, but not everything could be read (below): convergence is not known."
-            )
-        };
-        format!("{claim}\n{}", render::footer(&report.incomplete, style))
-    } else {
-        render::why::render(
-            &report,
-            &WhyOptions {
-                style,
-                width: settings.width,
-                now: snap.now,
-                full: verbose || !sweep,
-            },
-        )
-    };
-    let states = report
-        .items
-        .iter()
-        .map(|d| {
-            let (key, mut line) = state_line(&d.item);
-            if let Some(c) = &d.root_cause {
-                let kind = c.objects.first().map(|o| o.kind.as_str()).unwrap_or("");
-                line.push_str(&format!(
-                    "; root cause: {kind} {} x{}",
-                    render::escape(&c.reason),
-                    c.count
-                ));
+    let code = super::answer_exit_code(
+        exit_code(report.items.iter().map(|d| &d.item)),
+        &report.incomplete,
+        sweep,
+    );
+    Frame::made(
+        settings,
+        compact,
+        code,
+        || {
+            let objects: Vec<_> = report.items.iter().map(|d| &d.item.object).collect();
+            let shaped = super::frame::shaped_text(settings, &report.items, &objects);
+            if let Some(text) = shaped {
+                text
+            } else if report.items.is_empty() {
+                let place = if settings.scope.is_all() {
+                    "any namespace"
+                } else {
+                    "the namespace"
+                };
+                // A partial read never claims that everything is converged.
+                let claim = if report.incomplete.is_empty() {
+                    format!("Every root object in {place} is converged.")
+                } else {
+                    format!(
+                        "No root object that could be read in {place} is failing, but not everything could be read (below): convergence is not known."
+                    )
+                };
+                format!("{claim}\n{}", render::footer(&report.incomplete, style))
+            } else {
+                render::why::render(
+                    &report,
+                    &WhyOptions {
+                        style,
+                        width: settings.width,
+                        now: snap.now,
+                        full: verbose || !sweep,
+                    },
+                )
             }
-            (key, line)
-        })
-        .collect();
-    Frame {
-        document: document(&report, settings, compact),
-        code: super::answer_exit_code(
-            exit_code(report.items.iter().map(|d| &d.item)),
-            &report.incomplete,
-            sweep,
-        ),
-        states,
-        text,
-    }
+        },
+        || document(&report, settings, compact),
+        || {
+            report
+                .items
+                .iter()
+                .map(|d| {
+                    let (key, mut line) = state_line(&d.item);
+                    if let Some(c) = &d.root_cause {
+                        let kind = c.objects.first().map(|o| o.kind.as_str()).unwrap_or("");
+                        line.push_str(&format!(
+                            "; root cause: {kind} {} x{}",
+                            render::escape(&c.reason),
+                            c.count
+                        ));
+                    }
+                    (key, line)
+                })
+                .collect()
+        },
+    )
 }
