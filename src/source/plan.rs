@@ -173,13 +173,19 @@ pub fn is_searchable(t: &ResourceType) -> bool {
 
 /// The metadata-only lists that find the children of kinds with unknown
 /// edges: every listable type where children can live (every namespace
-/// for a cluster-scoped owner). Owners in more than one namespace (a
-/// `why -A`) are searched with one list of each type across namespaces,
-/// not one per namespace: requests follow the types, not the namespaces.
-pub fn fallback(catalog: &Catalog, namespaces: &[&str], cluster_wide: bool) -> Vec<Read> {
+/// for a cluster-scoped owner). `across`: the answer already lists across
+/// namespaces (a `why -A`); owners in more than one namespace are then
+/// searched with one list of each type across namespaces, not one per
+/// namespace, so that requests follow the types, not the namespaces.
+pub fn fallback(
+    catalog: &Catalog,
+    namespaces: &[&str],
+    cluster_wide: bool,
+    across: bool,
+) -> Vec<Read> {
     let mut reads = Vec::new();
     for rt in catalog.types.iter().filter(|t| is_searchable(t)) {
-        if cluster_wide || (rt.namespaced && namespaces.len() > 1) {
+        if cluster_wide || (across && rt.namespaced && namespaces.len() > 1) {
             reads.push(Read::list(rt, None).metadata_only());
         } else if rt.namespaced {
             reads.extend(
@@ -402,11 +408,39 @@ mod tests {
                 "{r:?}"
             );
         }
-        for r in fallback(&cat, &["shop"], true) {
+        for r in fallback(&cat, &["shop"], true, false) {
             if matches!(r.rt.kind.as_str(), "Secret" | "ConfigMap") {
                 assert!(r.is_metadata_only());
             }
         }
+    }
+
+    #[test]
+    fn owners_in_two_namespaces_are_searched_across_them_only_where_the_answer_lists_across() {
+        let cat = catalog();
+        let lists_of = |reads: &[Read]| -> Vec<Option<String>> {
+            reads
+                .iter()
+                .filter(|r| r.rt.kind == "ServiceAccount")
+                .map(|r| r.namespace.clone())
+                .collect()
+        };
+        // `why -f` with objects of two namespaces, by a user who may be
+        // allowed only those: one list in each.
+        let apart = fallback(&cat, &["lab", "shop"], false, false);
+        assert_eq!(
+            lists_of(&apart),
+            [Some("lab".to_string()), Some("shop".to_string())]
+        );
+        // `why -A`: one list across namespaces, and no cluster-scoped type.
+        let across = fallback(&cat, &["lab", "shop"], false, true);
+        assert_eq!(lists_of(&across), [None]);
+        assert!(across.iter().all(|r| r.rt.namespaced), "{across:?}");
+        // One namespace: listed there, whatever the answer lists.
+        assert_eq!(
+            lists_of(&fallback(&cat, &["shop"], false, true)),
+            [Some("shop".to_string())]
+        );
     }
 
     #[test]

@@ -16,6 +16,11 @@ pub struct Swept {
     /// Whether `owned` is filled: only for `why`, which reads in depth
     /// next. A status sweep's memory stays with its roots.
     pub(super) keep_owned: bool,
+    /// Whether the sweep listed a namespaced type across namespaces (`-A`):
+    /// the search in depth may too, where it would otherwise list each
+    /// type once per namespace. A user allowed only some namespaces never
+    /// gets there, and is searched per namespace.
+    pub(super) across: bool,
 }
 
 /// At most this many owned objects are kept for `why` in depth; past it
@@ -34,6 +39,7 @@ impl Swept {
         if !self.keep_owned {
             return;
         }
+        self.across |= read.rt.namespaced && read.namespace.is_none();
         let owned: Vec<&Object> = objects.iter().filter(|o| !o.owners.is_empty()).collect();
         if self.owned.len() + owned.len() > MAX_OWNED {
             return;

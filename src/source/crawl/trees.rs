@@ -66,7 +66,7 @@ impl<R: Reader> Crawl<'_, R> {
         let cluster_wide = roots.iter().any(|o| o.namespace().is_none());
         let namespaces: BTreeSet<&str> = roots.iter().filter_map(|o| o.namespace()).collect();
         let namespaces: Vec<&str> = namespaces.into_iter().collect();
-        let reads = plan::fallback(self.catalog, &namespaces, cluster_wide);
+        let reads = plan::fallback(self.catalog, &namespaces, cluster_wide, self.swept.across);
         self.leaned_on_types = true;
         // What a sweep listed already is not listed again: its owned
         // objects are here, and its roots are no one's children.
