@@ -10,7 +10,7 @@ use super::live::{Ask, FetchError, Fetched, Mode};
 use super::memory::{Memory, Request, by_path};
 use super::read::{METADATA, METADATA_LIST, Read, Reader};
 use crate::catalog::Catalog;
-use crate::model::Target;
+use crate::model::{Object, Target};
 use crate::targets::{Scope, TargetSpec};
 
 /// The aggregated discovery documents of the test cluster, with one CRD.
@@ -1031,6 +1031,15 @@ fn a_sweep_judges_services_from_the_slices_it_read_with_no_list_per_service() {
     );
 }
 
+/// The object of the answer with this name.
+fn found<'a>(answer: &'a Fetched, name: &str) -> &'a Object {
+    let objects = answer.snapshot.objects();
+    objects
+        .iter()
+        .find(|o| o.name() == name)
+        .unwrap_or_else(|| panic!("{name} in the answer"))
+}
+
 /// What a sweep read, for the question asked after it.
 fn after(sweep: &Fetched) -> Earlier {
     Earlier {
@@ -1115,12 +1124,7 @@ fn why_across_namespaces_lists_each_type_once() {
         "{again:#?}"
     );
     // The child the sweep saw in `lab` is found, and read in full.
-    let worker = deep
-        .snapshot
-        .objects()
-        .iter()
-        .find(|o| o.name() == "w-worker")
-        .expect("the Widget's child");
+    let worker = found(&deep, "w-worker");
     assert!(!worker.metadata_only);
     assert_eq!(worker.namespace(), Some("lab"));
     // So is the slice, from the sweep's whole list, not read again.
@@ -1188,11 +1192,5 @@ fn why_in_depth_reuses_the_lists_of_its_sweep() {
         fresh.requests().len()
     );
     // The child is still found, and read in full.
-    let worker = deep
-        .snapshot
-        .objects()
-        .iter()
-        .find(|o| o.name() == "w-worker")
-        .expect("the Widget's child");
-    assert!(!worker.metadata_only);
+    assert!(!found(&deep, "w-worker").metadata_only);
 }
