@@ -5,7 +5,7 @@
 use crate::verdict::Judged;
 use serde_json::{Value, json};
 
-use super::crawl::Earlier;
+use super::crawl::{Earlier, Settle};
 use super::live::{Ask, FetchError, Fetched, Mode};
 use super::memory::{Memory, Request, by_path};
 use super::read::{METADATA, METADATA_LIST, Read, Reader};
@@ -119,16 +119,27 @@ async fn ask_in(
     live: bool,
     scope: &Scope,
 ) -> Result<Fetched, FetchError> {
-    let ask = Ask {
+    asker(memory, catalog, live, None)
+        .fetch(targets, scope, mode, earlier)
+        .await
+}
+
+/// Questions over the in-memory reader, in namespace `shop` unless told.
+fn asker<'a>(
+    memory: &'a Memory,
+    catalog: &'a Catalog,
+    live: bool,
+    settle: Option<&'a dyn Settle>,
+) -> Ask<'a, Memory> {
+    Ask {
         reader: memory,
         catalog,
         stale: &[],
         server: "127.0.0.1:6443",
         default_namespace: "shop",
         live,
-        settle: None,
-    };
-    ask.fetch(targets, scope, mode, earlier).await
+        settle,
+    }
 }
 
 fn name(type_: &str, name: &str) -> TargetSpec {
@@ -372,7 +383,7 @@ struct Recorded {
     forgotten: std::sync::Mutex<Vec<usize>>,
 }
 
-impl super::crawl::Settle for Recorded {
+impl Settle for Recorded {
     fn settle(&self, _: usize, obj: &crate::model::Object) -> bool {
         self.seen.lock().unwrap().push(obj.name().to_string());
         obj.kind() == "Widget" && obj.condition("Ready").is_some_and(|c| c.is_true())
@@ -391,15 +402,7 @@ fn what_was_settled_of_a_list_that_failed_is_forgotten() {
         "status": {"conditions": [{"type": "Ready", "status": "True"}]}}));
     let memory = Memory::new(objects).forbid("widgets");
     let settle = Recorded::default();
-    let ask = Ask {
-        reader: &memory,
-        catalog: &cat,
-        stale: &[],
-        server: "127.0.0.1:6443",
-        default_namespace: "shop",
-        live: false,
-        settle: Some(&settle),
-    };
+    let ask = asker(&memory, &cat, false, Some(&settle));
     let fetched =
         run(ask.fetch(&[], &Scope::Namespace("shop".into()), Mode::Status, None)).unwrap();
     assert!(
@@ -436,15 +439,7 @@ fn a_sweep_keeps_only_the_roots_its_settler_does_not_answer_for() {
     objects.push(owned);
     let memory = Memory::new(objects);
     let settle = Recorded::default();
-    let ask = Ask {
-        reader: &memory,
-        catalog: &cat,
-        stale: &[],
-        server: "127.0.0.1:6443",
-        default_namespace: "shop",
-        live: false,
-        settle: Some(&settle),
-    };
+    let ask = asker(&memory, &cat, false, Some(&settle));
     let fetched =
         run(ask.fetch(&[], &Scope::Namespace("shop".into()), Mode::Status, None)).unwrap();
     let mut kept: Vec<String> = fetched
