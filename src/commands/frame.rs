@@ -113,3 +113,56 @@ pub fn selected(
         None => targets.to_vec(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    fn settings(args: &[&str]) -> Settings {
+        let cli = crate::cli::Cli::try_parse_from(
+            std::iter::once("kubectl-reconcile").chain(args.iter().copied()),
+        )
+        .unwrap();
+        Settings::from_args(&cli.global).unwrap()
+    }
+
+    /// Which parts a frame made, for these settings and liveness.
+    fn made(args: &[&str], live: bool) -> (bool, bool, bool) {
+        let f = Frame::made(
+            &settings(args),
+            live,
+            1,
+            || "text".into(),
+            || "document".into(),
+            || vec![("k".into(), "line".into())],
+        );
+        assert_eq!(f.code, 1);
+        (
+            !f.text.is_empty(),
+            !f.document.is_empty(),
+            !f.states.is_empty(),
+        )
+    }
+
+    #[test]
+    fn a_frame_makes_only_what_is_printed() {
+        // (text, document, change lines)
+        assert_eq!(made(&["status"], false), (true, false, false));
+        assert_eq!(made(&["status"], true), (true, false, true));
+        assert_eq!(made(&["status", "-o", "name"], false), (true, false, false));
+        for shape in ["json", "yaml", "jsonpath={.items}"] {
+            assert_eq!(made(&["status", "-o", shape], false), (false, true, false));
+            assert_eq!(made(&["status", "-o", shape], true), (false, true, false));
+        }
+        let f = Frame::made(
+            &settings(&["status", "-o", "yaml"]),
+            false,
+            0,
+            String::new,
+            || "a: 1\n".into(),
+            Vec::new,
+        );
+        assert_eq!(f.output(&settings(&["status", "-o", "yaml"])), "a: 1\n");
+    }
+}

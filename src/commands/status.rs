@@ -25,9 +25,9 @@ pub async fn run(
         watching,
         specs.is_empty(),
         false,
-        |settings, snap, targets, compact| {
+        |settings, snap, targets, live| {
             let rows = settled.take();
-            frame(settings, snap, targets, compact, specs.is_empty(), rows)
+            frame(settings, snap, targets, live, specs.is_empty(), rows)
         },
     )
     .await
@@ -40,7 +40,7 @@ pub fn frame(
     settings: &Settings,
     snap: &Snapshot,
     targets: &[Target],
-    compact: bool,
+    live: bool,
     sweep: bool,
     settled: Vec<Item>,
 ) -> Frame {
@@ -69,7 +69,7 @@ pub fn frame(
     let code = sweep_exit_code(&report.items, &report.incomplete, sweep);
     Frame::made(
         settings,
-        compact,
+        live,
         code,
         || {
             let objects: Vec<_> = report.items.iter().map(|i| &i.object).collect();
@@ -89,7 +89,7 @@ pub fn frame(
                 )
             })
         },
-        || document(&report, settings, compact),
+        || document(&report, settings, live),
         || report.items.iter().map(state_line).collect(),
     )
 }

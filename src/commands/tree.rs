@@ -41,7 +41,7 @@ pub async fn run(
         flags.watch,
         false,
         false,
-        |settings, snap, targets, compact| frame(settings, snap, targets, &flags, compact),
+        |settings, snap, targets, live| frame(settings, snap, targets, &flags, live),
     )
     .await
 }
@@ -51,7 +51,7 @@ pub fn frame(
     snap: &Snapshot,
     targets: &[Target],
     flags: &TreeFlags,
-    compact: bool,
+    live: bool,
 ) -> Frame {
     let judge = settings.judge();
     let snap = &judge.on(snap);
@@ -88,7 +88,7 @@ pub fn frame(
     );
     Frame::made(
         settings,
-        compact,
+        live,
         code,
         || {
             let objects: Vec<_> = nodes.iter().map(|n| &n.item.object).collect();
@@ -100,7 +100,7 @@ pub fn frame(
                 }
             })
         },
-        || document(&report, settings, compact),
+        || document(&report, settings, live),
         || nodes.iter().map(|n| state_line(&n.item)).collect(),
     )
 }

@@ -77,6 +77,8 @@ impl Retarget {
 /// Shows a loaded answer once, or keeps it live with `--watch`.
 /// `roots`: the targets are the namespace's root objects (no target was
 /// named), found again on every change; `failing`: only those not converged.
+/// `frame`'s last argument says the frame is one of `--watch` (`live`): JSON
+/// lines and change lines.
 pub async fn show(
     settings: &Settings,
     loaded: Loaded,

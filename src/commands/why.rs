@@ -23,8 +23,8 @@ pub async fn run(
         watching,
         sweep,
         true,
-        |settings, snap, targets, compact| {
-            frame(settings, snap, targets, compact, sweep, verbose, settled)
+        |settings, snap, targets, live| {
+            frame(settings, snap, targets, live, sweep, verbose, settled)
         },
     )
     .await
@@ -37,7 +37,7 @@ pub fn frame(
     settings: &Settings,
     snap: &Snapshot,
     targets: &[Target],
-    compact: bool,
+    live: bool,
     sweep: bool,
     verbose: bool,
     settled: usize,
@@ -67,7 +67,7 @@ pub fn frame(
     );
     Frame::made(
         settings,
-        compact,
+        live,
         code,
         || {
             let objects: Vec<_> = report.items.iter().map(|d| &d.item.object).collect();
@@ -101,7 +101,7 @@ pub fn frame(
                 )
             }
         },
-        || document(&report, settings, compact),
+        || document(&report, settings, live),
         || {
             report
                 .items
