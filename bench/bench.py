@@ -1146,7 +1146,7 @@ def report_again(args):
         if key not in ("report", "out"):
             setattr(args, key, value)
     questions = {q: tools_for(q, args.namespace, args.crds, args.binary, args.kubectl, {}, args.peers,
-                              args.watch_seconds if "watch_seconds" in saved["settings"] else 15)
+                              args.watch_seconds)
                  for q in args.questions}
     print(report(args, saved["counts"], questions, saved["records"], {}, saved.get("load_before", "not recorded")))
 
