@@ -106,21 +106,8 @@ async fn ask_as(
     live: bool,
 ) -> Result<Fetched, FetchError> {
     let scope = Scope::Namespace("shop".into());
-    ask_in(memory, catalog, targets, mode, earlier, live, &scope).await
-}
-
-/// [`ask_as`] in `scope`.
-async fn ask_in(
-    memory: &Memory,
-    catalog: &Catalog,
-    targets: &[TargetSpec],
-    mode: Mode,
-    earlier: Option<Earlier>,
-    live: bool,
-    scope: &Scope,
-) -> Result<Fetched, FetchError> {
     asker(memory, catalog, live, None)
-        .fetch(targets, scope, mode, earlier)
+        .fetch(targets, &scope, mode, earlier)
         .await
 }
 
@@ -1073,7 +1060,8 @@ fn why_across_namespaces_lists_each_type_once() {
     );
     let memory = Memory::new(objects);
     let all = Scope::AllNamespaces;
-    let sweep = run(ask_in(&memory, &cat, &[], Mode::Roots, None, false, &all)).unwrap();
+    let ask = asker(&memory, &cat, false, None);
+    let sweep = run(ask.fetch(&[], &all, Mode::Roots, None)).unwrap();
     let swept = memory.requests().len();
     let failing = ["shop", "lab"].map(|ns| TargetSpec::Manifest {
         api_version: "example.com/v1".into(),
@@ -1082,16 +1070,7 @@ fn why_across_namespaces_lists_each_type_once() {
         name: "w".into(),
     });
     let earlier = after(&sweep);
-    let deep = run(ask_in(
-        &memory,
-        &cat,
-        &failing,
-        Mode::Why,
-        Some(earlier),
-        false,
-        &all,
-    ))
-    .unwrap();
+    let deep = run(ask.fetch(&failing, &all, Mode::Why, Some(earlier))).unwrap();
     let again: Vec<String> = memory.requests()[swept..]
         .iter()
         .map(|r| r.path.clone())
