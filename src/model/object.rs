@@ -182,9 +182,11 @@ impl Object {
     }
 
     /// `status.observedGeneration`, where the controller records the
-    /// generation it last acted on.
+    /// generation it last acted on: a number, or a numeric string as Argo
+    /// Rollouts writes it (`"3"`).
     pub fn observed_generation(&self) -> Option<i64> {
-        self.int("/status/observedGeneration")
+        self.at("/status/observedGeneration")
+            .and_then(generation_number)
     }
 
     /// `status.conditions` (or, for older operators that nest them,
@@ -244,11 +246,27 @@ pub fn parse_conditions(list: Option<&Value>) -> Vec<Condition> {
                 // a time anything happened.
                 last_transition_time: parse_time(c.get("lastTransitionTime"))
                     .filter(|t| *t != Timestamp::UNIX_EPOCH),
-                observed_generation: c.get("observedGeneration").and_then(Value::as_i64),
+                observed_generation: c.get("observedGeneration").and_then(generation_number),
                 severity: text("severity"),
             })
         })
         .collect()
+}
+
+/// A generation as a controller recorded it: a JSON number, or a string of
+/// decimal digits (Argo Rollouts' `status.observedGeneration: "3"`). Any
+/// other string (older Argo Rollouts wrote a hash of the spec) is no
+/// generation.
+pub fn generation_number(v: &Value) -> Option<i64> {
+    match v {
+        Value::Number(n) => n.as_i64(),
+        Value::String(s)
+            if !s.is_empty() && s.len() <= 18 && s.bytes().all(|b| b.is_ascii_digit()) =>
+        {
+            s.parse().ok()
+        }
+        _ => None,
+    }
 }
 
 fn parse_owner(v: &Value) -> Option<OwnerRef> {
@@ -328,6 +346,34 @@ mod tests {
         assert!(cond.is_true());
         assert_eq!(cond.reason, "FailedCreate");
         assert!(!obj.metadata_only);
+    }
+
+    #[test]
+    fn an_observed_generation_written_as_a_numeric_string_counts() {
+        let rollout = |observed: Value| {
+            Object::from_value(json!({
+                "apiVersion": "argoproj.io/v1alpha1", "kind": "Rollout",
+                "metadata": {"name": "web", "namespace": "shop", "generation": 4},
+                "status": {"observedGeneration": observed, "phase": "Healthy",
+                    "conditions": [{"type": "Available", "status": "True", "observedGeneration": observed}]}
+            }))
+            .unwrap()
+        };
+        // Argo Rollouts 1.x writes the generation as a string.
+        assert_eq!(rollout(json!("3")).observed_generation(), Some(3));
+        assert_eq!(
+            rollout(json!("3")).conditions()[0].observed_generation,
+            Some(3)
+        );
+        assert_eq!(rollout(json!(3)).observed_generation(), Some(3));
+        // Older releases wrote a hash of the spec: no generation at all.
+        assert_eq!(rollout(json!("7b5d9c")).observed_generation(), None);
+        assert_eq!(rollout(json!("")).observed_generation(), None);
+        assert_eq!(rollout(json!("-1")).observed_generation(), None);
+        assert_eq!(
+            rollout(json!("99999999999999999999")).observed_generation(),
+            None
+        );
     }
 
     #[test]

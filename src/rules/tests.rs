@@ -110,6 +110,76 @@ rules:
 }
 
 #[test]
+fn no_rule_passes_a_status_written_for_an_older_spec() {
+    let users = Judge::new(Arc::new(set(r#"
+rules:
+  - group: example.com
+    kind: Widget
+    checks:
+      - when: object.status.phase == "Broken"
+        verdict: Failed
+        reason: WidgetBroken
+      - when: object.status.phase == "Resting"
+        verdict: Suspended
+        reason: Resting
+      - when: object.status.phase == "Working"
+        verdict: Progressing
+        reason: Working
+      - when: object.status.phase == "Happy"
+        verdict: Converged
+        reason: Happy
+"#)));
+    let verdict = |status: serde_json::Value| {
+        let obj = widget(status);
+        let snap = Snapshot::new(vec![obj.clone()], vec![], vec![], now());
+        let j = judge(&obj, &users.on(&snap));
+        (j.verdict, j.reason, j.message)
+    };
+    // The widget is at generation 2; its controller saw 1, as a number or
+    // as Argo Rollouts writes it, a numeric string.
+    for observed in [json!(1), json!("1")] {
+        assert_eq!(
+            verdict(json!({"phase": "Happy", "observedGeneration": observed})),
+            (
+                Verdict::Progressing,
+                "ObservedGenerationLag".to_string(),
+                "controller has observed generation 1 of 2".to_string()
+            ),
+            "observedGeneration {observed}"
+        );
+        assert_eq!(
+            verdict(json!({"phase": "Working", "observedGeneration": observed})).1,
+            "ObservedGenerationLag"
+        );
+        // A failure or a pause read from a stale status stands.
+        assert_eq!(
+            verdict(json!({"phase": "Broken", "observedGeneration": observed})).1,
+            "WidgetBroken"
+        );
+        assert_eq!(
+            verdict(json!({"phase": "Resting", "observedGeneration": observed})).1,
+            "Resting"
+        );
+    }
+    // A condition's own observedGeneration lags the same way.
+    let (v, reason, message) = verdict(json!({"phase": "Happy", "conditions": [
+        {"type": "Ready", "status": "True", "observedGeneration": "1"}]}));
+    assert_eq!(
+        (v, reason.as_str()),
+        (Verdict::Progressing, "ObservedGenerationLag")
+    );
+    assert!(
+        message.contains("condition Ready reflects generation 1 of 2"),
+        "{message}"
+    );
+    // Caught up, the rule decides.
+    assert_eq!(
+        verdict(json!({"phase": "Happy", "observedGeneration": "2"})).0,
+        Verdict::Converged
+    );
+}
+
+#[test]
 fn deletion_still_comes_first() {
     let mut obj = widget(json!({"phase": "Failed"}));
     obj.deleted = Some("2026-01-10T11:59:00Z".parse().unwrap());

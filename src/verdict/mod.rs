@@ -3,7 +3,10 @@
 //!
 //! The precedence is kstatus's: deletion, generation, abnormal-true
 //! conditions, the per-kind rule, Ready-style conditions, and a default. The
-//! first step with an answer wins. Refinements: a spec that pauses
+//! first step with an answer wins. Refinements: health rules come right
+//! after deletion, but the generation check still stands before any
+//! Converged or Progressing they give (a rule never passes a stale status);
+//! a spec that pauses
 //! reconciliation (a paused Deployment, `spec.suspend` on a custom resource)
 //! is judged before the generation step, and an object whose controller
 //! should have written status but has not is waiting for it (Progressing,
@@ -144,9 +147,18 @@ pub fn judge(obj: &Object, snap: &Judged<'_>) -> Judgement {
     if let Some(j) = deletion::judge(obj, snap) {
         return j;
     }
-    // Health rules (built-in and the user's) override the conventions below.
+    let rule = kinds::rule_for(obj.group(), obj.kind());
+    // Health rules (built-in and the user's) override the conventions
+    // below, but none reads success (or work toward it) into a status its
+    // controller wrote for an older spec: a rule may say Failed or
+    // Suspended from a stale status, never Converged.
     if let Some(j) = snap.judge.rules.judge(obj, snap.now) {
-        return j;
+        return match j.verdict {
+            Verdict::Converged | Verdict::Progressing => {
+                generation(obj, &obj.conditions(), rule.is_none()).unwrap_or(j)
+            }
+            _ => j,
+        };
     }
     if obj.metadata_only {
         return Judgement::new(
@@ -155,7 +167,6 @@ pub fn judge(obj: &Object, snap: &Judged<'_>) -> Judgement {
             format!("{} exists; only its metadata was read", obj.kind()),
         );
     }
-    let rule = kinds::rule_for(obj.group(), obj.kind());
     // A spec that pauses reconciliation is a decision, not a lag: a paused
     // Deployment may have a newer generation than its controller observed.
     let paused = match rule {
