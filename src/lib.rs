@@ -54,5 +54,6 @@ pub mod pipeline {
     pub use crate::source::file::{SourceText, build_snapshot, load_snapshot};
     pub use crate::source::offline::resolve;
     pub use crate::targets::TargetSpec;
-    pub use crate::verdict::{Judged, judge};
+    pub use crate::verdict::reason::FROM_KUBERNETES;
+    pub use crate::verdict::{Judged, Reason, judge};
 }

@@ -9,7 +9,8 @@ use crate::graph::{ChainLink, Graph, MAX_DEPTH, Note};
 use crate::model::{Incomplete, ObjectRef, OwnerRef, Target};
 use crate::relations::{self, Edge, End};
 pub use crate::verdict::Item;
-use crate::verdict::Verdict;
+use crate::verdict::reason::Aside;
+use crate::verdict::{Judgement, Verdict};
 
 pub const API_VERSION: &str = "reconcile.kubectl.dev/v1alpha1";
 
@@ -285,28 +286,26 @@ fn chain(snap: &Judged<'_>, graph: &Graph, uid: &str) -> Vec<OwnerLink> {
             },
             ChainLink::Dangling(o) => OwnerLink {
                 item: Item {
-                    verdict: Verdict::NotFound,
-                    reason: "OwnerGone".into(),
-                    message: format!("it {}", crate::graph::OWNER_GONE),
+                    judgement: Judgement::new(Verdict::NotFound, Aside::OwnerGone, format!("it {}", crate::graph::OWNER_GONE)),
                     ..Item::missing(&owner_ref(o, ns.as_deref()))
                 },
                 state: "dangling",
             },
             ChainLink::Unread(o) => OwnerLink {
                 item: Item {
-                    verdict: Verdict::Unknown,
-                    reason: "OwnerNotRead".into(),
-                    message: "the owner could not be read".into(),
+                    judgement: Judgement::new(Verdict::Unknown, Aside::OwnerNotRead, "the owner could not be read"),
                     ..Item::missing(&owner_ref(o, ns.as_deref()))
                 },
                 state: "unread",
             },
             ChainLink::Cut { next, more } => OwnerLink {
                 item: Item {
-                    verdict: Verdict::Unknown,
-                    reason: "ChainCut".into(),
-                    message: format!(
-                        "the owner chain is cut here, after {MAX_DEPTH} owners: {more} owners from this one up are left out (controllers do not nest this deep)"
+                    judgement: Judgement::new(
+                        Verdict::Unknown,
+                        Aside::ChainCut,
+                        format!(
+                            "the owner chain is cut here, after {MAX_DEPTH} owners: {more} owners from this one up are left out (controllers do not nest this deep)"
+                        ),
                     ),
                     ..Item::missing(&owner_ref(next, ns.as_deref()))
                 },
@@ -335,9 +334,11 @@ fn manager_link(snap: &Judged<'_>, graph: &Graph, uid: &str) -> Option<OwnerLink
     let item = match named.find(snap) {
         Some(m) => Item::of(m, snap),
         None => Item {
-            verdict: Verdict::Unknown,
-            reason: "ManagerNotRead".into(),
-            message: format!("named by the {how}; it could not be read"),
+            judgement: Judgement::new(
+                Verdict::Unknown,
+                Aside::ManagerNotRead,
+                format!("named by the {how}; it could not be read"),
+            ),
             ..Item::missing(&named.to_ref())
         },
     };
@@ -446,10 +447,13 @@ impl WhyReport {
             .extend(crate::diagnose::failed_and_deleted(snap));
         let mut verdicts: Vec<VerdictCount> = Vec::new();
         for d in &report.items {
-            match verdicts.iter_mut().find(|c| c.verdict == d.item.verdict) {
+            match verdicts
+                .iter_mut()
+                .find(|c| c.verdict == d.item.judgement.verdict)
+            {
                 Some(c) => c.count += 1,
                 None => verdicts.push(VerdictCount {
-                    verdict: d.item.verdict,
+                    verdict: d.item.judgement.verdict,
                     count: 1,
                 }),
             }
@@ -527,11 +531,11 @@ mod tests {
         let snap = Snapshot::new(vec![], vec![], vec![], jiff::Timestamp::UNIX_EPOCH);
         let targets = [Target::Found("u-gone".into())];
         let status = StatusReport::build(&Judged::builtin(&snap), &targets);
-        assert_eq!(status.items[0].verdict, Verdict::NotFound);
+        assert_eq!(status.items[0].judgement.verdict, Verdict::NotFound);
         assert_eq!(status.items[0].object.uid.as_deref(), Some("u-gone"));
         let tree = TreeReport::build(&Judged::builtin(&snap), &targets, true);
-        assert_eq!(tree.items[0].node.item.verdict, Verdict::NotFound);
+        assert_eq!(tree.items[0].node.item.judgement.verdict, Verdict::NotFound);
         let why = WhyReport::build(&Judged::builtin(&snap), &targets);
-        assert_eq!(why.items[0].item.verdict, Verdict::NotFound);
+        assert_eq!(why.items[0].item.judgement.verdict, Verdict::NotFound);
     }
 }

@@ -7,7 +7,9 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use kubectl_reconcile::pipeline::{Event, Judged, Object, Snapshot, judge};
+use kubectl_reconcile::pipeline::{
+    Event, FROM_KUBERNETES, Judged, Object, Reason, Snapshot, judge,
+};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -114,10 +116,11 @@ fn generate() -> String {
         by_kind
             .entry(kind)
             .or_default()
-            .entry((j.reason.clone(), j.verdict.to_string()))
+            .entry((j.reason.to_string(), j.verdict.to_string()))
             .or_insert((j.message.clone(), name));
     }
     let mut out = String::from(HEAD);
+    out.push_str(&every_code());
     for (kind, reasons) in &by_kind {
         out.push_str(&format!(
             "\n## {kind}\n\n| reason | verdict | example message | fixture |\n|---|---|---|---|\n"
@@ -131,6 +134,83 @@ fn generate() -> String {
         }
     }
     out
+}
+
+/// Every code the tool knows, by the family whose next steps read it: the
+/// one table (src/verdict/reason.rs) as the document lists it.
+fn every_code() -> String {
+    let mut families: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    for code in Reason::codes() {
+        let word = if FROM_KUBERNETES.contains(&code) {
+            format!("`{}`*", code.as_str())
+        } else {
+            format!("`{}`", code.as_str())
+        };
+        families
+            .entry(code.family().expect("a code has a family"))
+            .or_default()
+            .push(word);
+    }
+    let mut out = String::from(
+        "\n## Every code\n\nThe reasons the tool knows, by the family of objects whose next steps\nread them (src/verdict/reason.rs). A reason outside this list is a\ncontroller's or a health rule's own word, reported as written. Starred\ncodes are never written by the tool itself: they are the words of\nKubernetes' own components (the kubelet, the Job controller, a Node's\nconditions, an autoscaler), reported as the component wrote them.\n\n| family | codes |\n|---|---|\n",
+    );
+    for (family, codes) in families {
+        out.push_str(&format!("| {family} | {} |\n", codes.join(", ")));
+    }
+    out
+}
+
+/// The source of the crate outside the reason table, the next steps (which
+/// match every code of their family) and test modules: where a code is
+/// made, or read from what a component wrote.
+fn producing_source() -> String {
+    fn walk(dir: &Path, out: &mut String) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            if path.is_dir() {
+                if name != "steps" {
+                    walk(&path, out);
+                }
+            } else if name.ends_with(".rs") && name != "reason.rs" && !name.ends_with("tests.rs") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                let code = match text.find("#[cfg(test)]\nmod tests {") {
+                    Some(i) => &text[..i],
+                    None => &text,
+                };
+                out.push_str(code);
+            }
+        }
+    }
+    let mut out = String::new();
+    walk(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut out);
+    out
+}
+
+#[test]
+fn every_code_is_named_or_read_and_described() {
+    let source = producing_source();
+    let doc =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/reasons.md"))
+            .unwrap();
+    let mut wrong = Vec::new();
+    for code in Reason::codes() {
+        let family = code.family().unwrap();
+        let named = format!("{family}::{}", code.as_str());
+        let made = source
+            .match_indices(&named)
+            .any(|(i, _)| !source[i + named.len()..].starts_with(|c: char| c.is_alphanumeric()));
+        let read = FROM_KUBERNETES.contains(&code);
+        if !made && !read {
+            wrong.push(format!(
+                "{named} is named by nothing in the core and is no word of Kubernetes: remove it"
+            ));
+        }
+        if !doc.contains(&format!("`{}`", code.as_str())) {
+            wrong.push(format!("{named} is not described in docs/reasons.md"));
+        }
+    }
+    assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
 }
 
 #[test]

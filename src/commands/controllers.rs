@@ -171,7 +171,15 @@ fn text(report: &ControllersReport, snap: &Snapshot, settings: &Settings) -> Str
             };
             let verdict = c
                 .workload_verdict
-                .map(|v| format!("{v} ({})", c.workload_reason.clone().unwrap_or_default()))
+                .map(|v| {
+                    format!(
+                        "{v} ({})",
+                        c.workload_reason
+                            .as_ref()
+                            .map(|r| r.as_str())
+                            .unwrap_or_default()
+                    )
+                })
                 .unwrap_or_else(|| "-".into());
             vec![
                 Cell::plain(e(&lease)),

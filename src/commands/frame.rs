@@ -77,10 +77,14 @@ pub fn state_line(item: &crate::report::Item) -> (String, String) {
         .unwrap_or_default();
     let key = format!("{ns}{}/{}", item.object.kind, item.object.name);
     let ready = item
+        .judgement
         .ready
         .map(|r| format!(" {}/{}", r.ready, r.desired))
         .unwrap_or_default();
-    let line = format!("{key} {} {}{ready}", item.verdict, item.reason);
+    let line = format!(
+        "{key} {} {}{ready}",
+        item.judgement.verdict, item.judgement.reason
+    );
     (key, render::escape(&line).into_owned())
 }
 

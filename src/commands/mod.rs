@@ -211,7 +211,11 @@ pub fn explains_only(resource: &str) -> bool {
 
 /// 0 when every target is converged, else 1.
 fn exit_code<'a>(items: impl IntoIterator<Item = &'a Item>) -> u8 {
-    u8::from(items.into_iter().any(|i| i.verdict != Verdict::Converged))
+    u8::from(
+        items
+            .into_iter()
+            .any(|i| i.judgement.verdict != Verdict::Converged),
+    )
 }
 
 #[cfg(test)]

@@ -30,14 +30,14 @@ fn evaluate(items: &[Item], want: WaitFor) -> State<'_> {
         WaitFor::Converged => {
             let failed: Vec<&Item> = items
                 .iter()
-                .filter(|i| i.verdict == Verdict::Failed)
+                .filter(|i| i.judgement.verdict == Verdict::Failed)
                 .collect();
             if !failed.is_empty() {
                 return State::Failed(failed);
             }
             let pending: Vec<&Item> = items
                 .iter()
-                .filter(|i| i.verdict != Verdict::Converged)
+                .filter(|i| i.judgement.verdict != Verdict::Converged)
                 .collect();
             if pending.is_empty() {
                 State::Done
@@ -48,7 +48,7 @@ fn evaluate(items: &[Item], want: WaitFor) -> State<'_> {
         WaitFor::Deleted => {
             let pending: Vec<&Item> = items
                 .iter()
-                .filter(|i| i.verdict != Verdict::NotFound)
+                .filter(|i| i.judgement.verdict != Verdict::NotFound)
                 .collect();
             if pending.is_empty() {
                 State::Done
@@ -141,8 +141,8 @@ pub async fn run(settings: &Settings, specs: &[TargetSpec], wait: Wait) -> anyho
                                 "{}/{}: {} ({})\n",
                                 render::escape(&i.object.kind),
                                 render::escape(&i.object.name),
-                                i.verdict,
-                                render::escape(&i.reason)
+                                i.judgement.verdict,
+                                render::escape(i.judgement.reason.as_str())
                             )
                         })
                         .collect(),
@@ -306,12 +306,13 @@ impl<E: Write> Progress<E> {
             .iter()
             .map(|i| {
                 let ready = i
+                    .judgement
                     .ready
                     .map(|r| format!(" {}/{}", r.ready, r.desired))
                     .unwrap_or_default();
                 format!(
                     "{}/{} {} {}{ready}",
-                    i.object.kind, i.object.name, i.verdict, i.reason
+                    i.object.kind, i.object.name, i.judgement.verdict, i.judgement.reason
                 )
             })
             .collect();
@@ -361,7 +362,7 @@ impl<E: Write> Progress<E> {
 mod tests {
     use super::*;
     use crate::model::ObjectRef;
-    use crate::verdict::Ready;
+    use crate::verdict::{Judgement, Ready, Reason};
 
     fn item(
         kind: &str,
@@ -378,11 +379,10 @@ mod tests {
                 name: name.into(),
                 uid: None,
             },
-            verdict,
-            reason: reason.into(),
-            message: String::new(),
-            since: None,
-            ready: ready.map(|(ready, desired)| Ready { ready, desired }),
+            judgement: Judgement {
+                ready: ready.map(|(ready, desired)| Ready { ready, desired }),
+                ..Judgement::new(verdict, Reason::of(reason), String::new())
+            },
             generation: None,
             observed_generation: None,
             created: None,

@@ -112,7 +112,7 @@ pub fn frame(
                         let kind = c.objects.first().map(|o| o.kind.as_str()).unwrap_or("");
                         line.push_str(&format!(
                             "; root cause: {kind} {} x{}",
-                            render::escape(&c.reason),
+                            render::escape(c.reason.as_str()),
                             c.count
                         ));
                     }

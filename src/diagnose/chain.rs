@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use crate::model::{Object, ObjectRef};
 use crate::relations::{Edge, End, Node as TreeNode};
+use crate::verdict::reason::{Pod, Reason};
 use crate::verdict::{Judgement, Verdict};
 
 /// A group of identical causes: the same kind, verdict and reason.
@@ -17,7 +18,7 @@ use crate::verdict::{Judgement, Verdict};
 #[serde(rename_all = "camelCase")]
 pub struct Cause {
     pub verdict: Verdict,
-    pub reason: String,
+    pub reason: Reason,
     /// The first member's message.
     pub message: String,
     pub count: usize,
@@ -37,7 +38,7 @@ pub struct Link {
     pub container: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub verdict: Option<Verdict>,
-    pub reason: String,
+    pub reason: Reason,
     pub message: String,
 }
 
@@ -182,10 +183,12 @@ fn failing_containers(pod: &Object) -> Vec<Link> {
         let last = status.pointer("/lastState/terminated");
         let mut message = Vec::new();
         let reason = if !waiting.is_empty()
-            && !matches!(waiting.as_str(), "ContainerCreating" | "PodInitializing")
-        {
+            && !matches!(
+                Reason::of(&waiting),
+                Reason::Pod(Pod::ContainerCreating | Pod::PodInitializing)
+            ) {
             message.push(text("/state/waiting/message"));
-            waiting
+            Reason::of(&waiting)
         } else if !terminated.is_empty()
             && status
                 .pointer("/state/terminated/exitCode")
@@ -193,12 +196,12 @@ fn failing_containers(pod: &Object) -> Vec<Link> {
                 != Some(0)
         {
             message.push(termination(status.pointer("/state/terminated").unwrap()));
-            terminated
+            Reason::of(&terminated)
         } else if status.get("ready").and_then(Value::as_bool) == Some(false)
             && status.pointer("/state/running").is_some()
         {
             message.push("running but not ready".into());
-            "NotReady".into()
+            Pod::NotReady.into()
         } else {
             continue;
         };

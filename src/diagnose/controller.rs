@@ -13,6 +13,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::model::{Object, ObjectRef, Snapshot, age};
+use crate::verdict::reason::Reason;
 use crate::verdict::{Verdict, judge};
 
 /// How long a lag may last before the controller behind it is looked at.
@@ -47,7 +48,7 @@ pub struct ControllerCheck {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub workload_verdict: Option<Verdict>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub workload_reason: Option<String>,
+    pub workload_reason: Option<Reason>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub workload_message: Option<String>,
     /// The holder pod's failure (`its pod X is Failed (CrashLoopBackOff)`).

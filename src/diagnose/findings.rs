@@ -11,6 +11,7 @@ use crate::model::{Object, ObjectRef, Snapshot, age};
 use crate::relations::Node as TreeNode;
 use crate::selector;
 use crate::verdict::Judgement;
+use crate::verdict::reason::{Aside, Lifecycle, Reason};
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -18,13 +19,13 @@ pub struct Finding {
     /// Stable CamelCase: BarePod, NoOwner, OwnerGone, InvalidOwner,
     /// SelectorOverlap, StaleStatus, NoStatusWriter, DisruptionsBlocked,
     /// NoMatchingNodes, RolloutChange, Controller.
-    pub reason: String,
+    pub reason: Reason,
     pub message: String,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub objects: Vec<ObjectRef>,
 }
 
-fn finding(reason: &str, message: String, objects: Vec<ObjectRef>) -> Finding {
+fn finding(reason: impl Into<Reason>, message: String, objects: Vec<ObjectRef>) -> Finding {
     Finding {
         reason: reason.into(),
         message,
@@ -46,14 +47,14 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
     let target = cx.target;
     if target.kind() == "Pod" && target.group().is_empty() && target.owners.is_empty() {
         out.push(finding(
-            "BarePod",
+            Aside::BarePod,
             "no controller owns this pod: nothing will recreate it if it is deleted, evicted, or its node fails".into(),
             vec![target.id.clone()],
         ));
     }
     if target.kind() == "ReplicaSet" && target.group() == "apps" && target.owners.is_empty() {
         out.push(finding(
-            "NoOwner",
+            Aside::NoOwner,
             "no owner: nothing manages it; left behind by an orphaning delete?".into(),
             vec![target.id.clone()],
         ));
@@ -64,7 +65,7 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
     for link in cx.owners {
         if let ChainLink::Dangling(o) = link {
             out.push(finding(
-                "OwnerGone",
+                Aside::OwnerGone,
                 crate::graph::owner_gone(o),
                 vec![target.id.clone()],
             ));
@@ -78,7 +79,7 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
             match note {
                 Note::DanglingOwner(o) if node.uid() != Some(target.uid.as_str()) => {
                     out.push(finding(
-                        "OwnerGone",
+                        Aside::OwnerGone,
                         format!(
                             "{}/{}: {}",
                             obj.kind(),
@@ -89,7 +90,7 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
                     ))
                 }
                 Note::InvalidOwner(o, why) => out.push(finding(
-                    "InvalidOwner",
+                    Aside::InvalidOwner,
                     format!(
                         "{}/{} has an invalid owner reference to {}/{}: {why}",
                         obj.kind(),
@@ -120,20 +121,20 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
             .map(|c| age(cx.snap.now, c.at))
             .unwrap_or_default();
         out.push(finding(
-            "StaleStatus",
+            Aside::StaleStatus,
             format!(
                 "observedGeneration has lagged for {since} and status has not been written since the spec changed; is {manager} running and healthy?"
             ),
             vec![target.id.clone()],
         ));
     }
-    if cx.judgement.reason == "NoStatus" {
+    if cx.judgement.reason == Lifecycle::NoStatus {
         let created = target
             .created
             .map(|c| format!(" since creation {} ago", age(cx.snap.now, c)))
             .unwrap_or_default();
         out.push(finding(
-            "NoStatusWriter",
+            Aside::NoStatusWriter,
             format!(
                 "no status written{created}; is the controller for {} running?",
                 group_name(target)
@@ -197,7 +198,7 @@ fn overlap(cx: &Context) -> Option<Finding> {
     controllers.sort();
     controllers.dedup();
     Some(finding(
-        "SelectorOverlap",
+        Aside::SelectorOverlap,
         format!(
             "selector {} also matches {} object(s) controlled by {}; controllers with overlapping selectors fight over the same pods",
             selector::to_query(sel).unwrap_or_default(),

@@ -11,23 +11,24 @@ use jiff::SignedDuration;
 
 use super::{Cause, Diagnosis, Link, NextStep, events};
 use crate::model::{Event, ObjectRef, age};
-use crate::verdict::{Item, Verdict};
+use crate::verdict::reason::{Reason, Workload};
+use crate::verdict::{Item, Judgement, Verdict};
 
 /// How long a sweep reports the failure of a run that has been deleted.
 pub const GONE_FAILURE_WINDOW: SignedDuration = SignedDuration::from_mins(15);
 
 /// The reasons with which the Job controller gives a Job up.
-const JOB_FAILED: &[&str] = &[
-    "BackoffLimitExceeded",
-    "DeadlineExceeded",
-    "PodFailurePolicy",
-    "MaxFailedIndexesExceeded",
-    "FailedIndexes",
+const JOB_FAILED: &[Workload] = &[
+    Workload::BackoffLimitExceeded,
+    Workload::DeadlineExceeded,
+    Workload::PodFailurePolicy,
+    Workload::MaxFailedIndexesExceeded,
+    Workload::FailedIndexes,
 ];
 
 /// The Warning event that says a Job failed for good.
 fn job_failure(e: &Event) -> bool {
-    e.is_warning() && e.regarding_kind == "Job" && JOB_FAILED.contains(&e.reason.as_str())
+    e.is_warning() && e.regarding_kind == "Job" && JOB_FAILED.iter().any(|r| r.as_str() == e.reason)
 }
 
 /// `why` on a name that does not exist: what its remaining events say.
@@ -62,6 +63,7 @@ pub fn missing(snap: &Judged<'_>, id: &ObjectRef) -> Diagnosis {
     match failure {
         Some(e) => {
             d.item
+                .judgement
                 .message
                 .push_str(&format!("; it {}", failed_and_gone(snap, e)));
             d.next_steps = vec![gone_step(id)];
@@ -71,7 +73,7 @@ pub fn missing(snap: &Judged<'_>, id: &ObjectRef) -> Diagnosis {
             let when = last
                 .map(|t| format!(" (its last event {} ago)", age(snap.now, t)))
                 .unwrap_or_default();
-            d.item.message.push_str(&format!(
+            d.item.judgement.message.push_str(&format!(
                 "; it existed and has been deleted{when}: its events are below"
             ));
             d.next_steps = vec![NextStep {
@@ -116,15 +118,17 @@ pub fn failed_and_deleted(snap: &Judged<'_>) -> Vec<Diagnosis> {
         .map(|e| {
             let id = e.regarding();
             let mut item = Item::missing(&id);
-            item.verdict = Verdict::Failed;
-            item.reason = e.reason.clone();
-            item.message = failed_and_gone(snap, e);
-            item.since = e.last_seen;
+            item.judgement = Judgement::new(
+                Verdict::Failed,
+                Reason::of(&e.reason),
+                failed_and_gone(snap, e),
+            )
+            .since(e.last_seen);
             let mut d = bare(item.clone());
             let cause = Cause {
                 verdict: Verdict::Failed,
-                reason: item.reason.clone(),
-                message: item.message.clone(),
+                reason: item.judgement.reason.clone(),
+                message: item.judgement.message.clone(),
                 count: 1,
                 objects: vec![id.clone()],
             };
@@ -133,7 +137,7 @@ pub fn failed_and_deleted(snap: &Judged<'_>) -> Vec<Diagnosis> {
                 edge: None,
                 container: None,
                 verdict: Some(Verdict::Failed),
-                reason: e.reason.clone(),
+                reason: Reason::of(&e.reason),
                 message: e.message.clone(),
             }];
             d.causes = vec![cause.clone()];
@@ -245,12 +249,12 @@ mod tests {
         assert_eq!(gone.len(), 1);
         let d = &gone[0];
         assert_eq!(
-            (d.item.verdict, d.item.reason.as_str()),
+            (d.item.judgement.verdict, d.item.judgement.reason.as_str()),
             (Verdict::Failed, "BackoffLimitExceeded")
         );
         assert_eq!(d.item.object.name, "seed-data");
         assert_eq!(
-            d.item.message,
+            d.item.judgement.message,
             "failed (BackoffLimitExceeded: Job has reached the specified backoff limit) 40s ago and has been deleted (ttlSecondsAfterFinished, or by hand); only its events remain"
         );
         assert_eq!(
@@ -309,8 +313,8 @@ mod tests {
             uid: None,
         };
         let d = missing(&Judged::builtin(&snap), &id);
-        assert_eq!(d.item.verdict, Verdict::NotFound);
-        assert!(d.item.message.ends_with("; it failed (BackoffLimitExceeded: Job has reached the specified backoff limit) 40s ago and has been deleted (ttlSecondsAfterFinished, or by hand); only its events remain"), "{}", d.item.message);
+        assert_eq!(d.item.judgement.verdict, Verdict::NotFound);
+        assert!(d.item.judgement.message.ends_with("; it failed (BackoffLimitExceeded: Job has reached the specified backoff limit) 40s ago and has been deleted (ttlSecondsAfterFinished, or by hand); only its events remain"), "{}", d.item.judgement.message);
         assert_eq!(d.events.len(), 2, "{:?}", d.events);
         assert!(
             d.next_steps[0]

@@ -33,6 +33,9 @@ pub use steps::NextStep;
 use crate::graph::Graph;
 use crate::model::{Condition, Object, ObjectRef};
 use crate::relations::{End, Node as TreeNode};
+use crate::verdict::reason::{
+    Admission, Aside, Lifecycle, Network, Pod, Reason, Scheduling, Workload,
+};
 use crate::verdict::{Item, Verdict};
 use crate::verdict::{Judgement, judge};
 
@@ -86,28 +89,27 @@ impl Diagnosis {
     pub fn rank(&self) -> (u8, u8, usize) {
         match &self.root_cause {
             Some(c) => (c.verdict.severity(), hardness(&c.reason), c.count),
-            None => (self.item.verdict.severity(), 0, 0),
+            None => (self.item.judgement.verdict.severity(), 0, 0),
         }
     }
 }
 
 /// Causes that will not pass without a change rank above the rest.
-fn hardness(reason: &str) -> u8 {
+fn hardness(reason: &Reason) -> u8 {
     match reason {
-        "CrashLoopBackOff"
-        | "ImagePullBackOff"
-        | "ErrImagePull"
-        | "InvalidImageName"
-        | "CreateContainerConfigError"
-        | "BackoffLimitExceeded"
-        | "DeadlineExceeded"
-        | "NotFound"
-        | "FailedCreate"
-        | "Unschedulable"
-        | "Evicted"
-        | "NodeNotReady"
-        | "ScaledToZero"
-        | "NamedPortNotFound" => 2,
+        Reason::Pod(
+            Pod::CrashLoopBackOff
+            | Pod::ImagePullBackOff
+            | Pod::ErrImagePull
+            | Pod::InvalidImageName
+            | Pod::CreateContainerConfigError
+            | Pod::Evicted,
+        )
+        | Reason::Workload(Workload::BackoffLimitExceeded | Workload::DeadlineExceeded)
+        | Reason::Lifecycle(Lifecycle::NotFound)
+        | Reason::Admission(Admission::FailedCreate)
+        | Reason::Scheduling(Scheduling::Unschedulable | Scheduling::NodeNotReady)
+        | Reason::Network(Network::ScaledToZero | Network::NamedPortNotFound) => 2,
         _ => 1,
     }
 }
@@ -174,7 +176,7 @@ pub fn diagnose_in(snap: &Judged<'_>, graph: &Graph, uid: &str) -> Diagnosis {
     }
     let changed_from = findings
         .iter()
-        .any(|f| f.reason == "RolloutChange")
+        .any(|f| f.reason == Aside::RolloutChange)
         .then(|| rollout::way_back(snap, target).map(|(n, _, _)| n))
         .flatten();
     tree.walk(&mut |n| {
@@ -182,7 +184,7 @@ pub fn diagnose_in(snap: &Judged<'_>, graph: &Graph, uid: &str) -> Diagnosis {
             && let Some(hint) = crate::relations::near_miss(snap, obj)
         {
             findings.push(Finding {
-                reason: "SelectorNearMiss".into(),
+                reason: Aside::SelectorNearMiss.into(),
                 message: format!("{}/{}: {hint}", obj.kind(), obj.name()),
                 objects: vec![obj.id.clone()],
             });
@@ -204,7 +206,7 @@ pub fn diagnose_in(snap: &Judged<'_>, graph: &Graph, uid: &str) -> Diagnosis {
         }
         Some(c) => {
             findings.push(Finding {
-                reason: "Controller".into(),
+                reason: Aside::Controller.into(),
                 message: c.summary.clone(),
                 objects: c.workload.iter().chain(c.lease.iter()).cloned().collect(),
             });
@@ -266,7 +268,7 @@ fn manager_finding(snap: &Judged<'_>, target: &Object) -> Option<(Finding, Optio
             let Some(m) = named.find(snap) else {
                 return Some((
                     Finding {
-                        reason: "ManagedBy".into(),
+                        reason: Aside::ManagedBy.into(),
                         message: format!(
                             "{}/{} is applied by {who} ({how}), which could not be read",
                             obj.kind(),
@@ -303,7 +305,7 @@ fn manager_finding(snap: &Judged<'_>, target: &Object) -> Option<(Finding, Optio
             });
             return Some((
                 Finding {
-                    reason: "ManagedBy".into(),
+                    reason: Aside::ManagedBy.into(),
                     message: format!(
                         "{}/{} is applied by {who} ({how}){from}, {state}",
                         obj.kind(),
@@ -320,7 +322,7 @@ fn manager_finding(snap: &Judged<'_>, target: &Object) -> Option<(Finding, Optio
                 .unwrap_or_default();
             return Some((
                 Finding {
-                    reason: "ManagedBy".into(),
+                    reason: Aside::ManagedBy.into(),
                     message: format!(
                         "{}/{} is installed by Helm release {ns}/{release}{revision} (labels app.kubernetes.io/managed-by, meta.helm.sh/release-name)",
                         obj.kind(),
@@ -355,7 +357,7 @@ fn blame_controller(
         0,
         Cause {
             verdict: Verdict::Failed,
-            reason: "ControllerDown".into(),
+            reason: Aside::ControllerDown.into(),
             message: c.summary.clone(),
             count: 1,
             objects: vec![who.clone()],
@@ -370,7 +372,7 @@ fn blame_controller(
         reason: c
             .workload_reason
             .clone()
-            .unwrap_or_else(|| "LeaseExpired".into()),
+            .unwrap_or_else(|| Aside::LeaseExpired.into()),
         message: c
             .workload_message
             .clone()
@@ -413,12 +415,20 @@ fn judge_all(snap: &Judged<'_>, node: &TreeNode, out: &mut HashMap<String, Judge
                 Some(obj) => judge(obj, snap),
                 None => {
                     let item = Item::missing(&snap.id_of(uid));
-                    Judgement::new(item.verdict, item.reason, item.message)
+                    Judgement::new(
+                        item.judgement.verdict,
+                        item.judgement.reason,
+                        item.judgement.message,
+                    )
                 }
             },
             End::Missing(r) => {
                 let item = Item::missing(r);
-                Judgement::new(item.verdict, item.reason, item.message)
+                Judgement::new(
+                    item.judgement.verdict,
+                    item.judgement.reason,
+                    item.judgement.message,
+                )
             }
         };
         out.insert(n.key(), j);

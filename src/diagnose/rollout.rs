@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use super::findings::Finding;
 use crate::model::{Object, Snapshot};
+use crate::verdict::reason::Aside;
 
 pub fn rollout(snap: &Judged<'_>, target: &Object) -> Option<Finding> {
     match (target.group(), target.kind()) {
@@ -81,7 +82,7 @@ fn statefulset(snap: &Judged<'_>, sts: &Object) -> Option<Finding> {
         message.push_str("; the pods below the partition keep the old revision on purpose");
     }
     Some(Finding {
-        reason: "Rollout".into(),
+        reason: Aside::Rollout.into(),
         message,
         objects,
     })
@@ -116,7 +117,7 @@ fn deployment(snap: &Judged<'_>, deploy: &Object) -> Option<Finding> {
         .collect();
     let (old_rs, pod) = (old.first()?, waiting.first()?);
     Some(Finding {
-        reason: "Rollout".into(),
+        reason: Aside::Rollout.into(),
         message: format!(
             "maxUnavailable is 0, so the old ReplicaSet {} keeps its {} pod(s) until new pods are ready, and the new pod {} is not ready (see the root cause)",
             old_rs.name(),
@@ -220,7 +221,7 @@ pub fn what_changed(snap: &Judged<'_>, workload: &Object, who: Option<String>) -
         .unwrap_or_default();
     let by = who.map(|w| format!("; {w}")).unwrap_or_default();
     Some(Finding {
-        reason: "RolloutChange".into(),
+        reason: Aside::RolloutChange.into(),
         message: format!(
             "revision {new_rev} ({}/{}{made}{by}) changed the pod template of revision {old_rev}{ran}: {}; `kubectl rollout undo --to-revision={old_rev}` goes back to it",
             new.kind(),

@@ -261,7 +261,7 @@ fn converged_objects_have_no_root_cause_and_say_so() {
         "service-ready-endpoints.yaml",
     ] {
         let d = diag(fixture);
-        assert_eq!(d.item.verdict, Verdict::Converged, "{fixture}");
+        assert_eq!(d.item.judgement.verdict, Verdict::Converged, "{fixture}");
         assert!(d.root_cause.is_none() && d.chain.is_empty(), "{fixture}");
     }
 }
@@ -289,7 +289,7 @@ fn no_events_is_not_health() {
 #[test]
 fn a_pod_nothing_recreates() {
     let d = diag("pod-running.yaml");
-    assert_eq!(d.item.verdict, Verdict::Converged);
+    assert_eq!(d.item.judgement.verdict, Verdict::Converged);
     assert!(
         d.findings
             .iter()
@@ -484,7 +484,7 @@ fn a_stale_status_reads_as_a_wedged_controller() {
         {"manager": "kube-controller-manager", "operation": "Update", "time": "2026-11-29T22:01:00Z", "subresource": "status", "fieldsV1": {"f:status": {}}}]);
     let snap = Snapshot::new(vec![obj(d)], vec![], vec![], NOW.parse().unwrap());
     let diag = diagnose(&Judged::builtin(&snap), "d1");
-    assert_eq!(diag.item.reason, "ObservedGenerationLag");
+    assert_eq!(diag.item.judgement.reason, "ObservedGenerationLag");
     let g = diag.generation_check.as_ref().unwrap();
     assert!(g.stale);
     assert!(
@@ -1218,7 +1218,7 @@ fn no_lease_read_is_a_gap_not_a_dead_controller() {
     assert!(
         !d.findings
             .iter()
-            .any(|f| f.reason.starts_with("Controller"))
+            .any(|f| f.reason.as_str().starts_with("Controller"))
     );
     // Leases read, none matches: said, not guessed.
     let (snap, cache) = quiet_snapshot(vec![lease(

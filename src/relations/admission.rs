@@ -7,6 +7,7 @@
 use serde_json::Value;
 
 use crate::model::{Event, Object, Snapshot};
+use crate::verdict::reason::Admission as Refused;
 
 /// The cause of a refused pod creation.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -61,7 +62,7 @@ pub fn create_failures(obj: &Object, events: &[Event]) -> Vec<String> {
     if !obj.uid.is_empty() {
         let mut mine: Vec<&Event> = events
             .iter()
-            .filter(|e| e.regarding_uid == obj.uid && e.reason == "FailedCreate")
+            .filter(|e| e.regarding_uid == obj.uid && e.reason == Refused::FailedCreate.as_str())
             .collect();
         mine.sort_by_key(|e| std::cmp::Reverse(e.last_seen));
         for e in mine {
@@ -72,7 +73,7 @@ pub fn create_failures(obj: &Object, events: &[Event]) -> Vec<String> {
     }
     if let Some(c) = obj.condition("ReplicaFailure")
         && c.is_true()
-        && c.reason == "FailedCreate"
+        && c.reason == Refused::FailedCreate.as_str()
         && !out.contains(&c.message)
     {
         out.push(c.message);
@@ -186,9 +187,8 @@ pub fn classify(message: &str) -> Admission {
 
 /// The namespace and name of the Service the failing webhook calls, from
 /// the webhook configurations read.
-pub fn webhook_service(a: &Admission, objects: &[Object]) -> Option<(String, String)> {
-    let (config, hook) = webhook_config(a, objects)?;
-    let _ = config;
+pub fn webhook_service(webhook: &str, objects: &[Object]) -> Option<(String, String)> {
+    let (_, hook) = webhook_config(webhook, objects)?;
     let svc = hook.pointer("/clientConfig/service")?;
     Some((
         svc.get("namespace")?.as_str()?.to_string(),
@@ -197,10 +197,7 @@ pub fn webhook_service(a: &Admission, objects: &[Object]) -> Option<(String, Str
 }
 
 /// The configuration that declares the webhook, and the webhook entry.
-pub fn webhook_config<'a>(a: &Admission, objects: &'a [Object]) -> Option<(&'a Object, &'a Value)> {
-    let Admission::Webhook { webhook, .. } = a else {
-        return None;
-    };
+pub fn webhook_config<'a>(webhook: &str, objects: &'a [Object]) -> Option<(&'a Object, &'a Value)> {
     objects
         .iter()
         .filter(|o| {

@@ -12,6 +12,7 @@ use super::admission::{self, Admission};
 use super::{Edge, Named, named, selector_of};
 use crate::model::{Event, Object};
 use crate::selector;
+use crate::verdict::reason::{Admission as Refused, Scheduling};
 
 /// Which type to read.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -87,7 +88,7 @@ pub fn reads_for(objects: &[Object], events: &[Event]) -> Vec<RelatedRead> {
     };
     let failed_creates: Vec<Event> = events
         .iter()
-        .filter(|e| e.reason == "FailedCreate")
+        .filter(|e| e.reason == Refused::FailedCreate.as_str())
         .cloned()
         .collect();
     let events = failed_creates.as_slice();
@@ -233,7 +234,7 @@ pub fn reads_for(objects: &[Object], events: &[Event]) -> Vec<RelatedRead> {
             && obj.group().is_empty()
             && obj
                 .condition("PodScheduled")
-                .is_some_and(|c| c.is_false() && c.reason == "Unschedulable")
+                .is_some_and(|c| c.is_false() && c.reason == Scheduling::Unschedulable.as_str())
         {
             out.push(read("v1", "Node", None, Select::All, false));
         }
@@ -382,7 +383,7 @@ fn admission_reads(obj: &Object, a: &Admission, objects: &[Object]) -> Vec<Relat
             r.expect = vec![name.clone()];
             vec![r]
         }
-        Admission::Webhook { .. } => {
+        Admission::Webhook { webhook, .. } => {
             let mut reads = vec![
                 read(
                     "admissionregistration.k8s.io/v1",
@@ -401,7 +402,7 @@ fn admission_reads(obj: &Object, a: &Admission, objects: &[Object]) -> Vec<Relat
             ];
             // Once the configurations are read: the webhook's Service (the
             // source reads its EndpointSlices with it, as for any Service).
-            if let Some((svc_ns, svc)) = admission::webhook_service(a, objects) {
+            if let Some((svc_ns, svc)) = admission::webhook_service(webhook, objects) {
                 reads.push(read(
                     "v1",
                     "Service",

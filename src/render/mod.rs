@@ -19,14 +19,16 @@ use crate::report::Item;
 
 /// `2/3` where ready counts mean something.
 fn ready_text(item: &Item) -> String {
-    item.ready
+    item.judgement
+        .ready
         .map(|r| format!("{}/{}", r.ready, r.desired))
         .unwrap_or_default()
 }
 
 /// Age of the last change: the verdict's `since`, else creation.
 fn since_text(item: &Item, now: Timestamp) -> String {
-    item.since
+    item.judgement
+        .since
         .or(item.created)
         .map(|t| age(now, t))
         .unwrap_or_default()

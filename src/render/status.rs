@@ -61,7 +61,7 @@ pub fn render(report: &StatusReport, opts: &StatusOptions) -> String {
                         .unwrap_or_default(),
                 ));
             }
-            let verdict = item.verdict;
+            let verdict = item.judgement.verdict;
             cells.push(Cell::plain(format!(
                 "{}/{}",
                 escape(&item.object.kind),
@@ -70,7 +70,9 @@ pub fn render(report: &StatusReport, opts: &StatusOptions) -> String {
             cells.push(Cell::painted(verdict.as_str(), move |s| {
                 style.verdict(verdict, s)
             }));
-            cells.push(Cell::plain(escape(&item.reason).into_owned()));
+            cells.push(Cell::plain(
+                escape(item.judgement.reason.as_str()).into_owned(),
+            ));
             cells.push(Cell::plain(ready_text(item)));
             cells.push(Cell::plain(since_text(item, opts.now)));
             if wide {
@@ -88,7 +90,7 @@ pub fn render(report: &StatusReport, opts: &StatusOptions) -> String {
             cells.push(Cell::plain(if verdict == Verdict::Converged {
                 String::new()
             } else {
-                escape(&item.message).into_owned()
+                escape(&item.judgement.message).into_owned()
             }));
             if opts.view.show_labels {
                 cells.push(Cell::plain(obj.map(labels_text).unwrap_or_default()));

@@ -10,7 +10,7 @@ use super::{Style, footer, ready_text};
 use crate::escape::escape;
 use crate::relations::Edge;
 use crate::report::{Item, Node, TreeReport};
-use crate::verdict::Verdict;
+use crate::verdict::{Reason, Verdict};
 
 /// More leaf siblings of one kind than this are grouped (unless `--all`).
 pub const GROUP_ABOVE: usize = 10;
@@ -32,7 +32,7 @@ struct Row {
     prefix: String,
     name: String,
     item: Option<Item>,
-    group: Option<(usize, Verdict, String, String)>,
+    group: Option<(usize, Verdict, Reason, String)>,
     extra: Vec<String>,
 }
 
@@ -126,7 +126,7 @@ pub fn render(report: &TreeReport, opts: &TreeOptions<'_>) -> String {
                     cells.push(Cell::painted(verdict.as_str(), move |s| {
                         style.verdict(verdict, s)
                     }));
-                    cells.push(Cell::plain(escape(reason).into_owned()));
+                    cells.push(Cell::plain(escape(reason.as_str()).into_owned()));
                     cells.push(Cell::plain(""));
                     cells.push(Cell::plain(""));
                     let msg = if verdict == Verdict::Converged {
@@ -137,12 +137,14 @@ pub fn render(report: &TreeReport, opts: &TreeOptions<'_>) -> String {
                     cells.push(Cell::plain(if *count > 0 { msg } else { String::new() }));
                 }
                 (Some(item), None) => {
-                    let verdict = item.verdict;
+                    let verdict = item.judgement.verdict;
                     cells.push(Cell::plain(name));
                     cells.push(Cell::painted(verdict.as_str(), move |s| {
                         style.verdict(verdict, s)
                     }));
-                    cells.push(Cell::plain(escape(&item.reason).into_owned()));
+                    cells.push(Cell::plain(
+                        escape(item.judgement.reason.as_str()).into_owned(),
+                    ));
                     cells.push(Cell::plain(ready_text(item)));
                     cells.push(Cell::plain(
                         item.created
@@ -151,8 +153,8 @@ pub fn render(report: &TreeReport, opts: &TreeOptions<'_>) -> String {
                     ));
                     let mut parts: Vec<String> =
                         row.extra.iter().map(|e| escape(e).into_owned()).collect();
-                    if verdict != Verdict::Converged && !item.message.is_empty() {
-                        parts.insert(0, escape(&item.message).into_owned());
+                    if verdict != Verdict::Converged && !item.judgement.message.is_empty() {
+                        parts.insert(0, escape(&item.judgement.message).into_owned());
                     }
                     cells.push(Cell::plain(parts.join("; ")));
                 }
@@ -226,7 +228,7 @@ fn children(node: &Node, indent: &str, all: bool, rows: &mut Vec<Row>) -> usize 
         Group(String, Vec<&'a Node>),
     }
     let mut entries: Vec<Entry> = Vec::new();
-    let mut groups: BTreeMap<(String, u8, String), usize> = BTreeMap::new();
+    let mut groups: BTreeMap<(String, u8, Reason), usize> = BTreeMap::new();
     for c in &node.children {
         let kind = format!("{}{}", edge_mark(c), c.item.object.kind);
         if !all
@@ -235,8 +237,8 @@ fn children(node: &Node, indent: &str, all: bool, rows: &mut Vec<Row>) -> usize 
         {
             let key = (
                 kind.clone(),
-                c.item.verdict.severity(),
-                c.item.reason.clone(),
+                c.item.judgement.verdict.severity(),
+                c.item.judgement.reason.clone(),
             );
             match groups.get(&key) {
                 Some(&i) => {
@@ -275,15 +277,18 @@ fn children(node: &Node, indent: &str, all: bool, rows: &mut Vec<Row>) -> usize 
             Entry::Group(kind, members) => {
                 grouped += members.len();
                 let first = members[0];
-                let example = format!("{} (e.g. {})", first.item.message, first.item.object.name);
+                let example = format!(
+                    "{} (e.g. {})",
+                    first.item.judgement.message, first.item.object.name
+                );
                 rows.push(Row {
                     prefix: format!("{indent}{branch}"),
                     name: format!("{} × {}", members.len(), escape(&kind)),
                     item: None,
                     group: Some((
                         members.len(),
-                        first.item.verdict,
-                        first.item.reason.clone(),
+                        first.item.judgement.verdict,
+                        first.item.judgement.reason.clone(),
                         example,
                     )),
                     extra: vec![],

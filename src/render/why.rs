@@ -57,6 +57,7 @@ fn diagnosis(d: &Diagnosis, opts: &WhyOptions) -> String {
         .map(|ns| format!(" in {}", e(ns)))
         .unwrap_or_default();
     let since = item
+        .judgement
         .since
         .map(|s| format!(" for {}", age(opts.now, s)))
         .unwrap_or_default();
@@ -67,13 +68,13 @@ fn diagnosis(d: &Diagnosis, opts: &WhyOptions) -> String {
             e(&item.object.kind),
             e(&item.object.name)
         )),
-        style.verdict(item.verdict, item.verdict.as_str()),
-        e(&item.reason)
+        style.verdict(item.judgement.verdict, item.judgement.verdict.as_str()),
+        e(item.judgement.reason.as_str())
     ));
-    if !item.message.is_empty() {
-        out.push_str(&wrap(&e(&item.message), opts.width, "  ", "    "));
+    if !item.judgement.message.is_empty() {
+        out.push_str(&wrap(&e(&item.judgement.message), opts.width, "  ", "    "));
     }
-    if item.verdict == Verdict::NotFound {
+    if item.judgement.verdict == Verdict::NotFound {
         // What is left of a deleted object: its events.
         if opts.full && !d.events.is_empty() {
             out.push_str(&events(d, opts));
@@ -122,7 +123,7 @@ fn diagnosis(d: &Diagnosis, opts: &WhyOptions) -> String {
                     Cell::plain(flag),
                     Cell::plain(e(&c.condition.type_)),
                     Cell::plain(e(&c.condition.status)),
-                    Cell::plain(e(&c.condition.reason)),
+                    Cell::plain(e(c.condition.reason.as_str())),
                     Cell::plain(
                         c.condition
                             .last_transition_time
@@ -176,7 +177,7 @@ fn diagnosis(d: &Diagnosis, opts: &WhyOptions) -> String {
                     &format!(
                         "{} {}",
                         e(first.map(|o| o.kind.as_str()).unwrap_or("")),
-                        e(&cause.reason)
+                        e(cause.reason.as_str())
                     )
                 )
             ));
@@ -210,7 +211,7 @@ fn diagnosis(d: &Diagnosis, opts: &WhyOptions) -> String {
                             .map(|v| style.verdict(v, s))
                             .unwrap_or_else(|| s.to_string())
                     }),
-                    Cell::plain(e(&link.reason)),
+                    Cell::plain(e(link.reason.as_str())),
                     Cell::plain(if link.verdict == Some(Verdict::Converged) {
                         String::new()
                     } else {
@@ -231,7 +232,7 @@ fn diagnosis(d: &Diagnosis, opts: &WhyOptions) -> String {
                         e(kind),
                         c.count,
                         c.verdict,
-                        e(&c.reason),
+                        e(c.reason.as_str()),
                         e(&c.message)
                     ));
                 }
@@ -242,7 +243,11 @@ fn diagnosis(d: &Diagnosis, opts: &WhyOptions) -> String {
     if !d.findings.is_empty() {
         out.push_str(&format!("\n{}\n", style.bold("Also")));
         for f in &d.findings {
-            out.push_str(&format!("  - {}: {}\n", e(&f.reason), e(&f.message)));
+            out.push_str(&format!(
+                "  - {}: {}\n",
+                e(f.reason.as_str()),
+                e(&f.message)
+            ));
         }
     }
 
@@ -309,7 +314,7 @@ fn events(d: &Diagnosis, opts: &WhyOptions) -> String {
                                 s.to_string()
                             }
                         }),
-                        Cell::plain(e(&ev.reason)),
+                        Cell::plain(e(ev.reason.as_str())),
                         Cell::plain(objects),
                         Cell::plain(count),
                         Cell::plain(e(&ev.message)),

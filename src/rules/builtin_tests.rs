@@ -43,7 +43,7 @@ fn every_builtin_case_gets_its_verdict() {
         let snap = Snapshot::new(vec![obj.clone()], vec![], vec![], NOW.parse().unwrap());
         let j = judge(&obj, &Judged::builtin(&snap));
         let message_ok = case.message.as_ref().is_none_or(|m| j.message.contains(m));
-        if j.verdict.as_str() != case.verdict || j.reason != case.reason || !message_ok {
+        if j.verdict.as_str() != case.verdict || j.reason.as_str() != case.reason || !message_ok {
             wrong.push(format!(
                 "{}: want {} {} {:?}, got {} {} {:?}",
                 case.case, case.verdict, case.reason, case.message, j.verdict, j.reason, j.message

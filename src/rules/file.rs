@@ -8,7 +8,8 @@ use serde::Deserialize;
 use super::cel::{Scope, compile, undeclared};
 use super::{Origin, Rule, Selector};
 use crate::model::parse_time;
-use crate::verdict::{Judgement, Verdict};
+use crate::verdict::reason::Reason as Code;
+use crate::verdict::value::{Judgement, Verdict};
 
 /// A health rule file.
 #[derive(Deserialize)]
@@ -312,7 +313,7 @@ impl Check {
             .as_ref()
             .and_then(|e| text(scope, e).ok())
             .and_then(|t| parse_time(Some(&serde_json::Value::String(t))));
-        Judgement::new(self.verdict, reason, message).since(since)
+        Judgement::new(self.verdict, Code::of(&reason), message).since(since)
     }
 }
 

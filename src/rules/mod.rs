@@ -25,8 +25,9 @@ use jiff::Timestamp;
 use serde::Serialize;
 
 use crate::model::Object;
-use crate::verdict::{Judgement, Verdict};
+use crate::verdict::value::{Judgement, Verdict};
 
+use crate::verdict::reason::Lifecycle;
 pub use file::RulesError;
 
 /// The built-in rule pack, readable and overridable by users.
@@ -214,7 +215,7 @@ impl RuleSet {
                 Err(e) => {
                     return Some(Judgement::new(
                         Verdict::Unknown,
-                        "HealthRuleError",
+                        Lifecycle::HealthRuleError,
                         format!(
                             "health rule {} for {} ({}), check {}: {e}",
                             rule.index,

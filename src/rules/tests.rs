@@ -11,6 +11,7 @@ use serde_json::json;
 use super::sources::{Locations, config_file, load};
 use super::{Origin, RuleSet, RulesError};
 use crate::model::{Object, Snapshot};
+use crate::verdict::reason::Lifecycle;
 use crate::verdict::{Verdict, judge};
 
 const NOW: &str = "2026-01-10T12:00:00Z";
@@ -142,7 +143,7 @@ rules:
             verdict(json!({"phase": "Happy", "observedGeneration": observed})),
             (
                 Verdict::Progressing,
-                "ObservedGenerationLag".to_string(),
+                Lifecycle::ObservedGenerationLag.into(),
                 "controller has observed generation 1 of 2".to_string()
             ),
             "observedGeneration {observed}"
@@ -410,7 +411,7 @@ fn the_most_specific_selector_wins_then_the_later_source() {
             "apiVersion": format!("{group}/v1"), "kind": kind,
             "metadata": {"name": "x"}, "status": {}}))
         .unwrap();
-        rules.judge(&obj, now()).map(|j| j.reason)
+        rules.judge(&obj, now()).map(|j| j.reason.to_string())
     };
     assert_eq!(
         reason_for(&rules, "s3.aws.example", "Bucket").as_deref(),
@@ -466,7 +467,7 @@ fn later_sources_replace_earlier_rules_for_the_same_kind() {
         let rules = load(&loc).unwrap_or_else(|e| panic!("{e}"));
         let rule = rules.rule_for("cert-manager.io", "Certificate").unwrap();
         (
-            rules.judge(&cert, now()).map(|j| j.reason),
+            rules.judge(&cert, now()).map(|j| j.reason.to_string()),
             rule.origin.clone(),
             rule.overrides.clone(),
         )

@@ -988,7 +988,11 @@ fn a_sweep_judges_services_from_the_slices_it_read_with_no_list_per_service() {
         .objects()
         .iter()
         .filter(|o| o.kind() == "Service")
-        .map(|o| crate::verdict::judge(o, &Judged::builtin(&fetched.snapshot)).reason)
+        .map(|o| {
+            crate::verdict::judge(o, &Judged::builtin(&fetched.snapshot))
+                .reason
+                .to_string()
+        })
         .collect();
     assert_eq!(
         services,

@@ -2,6 +2,7 @@
 //! precedence and the per-kind rules.
 
 use crate::model::{Condition, Object};
+use crate::verdict::reason::Reason;
 
 /// The condition of this type, if the object reports it.
 pub fn find<'a>(conds: &'a [Condition], type_: &str) -> Option<&'a Condition> {
@@ -34,12 +35,8 @@ pub fn lagging<'a>(obj: &Object, conds: &'a [Condition]) -> Option<(&'a Conditio
 }
 
 /// The condition's reason, or `fallback` when it has none.
-pub fn reason_or(cond: &Condition, fallback: &str) -> String {
-    if cond.reason.is_empty() {
-        fallback.to_string()
-    } else {
-        cond.reason.clone()
-    }
+pub fn reason_or(cond: &Condition, fallback: impl Into<Reason>) -> Reason {
+    Reason::or(&cond.reason, fallback)
 }
 
 /// `Type=Status: message`, or `Type=Status (Reason)` when there is no
@@ -55,6 +52,7 @@ pub fn cite(cond: &Condition) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::verdict::reason::Lifecycle;
     use serde_json::json;
 
     fn obj() -> Object {
@@ -101,6 +99,6 @@ mod tests {
         let c = o.conditions();
         assert_eq!(cite(&c[0]), "Ready=False: db not up");
         assert_eq!(cite(&c[1]), "Synced=True");
-        assert_eq!(reason_or(&c[1], "Fallback"), "Fallback");
+        assert_eq!(reason_or(&c[1], Lifecycle::Ready), "Ready");
     }
 }

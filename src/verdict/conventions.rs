@@ -16,6 +16,7 @@ use super::vocabulary::{
     reason_class, status_word, unqualified,
 };
 use super::{Judgement, Verdict, shapes};
+use crate::verdict::reason::{Lifecycle, Network, Pod, Reason, Workload};
 
 /// How long a Ready-style condition may stay False, for a reason that names
 /// neither a failure nor work under way, before the object is judged
@@ -42,7 +43,7 @@ pub fn suspended(obj: &Object) -> Option<Judgement> {
         return Some(
             Judgement::new(
                 Verdict::Progressing,
-                "SuspendPending",
+                Lifecycle::SuspendPending,
                 format!(
                     "{field} is true but the controller has not acted on it yet: {}",
                     cite(c)
@@ -53,7 +54,7 @@ pub fn suspended(obj: &Object) -> Option<Judgement> {
     }
     Some(Judgement::new(
         Verdict::Suspended,
-        "Suspended",
+        Lifecycle::Suspended,
         format!("reconciliation stopped by {field}"),
     ))
 }
@@ -68,7 +69,7 @@ pub fn negative(conds: &[Condition]) -> Option<Judgement> {
     Some(
         Judgement::new(
             Verdict::Failed,
-            reason_or(c, unqualified(&c.type_)),
+            reason_or(c, Reason::of(unqualified(&c.type_))),
             cite(c),
         )
         .since(c.last_transition_time),
@@ -85,7 +86,7 @@ pub fn in_progress(conds: &[Condition]) -> Option<Judgement> {
     Some(
         Judgement::new(
             Verdict::Progressing,
-            reason_or(c, unqualified(&c.type_)),
+            reason_or(c, Reason::of(unqualified(&c.type_))),
             cite(c),
         )
         .since(c.last_transition_time),
@@ -160,17 +161,17 @@ pub fn judge(obj: &Object, conds: &[Condition], snap: &Judged<'_>) -> Option<Jud
     let run = shapes::is_run(obj, conds);
 
     if let Some((field, value, _)) = word(Word::Failed) {
-        return Some(said(obj, field, value, Verdict::Failed, "Failed"));
+        return Some(said(obj, field, value, Verdict::Failed, Lifecycle::Failed));
     }
     if obj.bool("/status/healthy") == Some(false) {
         return Some(Judgement::new(
             Verdict::Failed,
-            "Unhealthy",
+            Pod::Unhealthy,
             with_detail(obj, "status.healthy is false".into()),
         ));
     }
     if let Some(e) = shapes::error(obj) {
-        return Some(Judgement::new(Verdict::Failed, "Error", e));
+        return Some(Judgement::new(Verdict::Failed, Lifecycle::Error, e));
     }
     if run
         && let Some(c) = conds
@@ -181,7 +182,7 @@ pub fn judge(obj: &Object, conds: &[Condition], snap: &Judged<'_>) -> Option<Jud
         return Some(
             Judgement::new(
                 Verdict::Failed,
-                reason_or(c, "RunFailed"),
+                reason_or(c, Workload::RunFailed),
                 format!("the run failed: {}", cite(c)),
             )
             .since(c.last_transition_time),
@@ -201,27 +202,39 @@ pub fn judge(obj: &Object, conds: &[Condition], snap: &Judged<'_>) -> Option<Jud
         return Some(j.clone());
     }
     if let Some((field, value, _)) = word(Word::Suspended) {
-        return Some(said(obj, field, value, Verdict::Suspended, "Suspended"));
+        return Some(said(
+            obj,
+            field,
+            value,
+            Verdict::Suspended,
+            Lifecycle::Suspended,
+        ));
     }
     if let Some((field, value, _)) = word(Word::Progressing) {
-        return Some(said(obj, field, value, Verdict::Progressing, "InProgress"));
+        return Some(said(
+            obj,
+            field,
+            value,
+            Verdict::Progressing,
+            Lifecycle::InProgress,
+        ));
     }
     if run
         && positive.is_none()
         && let Some((field, value, _)) = word(Word::Converged).filter(|(_, v, _)| running(v))
     {
-        return Some(said(obj, field, value, Verdict::Progressing, "Running"));
+        return Some(said(obj, field, value, Verdict::Progressing, Pod::Running));
     }
     if let Some(s) = shapes::shortfall(obj) {
         return Some(Judgement::new(
             Verdict::Progressing,
-            "WaitingForReplicas",
+            Workload::WaitingForReplicas,
             with_detail(obj, s.message),
         ));
     }
     for (field, reason) in [
-        ("/status/ready", "NotReady"),
-        ("/status/readyToUse", "NotReadyToUse"),
+        ("/status/ready", Reason::from(Pod::NotReady)),
+        ("/status/readyToUse", Reason::from(Lifecycle::NotReadyToUse)),
     ] {
         if obj.bool(field) == Some(false) {
             return Some(Judgement::new(
@@ -235,13 +248,19 @@ pub fn judge(obj: &Object, conds: &[Condition], snap: &Judged<'_>) -> Option<Jud
         return Some(j);
     }
     if let Some((field, value, _)) = word(Word::Converged) {
-        return Some(said(obj, field, value, Verdict::Converged, "Current"));
+        return Some(said(
+            obj,
+            field,
+            value,
+            Verdict::Converged,
+            Lifecycle::Current,
+        ));
     }
     for field in ["/status/healthy", "/status/ready", "/status/readyToUse"] {
         if obj.bool(field) == Some(true) {
             return Some(Judgement::new(
                 Verdict::Converged,
-                "Current",
+                Lifecycle::Current,
                 format!("{} is true", field[1..].replace('/', ".")),
             ));
         }
@@ -279,7 +298,7 @@ fn nested(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
     if waiting.is_none() && shapes::parents_unanswered(obj) {
         waiting = Some(Judgement::new(
             Verdict::Progressing,
-            "WaitingForParents",
+            Network::WaitingForParents,
             "spec.parentRefs names parents, and no controller has accepted or refused the route yet (status.parents is empty)",
         ));
     }
@@ -309,7 +328,7 @@ fn refused(conds: &[Condition]) -> Option<Judgement> {
     Some(
         Judgement::new(
             Verdict::Failed,
-            reason_or(c, &format!("Not{}", c.type_)),
+            reason_or(c, Reason::of(&format!("Not{}", c.type_))),
             cite(c),
         )
         .since(c.last_transition_time),
@@ -325,7 +344,10 @@ fn failure_reason(conds: &[Condition]) -> Option<Judgement> {
             && polarity(&c.type_) == Polarity::Good
             && reason_class(&c.reason) == ReasonClass::Terminal
     })?;
-    Some(Judgement::new(Verdict::Failed, c.reason.clone(), cite(c)).since(c.last_transition_time))
+    Some(
+        Judgement::new(Verdict::Failed, Reason::of(&c.reason), cite(c))
+            .since(c.last_transition_time),
+    )
 }
 
 /// The Ready-style conditions: any False one decides by its reason, then
@@ -342,21 +364,24 @@ fn positive(conds: &[Condition], snap: &Judged<'_>) -> Option<Judgement> {
         return Some(
             Judgement::new(
                 Verdict::Progressing,
-                reason_or(c, &format!("Not{}", unqualified(&c.type_))),
+                reason_or(c, Reason::of(&format!("Not{}", unqualified(&c.type_)))),
                 message(c),
             )
             .since(c.last_transition_time),
         );
     }
     let c = present.first()?;
-    Some(Judgement::new(Verdict::Converged, c.type_.clone(), cite(c)).since(c.last_transition_time))
+    Some(
+        Judgement::new(Verdict::Converged, Reason::of(&c.type_), cite(c))
+            .since(c.last_transition_time),
+    )
 }
 
 /// A Ready-style condition that is False: Failed for a terminal reason,
 /// Progressing for a transient one, and for any other reason Progressing
 /// until it has lasted [`NO_PROGRESS_GRACE`].
 fn not_well(c: &Condition, snap: &Judged<'_>) -> Judgement {
-    let reason = reason_or(c, &format!("Not{}", unqualified(&c.type_)));
+    let reason = reason_or(c, Reason::of(&format!("Not{}", unqualified(&c.type_))));
     let since = c.last_transition_time;
     let j = match reason_class(&c.reason) {
         ReasonClass::Terminal => Judgement::new(Verdict::Failed, reason, cite(c)),
@@ -389,13 +414,19 @@ fn message(c: &Condition) -> String {
 }
 
 /// `status.phase is Failed: <status.message>`.
-fn said(obj: &Object, path: &str, value: &str, verdict: Verdict, fallback: &str) -> Judgement {
+fn said(
+    obj: &Object,
+    path: &str,
+    value: &str,
+    verdict: Verdict,
+    fallback: impl Into<Reason>,
+) -> Judgement {
     let reason = if !value.is_empty() && value.chars().all(|c| c.is_ascii_alphanumeric()) {
         let mut chars = value.chars();
         let first = chars.next().map(|c| c.to_ascii_uppercase());
-        first.into_iter().chain(chars).collect()
+        Reason::of(&first.into_iter().chain(chars).collect::<String>())
     } else {
-        fallback.to_string()
+        fallback.into()
     };
     Judgement::new(
         verdict,

@@ -9,6 +9,7 @@ use crate::verdict::Judged;
 use super::conditions::{cite, true_};
 use super::words::{count, list};
 use super::{Judgement, Verdict};
+use crate::verdict::reason::Lifecycle;
 
 /// Judges an object being deleted; `None` when it is not.
 pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
@@ -26,7 +27,7 @@ pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
             .unwrap_or_default();
         Judgement::new(
             Verdict::Terminating,
-            "Deleting",
+            Lifecycle::Deleting,
             format!(
                 "deletion requested {ago} ago; no finalizers, waiting for the object to go{grace}"
             ),
@@ -34,7 +35,7 @@ pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
     } else {
         Judgement::new(
             Verdict::Terminating,
-            "FinalizersPending",
+            Lifecycle::FinalizersPending,
             format!(
                 "deletion requested {ago} ago; waiting for {}{}",
                 finalizers(&obj.finalizers, obj.kind()),
@@ -157,7 +158,7 @@ fn dependents(obj: &Object, snap: &Judged<'_>, ago: &str) -> Judgement {
     };
     Judgement::new(
         Verdict::Terminating,
-        "WaitingForDependents",
+        Lifecycle::WaitingForDependents,
         format!(
             "foreground deletion requested {ago} ago; the garbage collector is waiting for {waiting} to be deleted first{also}"
         ),
@@ -169,12 +170,18 @@ fn dependents(obj: &Object, snap: &Judged<'_>, ago: &str) -> Judgement {
 fn namespace(obj: &Object, ago: &str) -> Judgement {
     let conds = obj.conditions();
     let failure = [
-        ("NamespaceDeletionDiscoveryFailure", "DiscoveryFailed"),
+        (
+            "NamespaceDeletionDiscoveryFailure",
+            Lifecycle::DiscoveryFailed,
+        ),
         (
             "NamespaceDeletionGroupVersionParsingFailure",
-            "GroupVersionParsingFailed",
+            Lifecycle::GroupVersionParsingFailed,
         ),
-        ("NamespaceDeletionContentFailure", "ContentDeletionFailed"),
+        (
+            "NamespaceDeletionContentFailure",
+            Lifecycle::ContentDeletionFailed,
+        ),
     ]
     .into_iter()
     .find_map(|(type_, reason)| true_(&conds, type_).map(|c| (reason, c)));
@@ -196,7 +203,7 @@ fn namespace(obj: &Object, ago: &str) -> Judgement {
             .unwrap_or_default();
         return Judgement::new(
             Verdict::Terminating,
-            "FinalizersPending",
+            Lifecycle::FinalizersPending,
             format!(
                 "deletion requested {ago} ago; content is held by finalizers: {}{content}",
                 remaining_finalizers(&cond.message)
@@ -206,7 +213,7 @@ fn namespace(obj: &Object, ago: &str) -> Judgement {
     if let Some(content) = remaining {
         return Judgement::new(
             Verdict::Terminating,
-            "ContentRemaining",
+            Lifecycle::ContentRemaining,
             format!(
                 "deletion requested {ago} ago; the namespace controller is still deleting: {content}"
             ),
@@ -219,13 +226,13 @@ fn namespace(obj: &Object, ago: &str) -> Judgement {
     if names.is_empty() {
         Judgement::new(
             Verdict::Terminating,
-            "Deleting",
+            Lifecycle::Deleting,
             format!("deletion requested {ago} ago; no finalizers remain"),
         )
     } else {
         Judgement::new(
             Verdict::Terminating,
-            "FinalizersPending",
+            Lifecycle::FinalizersPending,
             format!(
                 "deletion requested {ago} ago; waiting for {}",
                 finalizers(&names, "Namespace")

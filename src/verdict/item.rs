@@ -4,7 +4,8 @@ use crate::verdict::Judged;
 use jiff::Timestamp;
 use serde::Serialize;
 
-use super::{Judgement, Ready, Verdict, judge};
+use super::reason::Lifecycle;
+use super::{Judgement, Verdict, judge};
 use crate::model::{Object, ObjectRef};
 
 /// One object and its verdict.
@@ -12,13 +13,10 @@ use crate::model::{Object, ObjectRef};
 #[serde(rename_all = "camelCase")]
 pub struct Item {
     pub object: ObjectRef,
-    pub verdict: Verdict,
-    pub reason: String,
-    pub message: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub since: Option<Timestamp>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub ready: Option<Ready>,
+    /// The verdict, reason, message, since and ready counts, written
+    /// inline in the documents.
+    #[serde(flatten)]
+    pub judgement: Judgement,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub generation: Option<i64>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -33,14 +31,10 @@ impl Item {
     }
 
     /// An item from a judgement already made.
-    pub fn with(obj: &Object, j: Judgement) -> Item {
+    pub fn with(obj: &Object, judgement: Judgement) -> Item {
         Item {
             object: obj.id.clone(),
-            verdict: j.verdict,
-            reason: j.reason,
-            message: j.message,
-            since: j.since,
-            ready: j.ready,
+            judgement,
             generation: obj.generation,
             observed_generation: obj.observed_generation(),
             created: obj.created,
@@ -56,11 +50,11 @@ impl Item {
             .unwrap_or_default();
         Item {
             object: id.clone(),
-            verdict: Verdict::NotFound,
-            reason: "NotFound".into(),
-            message: format!("{} \"{}\" not found{place}", id.kind, id.name),
-            since: None,
-            ready: None,
+            judgement: Judgement::new(
+                Verdict::NotFound,
+                Lifecycle::NotFound,
+                format!("{} \"{}\" not found{place}", id.kind, id.name),
+            ),
             generation: None,
             observed_generation: None,
             created: None,

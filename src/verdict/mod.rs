@@ -19,7 +19,9 @@ mod deletion;
 mod item;
 mod judge;
 mod kinds;
+pub(crate) mod reason;
 mod shapes;
+pub(crate) mod value;
 mod vocabulary;
 mod words;
 
@@ -28,108 +30,19 @@ mod tests;
 
 pub use item::Item;
 pub use judge::{Judge, Judged};
+pub use kinds::{NO_PROVISIONER, class_provisioner};
+pub use reason::Reason;
+#[cfg(test)]
+pub use value::Ready;
+pub use value::{Judgement, Verdict};
 pub use vocabulary::{Polarity, polarity};
 
-use jiff::{SignedDuration, Timestamp};
-use serde::Serialize;
+use jiff::SignedDuration;
 
 use crate::model::{Condition, Object, age};
 
 use conditions::{cite, lagging, reason_or, true_};
-
-/// The verdicts of the product contract.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-pub enum Verdict {
-    Converged,
-    Progressing,
-    Failed,
-    Suspended,
-    Terminating,
-    Unknown,
-    NotFound,
-}
-
-impl Verdict {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Verdict::Converged => "Converged",
-            Verdict::Progressing => "Progressing",
-            Verdict::Failed => "Failed",
-            Verdict::Suspended => "Suspended",
-            Verdict::Terminating => "Terminating",
-            Verdict::Unknown => "Unknown",
-            Verdict::NotFound => "NotFound",
-        }
-    }
-
-    /// Higher is worse; used to sort "most severe first".
-    pub fn severity(self) -> u8 {
-        match self {
-            Verdict::Converged => 0,
-            Verdict::Suspended => 1,
-            Verdict::Progressing => 2,
-            Verdict::Terminating => 3,
-            Verdict::Unknown => 4,
-            Verdict::NotFound => 5,
-            Verdict::Failed => 6,
-        }
-    }
-}
-
-impl std::fmt::Display for Verdict {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// Ready counts where they mean something: `ready` of `desired`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct Ready {
-    pub ready: i64,
-    pub desired: i64,
-}
-
-/// A verdict with its stable CamelCase reason and a message citing evidence.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Judgement {
-    pub verdict: Verdict,
-    pub reason: String,
-    pub message: String,
-    /// Since when the object has been in this state, where known.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub since: Option<Timestamp>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub ready: Option<Ready>,
-}
-
-impl Judgement {
-    pub fn new(
-        verdict: Verdict,
-        reason: impl Into<String>,
-        message: impl Into<String>,
-    ) -> Judgement {
-        Judgement {
-            verdict,
-            reason: reason.into(),
-            message: message.into(),
-            since: None,
-            ready: None,
-        }
-    }
-
-    /// Sets since when the object has been in this state.
-    pub fn since(mut self, since: Option<Timestamp>) -> Judgement {
-        self.since = since;
-        self
-    }
-
-    /// Sets the ready counts.
-    pub fn ready(mut self, ready: i64, desired: i64) -> Judgement {
-        self.ready = Some(Ready { ready, desired });
-        self
-    }
-}
+use reason::{Aside, Lifecycle, Network, Scheduling};
 
 /// Whether an object's verdict reads nothing but the object (and the
 /// health rules): a kind without a rule of its own is judged by the shared
@@ -163,7 +76,7 @@ pub fn judge(obj: &Object, snap: &Judged<'_>) -> Judgement {
     if obj.metadata_only {
         return Judgement::new(
             Verdict::Converged,
-            "Exists",
+            Lifecycle::Exists,
             format!("{} exists; only its metadata was read", obj.kind()),
         );
     }
@@ -206,18 +119,18 @@ pub fn judge(obj: &Object, snap: &Judged<'_>) -> Judgement {
 /// A finding that goes with a verdict that is Converged yet deserves a
 /// word: a PodDisruptionBudget that allows no disruption, a DaemonSet whose
 /// node selector matches no node. Returns the finding's reason and message.
-pub fn concern(obj: &Object, j: &Judgement) -> Option<(&'static str, String)> {
-    match j.reason.as_str() {
-        "NoDisruptionsAllowed" => Some((
-            "DisruptionsBlocked",
+pub fn concern(obj: &Object, j: &Judgement) -> Option<(Reason, String)> {
+    match j.reason {
+        Reason::Network(Network::NoDisruptionsAllowed) => Some((
+            Aside::DisruptionsBlocked.into(),
             format!(
                 "PodDisruptionBudget {} allows 0 disruptions: {}; scale the workload up or relax minAvailable/maxUnavailable",
                 obj.name(),
                 kinds::PDB_BLOCKS
             ),
         )),
-        "NoMatchingNodes" => Some((
-            "NoMatchingNodes",
+        Reason::Scheduling(Scheduling::NoMatchingNodes) => Some((
+            Scheduling::NoMatchingNodes.into(),
             format!(
                 "DaemonSet {} runs no pod: its node selector {} matches no node; label a node or fix the selector",
                 obj.name(),
@@ -243,7 +156,7 @@ fn generation(obj: &Object, conds: &[Condition], read_conditions: bool) -> Optio
     {
         return Some(Judgement::new(
             Verdict::Progressing,
-            "ObservedGenerationLag",
+            Lifecycle::ObservedGenerationLag,
             format!("controller has observed generation {observed} of {generation}"),
         ));
     }
@@ -253,7 +166,7 @@ fn generation(obj: &Object, conds: &[Condition], read_conditions: bool) -> Optio
     if let Some((cond, observed, generation)) = lagging(obj, conds) {
         return Some(Judgement::new(
             Verdict::Progressing,
-            "ObservedGenerationLag",
+            Lifecycle::ObservedGenerationLag,
             format!(
                 "condition {} reflects generation {observed} of {generation}; the controller has not caught up",
                 cond.type_
@@ -265,7 +178,7 @@ fn generation(obj: &Object, conds: &[Condition], read_conditions: bool) -> Optio
         let (cond, observed, generation) = lagging(obj, &part.conditions)?;
         Some(Judgement::new(
             Verdict::Progressing,
-            "ObservedGenerationLag",
+            Lifecycle::ObservedGenerationLag,
             format!(
                 "{}: condition {} reflects generation {observed} of {generation}; the controller has not caught up",
                 part.label, cond.type_
@@ -282,7 +195,7 @@ fn generation(obj: &Object, conds: &[Condition], read_conditions: bool) -> Optio
 fn abnormal(conds: &[Condition], conventions: bool) -> Option<Judgement> {
     if let Some(c) = true_(conds, "Stalled") {
         return Some(
-            Judgement::new(Verdict::Failed, reason_or(c, "Stalled"), cite(c))
+            Judgement::new(Verdict::Failed, reason_or(c, Lifecycle::Stalled), cite(c))
                 .since(c.last_transition_time),
         );
     }
@@ -291,8 +204,12 @@ fn abnormal(conds: &[Condition], conventions: bool) -> Option<Judgement> {
     }
     if let Some(c) = true_(conds, "Reconciling") {
         return Some(
-            Judgement::new(Verdict::Progressing, reason_or(c, "Reconciling"), cite(c))
-                .since(c.last_transition_time),
+            Judgement::new(
+                Verdict::Progressing,
+                reason_or(c, Lifecycle::Reconciling),
+                cite(c),
+            )
+            .since(c.last_transition_time),
         );
     }
     if conventions {
@@ -314,7 +231,7 @@ fn no_status(obj: &Object, snap: &Judged<'_>) -> Judgement {
     match obj.created {
         Some(created) if snap.now.duration_since(created) > NO_STATUS_GRACE => Judgement::new(
             Verdict::Unknown,
-            "NoStatus",
+            Lifecycle::NoStatus,
             format!(
                 "no controller has written status since creation {} ago",
                 age(snap.now, created)
@@ -323,7 +240,7 @@ fn no_status(obj: &Object, snap: &Judged<'_>) -> Judgement {
         .since(obj.created),
         Some(created) => Judgement::new(
             Verdict::Progressing,
-            "WaitingForController",
+            Lifecycle::WaitingForController,
             format!(
                 "waiting for its controller to write status (created {} ago)",
                 age(snap.now, created)
@@ -332,7 +249,7 @@ fn no_status(obj: &Object, snap: &Judged<'_>) -> Judgement {
         .since(obj.created),
         None => Judgement::new(
             Verdict::Progressing,
-            "WaitingForController",
+            Lifecycle::WaitingForController,
             "waiting for its controller to write status (age unknown)",
         ),
     }
@@ -354,7 +271,7 @@ fn default(obj: &Object) -> Judgement {
     if status_is_empty(obj) {
         return Judgement::new(
             Verdict::Converged,
-            "Exists",
+            Lifecycle::Exists,
             format!("{} has no status to reconcile", obj.kind()),
         );
     }
@@ -365,12 +282,12 @@ fn default(obj: &Object) -> Judgement {
             }
             None => "status reports no problem".to_string(),
         };
-        return Judgement::new(Verdict::Converged, "Current", message);
+        return Judgement::new(Verdict::Converged, Lifecycle::Current, message);
     }
     match (obj.observed_generation(), obj.generation) {
         (Some(observed), Some(generation)) if observed >= generation => Judgement::new(
             Verdict::Converged,
-            "NoHealthSignal",
+            Lifecycle::NoHealthSignal,
             format!(
                 "controller has observed generation {observed}; no condition, status word or count says more (a health rule can: {})",
                 NO_SIGNAL_HINT
@@ -378,7 +295,7 @@ fn default(obj: &Object) -> Judgement {
         ),
         _ => Judgement::new(
             Verdict::Unknown,
-            "NoHealthSignal",
+            Lifecycle::NoHealthSignal,
             format!(
                 "status has no condition, status word, count or observedGeneration to judge by (a health rule can: {})",
                 NO_SIGNAL_HINT

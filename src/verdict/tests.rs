@@ -302,7 +302,7 @@ fn messages_are_single_lines() {
             got.message
         );
         assert!(
-            !got.reason.contains(' '),
+            !got.reason.as_str().contains(' '),
             "{}: reason {:?}",
             c.fixture,
             got.reason
@@ -581,8 +581,8 @@ fn converged_verdicts_that_deserve_a_word_have_a_concern() {
         let (snap, obj) = load(fixture, NOW);
         let j = judge(&obj, &Judged::builtin(&snap));
         assert_eq!(
-            super::concern(&obj, &j).map(|c| c.0),
-            Some(want),
+            super::concern(&obj, &j).map(|c| c.0.to_string()),
+            Some(want.to_string()),
             "{fixture}"
         );
     }

@@ -4,6 +4,7 @@
 use crate::model::Object;
 use crate::verdict::Judged;
 use crate::verdict::conditions::{cite, false_, find, true_};
+use crate::verdict::reason::Lifecycle;
 use crate::verdict::{Judgement, Verdict};
 
 pub fn judge(obj: &Object, _snap: &Judged<'_>) -> Option<Judgement> {
@@ -12,7 +13,7 @@ pub fn judge(obj: &Object, _snap: &Judged<'_>) -> Option<Judgement> {
         return Some(
             Judgement::new(
                 Verdict::Failed,
-                "NamesNotAccepted",
+                Lifecycle::NamesNotAccepted,
                 format!("the API server rejected its names: {}", cite(c)),
             )
             .since(c.last_transition_time),
@@ -34,7 +35,7 @@ pub fn judge(obj: &Object, _snap: &Judged<'_>) -> Option<Judgement> {
         return Some(
             Judgement::new(
                 Verdict::Converged,
-                "Established",
+                Lifecycle::Established,
                 format!("serving {plural}.{group} ({})", versions.join(", ")),
             )
             .since(c.last_transition_time),
@@ -45,7 +46,7 @@ pub fn judge(obj: &Object, _snap: &Judged<'_>) -> Option<Judgement> {
         .unwrap_or_else(|| "no Established condition yet".to_string());
     Some(Judgement::new(
         Verdict::Progressing,
-        "NotEstablished",
+        Lifecycle::NotEstablished,
         format!("waiting for the API server to serve it: {detail}"),
     ))
 }

@@ -7,6 +7,7 @@ use crate::verdict::{Judgement, Verdict};
 
 use super::job;
 use super::pods::controlled;
+use crate::verdict::reason::{Lifecycle, Scheduling, Workload};
 
 pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
     let schedule = obj.str("/spec/schedule").unwrap_or("?");
@@ -18,7 +19,7 @@ pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
     if obj.bool("/spec/suspend") == Some(true) {
         return Some(Judgement::new(
             Verdict::Suspended,
-            "Suspended",
+            Lifecycle::Suspended,
             format!("suspended by spec.suspend (schedule \"{schedule}\"); {last_text}"),
         ));
     }
@@ -37,7 +38,7 @@ pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
     if let Some(j) = last_run_failed(obj, snap, &message) {
         return Some(j);
     }
-    Some(Judgement::new(Verdict::Converged, "Scheduled", message).since(last))
+    Some(Judgement::new(Verdict::Converged, Scheduling::Scheduled, message).since(last))
 }
 
 /// The most recent run failed: judged from the CronJob's Jobs when the
@@ -56,7 +57,7 @@ fn last_run_failed(obj: &Object, snap: &Judged<'_>, message: &str) -> Option<Jud
         return Some(
             Judgement::new(
                 Verdict::Failed,
-                "LastJobFailed",
+                Workload::LastJobFailed,
                 format!(
                     "its most recent Job {} failed ({}): {}; {message}",
                     latest.name(),
@@ -81,7 +82,7 @@ fn last_run_failed(obj: &Object, snap: &Judged<'_>, message: &str) -> Option<Jud
     Some(
         Judgement::new(
             Verdict::Failed,
-            "LastRunFailed",
+            Workload::LastRunFailed,
             format!(
                 "the run scheduled {} ago did not succeed and none is running; {message}",
                 age(snap.now, scheduled)

@@ -7,12 +7,13 @@ use crate::verdict::words::{count, noun};
 use crate::verdict::{Judgement, Verdict};
 
 use super::pods::{controlled, explain};
+use crate::verdict::reason::{Lifecycle, Scheduling, Workload};
 
 pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
     let Some(desired) = obj.int("/status/desiredNumberScheduled") else {
         return Some(Judgement::new(
             Verdict::Progressing,
-            "WaitingForController",
+            Lifecycle::WaitingForController,
             "the controller has not yet counted the nodes that need a daemon pod (no status.desiredNumberScheduled)",
         ));
     };
@@ -30,7 +31,7 @@ pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
     let j = if misscheduled > 0 {
         Judgement::new(
             Verdict::Progressing,
-            "Misscheduled",
+            Scheduling::Misscheduled,
             format!(
                 "{} on nodes that should not run one, waiting for removal; {counts}",
                 count(misscheduled, "daemon pod")
@@ -39,7 +40,7 @@ pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
     } else if updated < desired && on_delete {
         Judgement::new(
             Verdict::Progressing,
-            "WaitingForPodDeletion",
+            Workload::WaitingForPodDeletion,
             format!(
                 "updateStrategy OnDelete: {updated} of {desired} pods updated; pods update only when deleted"
             ),
@@ -47,13 +48,13 @@ pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
     } else if updated < desired {
         Judgement::new(
             Verdict::Progressing,
-            "RolloutInProgress",
+            Workload::RolloutInProgress,
             format!("{updated} of {desired} pods updated; {counts}"),
         )
     } else if current < desired {
         Judgement::new(
             Verdict::Progressing,
-            "Scheduling",
+            Scheduling::Scheduling,
             format!("{current} of {desired} nodes run a daemon pod"),
         )
     } else if ready < desired || unavailable > 0 || available < desired {
@@ -65,9 +66,9 @@ pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
             String::new()
         };
         let reason = if ready < desired {
-            "WaitingForReady"
+            Workload::WaitingForReady
         } else {
-            "WaitingForAvailable"
+            Workload::WaitingForAvailable
         };
         Judgement::new(
             Verdict::Progressing,
@@ -77,7 +78,7 @@ pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
     } else if desired == 0 && !node_selector(obj).is_empty() && !a_node_matches(obj, snap) {
         Judgement::new(
             Verdict::Converged,
-            "NoMatchingNodes",
+            Scheduling::NoMatchingNodes,
             format!(
                 "node selector {} matches no node (0 scheduled)",
                 node_selector(obj)
@@ -86,13 +87,13 @@ pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
     } else if desired == 0 {
         Judgement::new(
             Verdict::Converged,
-            "Ready",
+            Lifecycle::Ready,
             "no node needs a daemon pod (0 scheduled)",
         )
     } else {
         Judgement::new(
             Verdict::Converged,
-            "Ready",
+            Lifecycle::Ready,
             format!("{ready}/{desired} {} ready", noun(desired, "pod")),
         )
     };

@@ -8,6 +8,7 @@ use crate::verdict::words::count;
 
 use super::pods::{controlled, explain, first_cause};
 use super::{create_failure_pending, pod_error};
+use crate::verdict::reason::{Admission, Workload};
 use crate::verdict::{Judgement, Verdict};
 
 /// `spec.paused`: the controller stops rolling out on purpose.
@@ -35,7 +36,7 @@ pub fn paused(obj: &Object, _snap: &Judged<'_>) -> Option<Judgement> {
     let since =
         with_reason(&conds, "Progressing", "DeploymentPaused").and_then(|c| c.last_transition_time);
     Some(
-        Judgement::new(Verdict::Suspended, "Paused", message)
+        Judgement::new(Verdict::Suspended, Workload::Paused, message)
             .since(since)
             .ready(obj.int("/status/readyReplicas").unwrap_or(0), desired),
     )
@@ -63,12 +64,12 @@ pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
         let j = match create_failure_pending(c, snap, &sets) {
             Some(why) => Judgement::new(
                 Verdict::Progressing,
-                reason_or(c, "ReplicaFailure"),
+                reason_or(c, Admission::ReplicaFailure),
                 format!("{cause}; {counts}{also}; {why}"),
             ),
             None => Judgement::new(
                 Verdict::Failed,
-                reason_or(c, "ReplicaFailure"),
+                reason_or(c, Admission::ReplicaFailure),
                 format!("{cause}; {counts}{also}"),
             ),
         };
@@ -86,7 +87,7 @@ pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
             .unwrap_or_default();
         let j = Judgement::new(
             Verdict::Failed,
-            "ProgressDeadlineExceeded",
+            Workload::ProgressDeadlineExceeded,
             format!(
                 "rollout made no progress for {secs}s (progressDeadlineSeconds): {cause}{}; {counts}",
                 c.message.trim_end_matches('.')
@@ -100,21 +101,21 @@ pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
     let j = if updated < desired {
         Judgement::new(
             Verdict::Progressing,
-            "RolloutInProgress",
+            Workload::RolloutInProgress,
             format!("{updated} of {desired} replicas updated; {counts}"),
         )
         .since(progressing)
     } else if replicas > updated && desired == 0 {
         Judgement::new(
             Verdict::Progressing,
-            "ScalingDown",
+            Workload::ScalingDown,
             format!("scaling to 0: {} left", count(replicas, "replica")),
         )
     } else if replicas > updated {
         let old = replicas - updated;
         Judgement::new(
             Verdict::Progressing,
-            "RolloutInProgress",
+            Workload::RolloutInProgress,
             format!(
                 "all {desired} replicas updated; old replicas are pending termination ({} left)",
                 count(old, "replica")
@@ -122,26 +123,31 @@ pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
         )
         .since(progressing)
     } else if available < desired {
-        Judgement::new(Verdict::Progressing, "WaitingForAvailable", counts).since(available_since)
+        Judgement::new(Verdict::Progressing, Workload::WaitingForAvailable, counts)
+            .since(available_since)
     } else if let Some(c) = false_(&conds, "Available") {
         // The counts look whole, but the controller says otherwise.
         Judgement::new(
             Verdict::Progressing,
-            reason_or(c, "NotAvailable"),
+            reason_or(c, Workload::NotAvailable),
             format!("{counts}, but {}", cite(c)),
         )
         .since(c.last_transition_time)
     } else if let Some(c) = false_(&conds, "Progressing") {
         Judgement::new(
             Verdict::Progressing,
-            reason_or(c, "NotProgressing"),
+            reason_or(c, Workload::NotProgressing),
             format!("{counts}, but {}", cite(c)),
         )
         .since(c.last_transition_time)
     } else if desired == 0 {
-        Judgement::new(Verdict::Converged, "ScaledDown", "scaled to 0 replicas")
+        Judgement::new(
+            Verdict::Converged,
+            Workload::ScaledDown,
+            "scaled to 0 replicas",
+        )
     } else {
-        Judgement::new(Verdict::Converged, "Available", counts).since(available_since)
+        Judgement::new(Verdict::Converged, Workload::Available, counts).since(available_since)
     };
     let new_pods = newest(&sets)
         .map(|rs| controlled(snap, &rs.uid, "Pod"))

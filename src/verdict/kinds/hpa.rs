@@ -4,6 +4,7 @@
 use crate::model::Object;
 use crate::verdict::Judged;
 use crate::verdict::conditions::{false_, true_};
+use crate::verdict::reason::{Reason, Workload};
 use crate::verdict::{Judgement, Verdict};
 
 pub fn judge(obj: &Object, _snap: &Judged<'_>) -> Option<Judgement> {
@@ -19,7 +20,7 @@ pub fn judge(obj: &Object, _snap: &Judged<'_>) -> Option<Judgement> {
             return Some(
                 Judgement::new(
                     Verdict::Suspended,
-                    "ScalingDisabled",
+                    Workload::ScalingDisabled,
                     "the target is scaled to 0 replicas, so autoscaling is off",
                 )
                 .since(c.last_transition_time),
@@ -30,7 +31,7 @@ pub fn judge(obj: &Object, _snap: &Judged<'_>) -> Option<Judgement> {
             return Some(
                 Judgement::new(
                     Verdict::Progressing,
-                    "Backoff",
+                    Workload::Backoff,
                     format!(
                         "{current} replicas; waiting out a stabilization window: {}",
                         c.message
@@ -44,11 +45,7 @@ pub fn judge(obj: &Object, _snap: &Judged<'_>) -> Option<Judgement> {
         } else {
             ""
         };
-        let reason = if c.reason.is_empty() {
-            c.type_.as_str()
-        } else {
-            &c.reason
-        };
+        let reason = Reason::or(&c.reason, Reason::of(&c.type_));
         return Some(
             Judgement::new(
                 Verdict::Failed,
@@ -61,7 +58,7 @@ pub fn judge(obj: &Object, _snap: &Judged<'_>) -> Option<Judgement> {
     if current != desired {
         return Some(Judgement::new(
             Verdict::Progressing,
-            "Scaling",
+            Workload::Scaling,
             format!("scaling from {current} to {desired} replicas (min {min}, max {max})"),
         ));
     }
@@ -69,5 +66,9 @@ pub fn judge(obj: &Object, _snap: &Judged<'_>) -> Option<Judgement> {
     if let Some(c) = true_(&conds, "ScalingLimited") {
         message.push_str(&format!("; scaling limited ({}): {}", c.reason, c.message));
     }
-    Some(Judgement::new(Verdict::Converged, "Stable", message))
+    Some(Judgement::new(
+        Verdict::Converged,
+        Workload::Stable,
+        message,
+    ))
 }

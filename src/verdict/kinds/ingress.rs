@@ -5,6 +5,7 @@ use crate::verdict::Judged;
 use jiff::SignedDuration;
 
 use crate::model::{Object, age};
+use crate::verdict::reason::Network;
 use crate::verdict::{Judgement, Verdict};
 
 /// How long an ingress controller may take to write an address before the
@@ -28,7 +29,7 @@ pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
     if !addresses.is_empty() {
         return Some(Judgement::new(
             Verdict::Converged,
-            "Address",
+            Network::Address,
             format!("served at {}", addresses.join(", ")),
         ));
     }
@@ -42,7 +43,7 @@ pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
         return Some(
             Judgement::new(
                 Verdict::Unknown,
-                "NoAddress",
+                Network::NoAddress,
                 format!(
                     "no ingress controller{class} has written an address in {}; is one running?",
                     age(snap.now, created)
@@ -58,7 +59,7 @@ pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
     Some(
         Judgement::new(
             Verdict::Progressing,
-            "PendingAddress",
+            Network::PendingAddress,
             format!("waiting for an ingress controller{class} to write an address{so_far}"),
         )
         .since(obj.created),

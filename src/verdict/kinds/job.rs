@@ -8,6 +8,7 @@ use crate::verdict::words::count;
 use crate::verdict::{Judgement, Verdict};
 
 use super::pods::{controlled, explain};
+use crate::verdict::reason::{Lifecycle, Pod, Reason, Workload};
 
 pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
     let conds = obj.conditions();
@@ -23,11 +24,7 @@ pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
     if let Some(c) = true_(&conds, "Failed") {
         let j = Judgement::new(
             Verdict::Failed,
-            if c.reason.is_empty() {
-                "JobFailed"
-            } else {
-                &c.reason
-            },
+            Reason::or(&c.reason, Workload::JobFailed),
             failure(obj, &c.reason, &c.message, failed),
         );
         return Some(with_ready(j.since(c.last_transition_time)));
@@ -36,11 +33,7 @@ pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
         let terminating = obj.int("/status/terminating").unwrap_or(active);
         let j = Judgement::new(
             Verdict::Failed,
-            if c.reason.is_empty() {
-                "JobFailed"
-            } else {
-                &c.reason
-            },
+            Reason::or(&c.reason, Workload::JobFailed),
             format!(
                 "{}; waiting for {} to terminate before the Job is marked Failed",
                 failure(obj, &c.reason, &c.message, failed),
@@ -63,7 +56,7 @@ pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
             .unwrap_or_default();
         let j = Judgement::new(
             Verdict::Converged,
-            "Complete",
+            Workload::Complete,
             format!(
                 "{succeeded} of {} succeeded{took}{done}",
                 completions.unwrap_or(succeeded)
@@ -74,7 +67,7 @@ pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
     if let Some(c) = true_(&conds, "SuccessCriteriaMet") {
         let j = Judgement::new(
             Verdict::Progressing,
-            "Completing",
+            Workload::Completing,
             format!(
                 "success criteria met; waiting for {} to terminate",
                 count(active, "pod")
@@ -88,10 +81,10 @@ pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
         // The spec and the controller disagree: the controller has not
         // acted on the latest spec.suspend yet.
         let (reason, doing) = if spec_suspend {
-            ("Suspending", "suspension requested by spec.suspend")
+            (Workload::Suspending, "suspension requested by spec.suspend")
         } else {
             (
-                "Resuming",
+                Workload::Resuming,
                 "resumption requested (spec.suspend is not true)",
             )
         };
@@ -108,7 +101,7 @@ pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
     if let Some(c) = suspended {
         let j = Judgement::new(
             Verdict::Suspended,
-            "Suspended",
+            Lifecycle::Suspended,
             format!(
                 "suspended by spec.suspend; {succeeded} of {} succeeded",
                 completions.unwrap_or(1)
@@ -124,7 +117,7 @@ pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
     let of = completions.map(|n| format!(" of {n}")).unwrap_or_default();
     let j = Judgement::new(
         Verdict::Progressing,
-        "Running",
+        Pod::Running,
         format!("{active} active, {succeeded} succeeded{failures}{of}"),
     )
     .since(obj.time("/status/startTime"));

@@ -31,6 +31,7 @@ pub use pod::GATE_GRACE;
 pub use pods::HARD_FAILURE_GRACE;
 #[cfg(test)]
 pub use pvc::PROVISION_GRACE;
+pub use pvc::{NO_PROVISIONER, class_provisioner};
 
 use crate::model::{Condition, Object, age};
 

@@ -3,6 +3,7 @@
 use crate::model::{Object, age};
 use crate::verdict::Judged;
 use crate::verdict::conditions::{find, true_};
+use crate::verdict::reason::{Lifecycle, Reason, Scheduling};
 use crate::verdict::{Judgement, Verdict};
 
 /// Conditions whose `True` means the node is unhealthy.
@@ -19,7 +20,7 @@ pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
         return Some(
             Judgement::new(
                 Verdict::Unknown,
-                "NoReadyCondition",
+                Lifecycle::NoReadyCondition,
                 "the kubelet has not reported a Ready condition",
             )
             .since(obj.created),
@@ -38,7 +39,7 @@ pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
         return Some(
             Judgement::new(
                 Verdict::Failed,
-                "NodeNotReady",
+                Scheduling::NodeNotReady,
                 format!("Ready={}{since}: {detail}", ready.status),
             )
             .since(ready.last_transition_time),
@@ -53,7 +54,7 @@ pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
         return Some(
             Judgement::new(
                 Verdict::Failed,
-                c.type_.clone(),
+                Reason::of(&c.type_),
                 format!("{}: {detail}", c.type_),
             )
             .since(c.last_transition_time),
@@ -62,12 +63,16 @@ pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
     if obj.bool("/spec/unschedulable") == Some(true) {
         return Some(Judgement::new(
             Verdict::Suspended,
-            "Cordoned",
+            Scheduling::Cordoned,
             "cordoned (spec.unschedulable): running pods stay, no new pods are scheduled",
         ));
     }
     Some(
-        Judgement::new(Verdict::Converged, "Ready", "kubelet reports Ready")
-            .since(ready.last_transition_time),
+        Judgement::new(
+            Verdict::Converged,
+            Lifecycle::Ready,
+            "kubelet reports Ready",
+        )
+        .since(ready.last_transition_time),
     )
 }

@@ -4,6 +4,7 @@
 use crate::model::Object;
 use crate::verdict::Judged;
 use crate::verdict::conditions::find;
+use crate::verdict::reason::Network;
 use crate::verdict::words::{count, noun};
 use crate::verdict::{Judgement, Verdict};
 
@@ -20,7 +21,7 @@ pub fn judge(obj: &Object, _snap: &Judged<'_>) -> Option<Judgement> {
     let j = if healthy < needed {
         Judgement::new(
             Verdict::Progressing,
-            "InsufficientPods",
+            Network::InsufficientPods,
             format!(
                 "{healthy} of {needed} required {} healthy; {disruptions}",
                 noun(needed, "pod")
@@ -29,13 +30,13 @@ pub fn judge(obj: &Object, _snap: &Judged<'_>) -> Option<Judgement> {
     } else if allowed == 0 {
         Judgement::new(
             Verdict::Converged,
-            "NoDisruptionsAllowed",
+            Network::NoDisruptionsAllowed,
             format!("{healthy} healthy, {needed} required; {disruptions}: {BLOCKS}"),
         )
     } else {
         Judgement::new(
             Verdict::Converged,
-            "SufficientPods",
+            Network::SufficientPods,
             format!("{healthy} healthy, {needed} required; {disruptions}"),
         )
     };

@@ -7,22 +7,23 @@ use serde_json::Value;
 
 use crate::model::{Object, age};
 use crate::verdict::conditions::{cite, false_, find, reason_or};
+use crate::verdict::reason::{Lifecycle, Pod, Reason, Scheduling, Volume};
 use crate::verdict::words::{count, list};
 use crate::verdict::{Judgement, Verdict};
 
 /// Waiting reasons that will not clear without a change.
-const STUCK: [&str; 11] = [
-    "ImagePullBackOff",
-    "ErrImagePull",
-    "ErrImageNeverPull",
-    "InvalidImageName",
-    "ImageInspectError",
-    "RegistryUnavailable",
-    "SignatureValidationFailed",
-    "CreateContainerConfigError",
-    "CreateContainerError",
-    "RunContainerError",
-    "PreStartHookError",
+const STUCK: [Pod; 11] = [
+    Pod::ImagePullBackOff,
+    Pod::ErrImagePull,
+    Pod::ErrImageNeverPull,
+    Pod::InvalidImageName,
+    Pod::ImageInspectError,
+    Pod::RegistryUnavailable,
+    Pod::SignatureValidationFailed,
+    Pod::CreateContainerConfigError,
+    Pod::CreateContainerError,
+    Pod::RunContainerError,
+    Pod::PreStartHookError,
 ];
 
 /// How long Ready may stay False with readiness probes failing before the
@@ -114,7 +115,7 @@ pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
             return Some(
                 Judgement::new(
                     Verdict::Converged,
-                    "Completed",
+                    Pod::Completed,
                     format!("all containers exited successfully{ago}"),
                 )
                 .since(finished)
@@ -126,7 +127,7 @@ pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
             return Some(
                 Judgement::new(
                     Verdict::Unknown,
-                    "PodStatusUnknown",
+                    Pod::PodStatusUnknown,
                     "the node stopped reporting the pod's state",
                 )
                 .ready(ready, total),
@@ -136,18 +137,18 @@ pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
     }
 
     if let Some(c) = false_(&conds, "PodScheduled") {
-        let j = match c.reason.as_str() {
-            "Unschedulable" => Judgement::new(
+        let j = match Reason::of(&c.reason) {
+            Reason::Scheduling(Scheduling::Unschedulable) => Judgement::new(
                 Verdict::Failed,
-                "Unschedulable",
+                Scheduling::Unschedulable,
                 format!("the scheduler cannot place it: {}", c.message),
             ),
-            "SchedulingGated" => Judgement::new(
+            Reason::Scheduling(Scheduling::SchedulingGated) => Judgement::new(
                 Verdict::Progressing,
-                "SchedulingGated",
+                Scheduling::SchedulingGated,
                 format!("waiting for scheduling gates to be removed: {}", gates(obj)),
             ),
-            _ => Judgement::new(Verdict::Progressing, "Pending", cite(c)),
+            _ => Judgement::new(Verdict::Progressing, Volume::Pending, cite(c)),
         };
         return Some(j.since(c.last_transition_time).ready(ready, total));
     }
@@ -167,7 +168,7 @@ pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
         return Some(
             Judgement::new(
                 Verdict::Progressing,
-                c.waiting(),
+                Reason::of(c.waiting()),
                 format!("{}: {}", c.label(), c.waiting()),
             )
             .since(obj.time("/status/startTime"))
@@ -176,9 +177,13 @@ pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
     }
     if phase == "Pending" && obj.str("/spec/nodeName").is_none() {
         return Some(
-            Judgement::new(Verdict::Progressing, "Pending", "waiting to be scheduled")
-                .since(obj.created)
-                .ready(ready, total),
+            Judgement::new(
+                Verdict::Progressing,
+                Volume::Pending,
+                "waiting to be scheduled",
+            )
+            .since(obj.created)
+            .ready(ready, total),
         );
     }
     if phase == "Pending" {
@@ -186,7 +191,7 @@ pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
         return Some(
             Judgement::new(
                 Verdict::Progressing,
-                "Pending",
+                Volume::Pending,
                 format!("scheduled to {node}; waiting for containers to start"),
             )
             .since(obj.created)
@@ -201,7 +206,7 @@ pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
         return Some(
             Judgement::new(
                 Verdict::Converged,
-                "Running",
+                Pod::Running,
                 "Ready=True; no container statuses reported",
             )
             .since(ready_cond.and_then(|c| c.last_transition_time)),
@@ -210,7 +215,7 @@ pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
     if ready_cond.is_some_and(|c| c.is_true()) {
         let j = Judgement::new(
             Verdict::Converged,
-            "Running",
+            Pod::Running,
             format!("{counts}{}", restarts(&app, snap)),
         );
         return Some(
@@ -233,7 +238,7 @@ fn not_ready(obj: &Object, snap: &Judged<'_>, counts: &str) -> Judgement {
             if let Some(t) = since.filter(|t| snap.now.duration_since(*t) > GATE_GRACE) {
                 return Judgement::new(
                     Verdict::Failed,
-                    "ReadinessGateNotSet",
+                    Pod::ReadinessGateNotSet,
                     format!(
                         "{counts}; readiness gates not set for {}, longer than {}m: {}; is the controller that sets them running?",
                         age(snap.now, t),
@@ -245,7 +250,7 @@ fn not_ready(obj: &Object, snap: &Judged<'_>, counts: &str) -> Judgement {
             }
             return Judgement::new(
                 Verdict::Progressing,
-                "ReadinessGatesPending",
+                Pod::ReadinessGatesPending,
                 format!("{counts}; waiting for readiness gates: {}", list(&pending)),
             )
             .since(since);
@@ -256,7 +261,7 @@ fn not_ready(obj: &Object, snap: &Judged<'_>, counts: &str) -> Judgement {
         if let Some(c) = find(&conds, "Ready").filter(|c| !c.is_true()) {
             return Judgement::new(
                 Verdict::Progressing,
-                reason_or(c, "NotReady"),
+                reason_or(c, Pod::NotReady),
                 format!("{counts}, but marked not ready: {}", cite(c)),
             )
             .since(since);
@@ -287,7 +292,7 @@ fn not_ready(obj: &Object, snap: &Judged<'_>, counts: &str) -> Judgement {
             .unwrap_or_default();
         return Judgement::new(
             Verdict::Failed,
-            "ReadinessProbeFailed",
+            Pod::ReadinessProbeFailed,
             format!(
                 "not ready for {}: readiness probe failed {} ({detail}{when}); {counts}",
                 since.map(|t| age(snap.now, t)).unwrap_or_default(),
@@ -306,7 +311,12 @@ fn not_ready(obj: &Object, snap: &Judged<'_>, counts: &str) -> Judgement {
     } else {
         format!(" (not ready: {})", list(&unready))
     };
-    Judgement::new(Verdict::Progressing, "NotReady", format!("{counts}{which}")).since(since)
+    Judgement::new(
+        Verdict::Progressing,
+        Pod::NotReady,
+        format!("{counts}{which}"),
+    )
+    .since(since)
 }
 
 /// The kubelet's restart back-off: 10 s, doubled after each failed start,
@@ -334,12 +344,12 @@ pub struct CrashRun {
 /// start: most crash loops crash again within seconds.
 fn crash_run(c: &Container, pod: &Object, now: Timestamp) -> Option<CrashRun> {
     let restarts = c.int("/restartCount");
-    if restarts == 0 || !(c.last_failed() || c.waiting() == "CrashLoopBackOff") {
+    if restarts == 0 || !(c.last_failed() || c.waiting() == Pod::CrashLoopBackOff.as_str()) {
         return None;
     }
     let last_failure = c.time("/lastState/terminated/finishedAt");
-    let failures = match c.waiting() {
-        "CrashLoopBackOff" => match c.back_off() {
+    let failures = match Reason::of(c.waiting()) {
+        Reason::Pod(Pod::CrashLoopBackOff) => match c.back_off() {
             Some(b) => {
                 let mut step = BACK_OFF_FIRST;
                 let mut n = 1;
@@ -390,7 +400,7 @@ pub fn crash_loop(pod: &Object, now: Timestamp) -> Option<CrashRun> {
 /// A container that keeps crashing: waiting out a CrashLoopBackOff, or
 /// running again only briefly after one ([`crash_run`]).
 fn crashing(c: &Container, pod: &Object, now: Timestamp) -> Option<Judgement> {
-    let run = if c.waiting() == "CrashLoopBackOff" {
+    let run = if c.waiting() == Pod::CrashLoopBackOff.as_str() {
         crash_run(c, pod, now).or(Some(CrashRun {
             failures: c.int("/restartCount"),
             since: None,
@@ -408,7 +418,7 @@ fn crashing(c: &Container, pod: &Object, now: Timestamp) -> Option<Judgement> {
     Some(
         Judgement::new(
             Verdict::Failed,
-            "CrashLoopBackOff",
+            Pod::CrashLoopBackOff,
             format!(
                 "{} keeps crashing: restarted {}{last}{again}",
                 c.label(),
@@ -422,7 +432,7 @@ fn crashing(c: &Container, pod: &Object, now: Timestamp) -> Option<Judgement> {
 /// A container waiting for a reason that will not clear by itself.
 fn stuck(c: &Container) -> Option<Judgement> {
     let reason = c.waiting();
-    if !STUCK.contains(&reason) {
+    if !STUCK.iter().any(|s| s.as_str() == reason) {
         return None;
     }
     let message = c.text("/state/waiting/message").trim();
@@ -441,14 +451,14 @@ fn stuck(c: &Container) -> Option<Judgement> {
         let label = c.label();
         return Some(Judgement::new(
             Verdict::Failed,
-            reason,
+            Reason::of(reason),
             format!("{label} cannot pull image {image}: {detail}"),
         ));
     }
     let detail = if message.is_empty() { reason } else { message };
     Some(Judgement::new(
         Verdict::Failed,
-        reason,
+        Reason::of(reason),
         format!("{}: {detail}", c.label()),
     ))
 }
@@ -480,17 +490,14 @@ fn failed(obj: &Object, containers: &[Container]) -> Judgement {
         } else {
             format!("pod failed ({reason}): {message}")
         };
-        return Judgement::new(Verdict::Failed, reason, message);
+        return Judgement::new(Verdict::Failed, Reason::of(reason), message);
     }
     let failed = containers.iter().find(|c| {
         c.raw.pointer("/state/terminated").is_some() && c.int("/state/terminated/exitCode") != 0
     });
     match failed {
         Some(c) => {
-            let reason = match c.text("/state/terminated/reason") {
-                "" => "Error",
-                r => r,
-            };
+            let reason = Reason::or(c.text("/state/terminated/reason"), Lifecycle::Error);
             let exit = last_exit(c.raw.pointer("/state/terminated")).unwrap_or_default();
             Judgement::new(
                 Verdict::Failed,
@@ -499,7 +506,7 @@ fn failed(obj: &Object, containers: &[Container]) -> Judgement {
             )
             .since(parse(c.raw.pointer("/state/terminated/finishedAt")))
         }
-        None => Judgement::new(Verdict::Failed, "PodFailed", "the pod failed"),
+        None => Judgement::new(Verdict::Failed, Pod::PodFailed, "the pod failed"),
     }
 }
 

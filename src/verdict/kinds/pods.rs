@@ -8,6 +8,7 @@ use crate::verdict::Judged;
 use jiff::{SignedDuration, Timestamp};
 
 use crate::model::{Object, Snapshot, age};
+use crate::verdict::reason::{Pod, Reason, Scheduling};
 use crate::verdict::{Judgement, Verdict};
 
 use super::pod;
@@ -21,15 +22,19 @@ pub const HARD_FAILURE_GRACE: SignedDuration = SignedDuration::from_mins(3);
 /// A CrashLoopBackOff is a hard failure from this many restarts on.
 pub const CRASH_RESTARTS: i64 = 3;
 
-/// Pod reasons that will not clear without a change (given time).
-const HARD: [&str; 6] = [
-    "ErrImagePull",
-    "ImagePullBackOff",
-    "ErrImageNeverPull",
-    "InvalidImageName",
-    "CreateContainerConfigError",
-    "Unschedulable",
-];
+/// Whether a pod's reason will not clear without a change (given time).
+fn hard(reason: &Reason) -> bool {
+    matches!(
+        reason,
+        Reason::Pod(
+            Pod::ErrImagePull
+                | Pod::ImagePullBackOff
+                | Pod::ErrImageNeverPull
+                | Pod::InvalidImageName
+                | Pod::CreateContainerConfigError
+        ) | Reason::Scheduling(Scheduling::Unschedulable)
+    )
+}
 
 /// The objects of `kind` whose controller is the object with this uid,
 /// sorted by name.
@@ -61,7 +66,7 @@ fn ailment<'a>(pod: &'a Object, snap: &Judged<'_>) -> Option<Ailment<'a>> {
     if judgement.verdict != Verdict::Failed {
         return None;
     }
-    let reason = judgement.reason.as_str();
+    let reason = &judgement.reason;
     // With a shortened grace (`wait --fail-fast`) one failed restart in
     // back-off is enough; else a run of [`CRASH_RESTARTS`].
     let crashes = if snap.judge.failure_grace.is_some_and(|g| g.is_zero()) {
@@ -69,8 +74,8 @@ fn ailment<'a>(pod: &'a Object, snap: &Judged<'_>) -> Option<Ailment<'a>> {
     } else {
         CRASH_RESTARTS
     };
-    let hard = HARD.contains(&reason)
-        || (reason == "CrashLoopBackOff"
+    let hard = hard(reason)
+        || (*reason == Pod::CrashLoopBackOff
             && pod::crash_loop(pod, snap.now).is_some_and(|r| r.failures >= crashes));
     let hard_since = hard.then(|| judgement.since.or(pod.created)).flatten();
     Some(Ailment {

@@ -1,9 +1,10 @@
 //! PersistentVolumeClaims (v1): bound, lost, or pending, and if pending, why,
 //! from the events of the volume controllers.
 
-use crate::model::{Event, Object, age};
+use crate::model::{Event, Object, Snapshot, age};
 use crate::verdict::Judged;
 use crate::verdict::conditions::true_;
+use crate::verdict::reason::Volume;
 use crate::verdict::{Judgement, Verdict};
 
 /// How long a claim may wait on an external provisioner that keeps being
@@ -21,21 +22,21 @@ pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
         "Bound" => Some(bound(obj, volume)),
         "Lost" => Some(Judgement::new(
             Verdict::Failed,
-            "Lost",
+            Volume::Lost,
             format!("its volume {volume} no longer exists; the data is gone or must be restored"),
         )),
         "Pending" => Some(pending(obj, snap)),
         "" => Some(
             Judgement::new(
                 Verdict::Progressing,
-                "Pending",
+                Volume::Pending,
                 "no phase yet: waiting for the volume controller",
             )
             .since(obj.created),
         ),
         phase => Some(Judgement::new(
             Verdict::Progressing,
-            "NotBound",
+            Volume::NotBound,
             format!("phase {phase}: converged only once Bound"),
         )),
     }
@@ -46,7 +47,7 @@ fn bound(obj: &Object, volume: &str) -> Judgement {
     if let Some(c) = true_(&conds, "FileSystemResizePending") {
         return Judgement::new(
             Verdict::Progressing,
-            "FileSystemResizePending",
+            Volume::FileSystemResizePending,
             format!("volume {volume} resized; the file system grows when a pod next mounts it"),
         )
         .since(c.last_transition_time);
@@ -54,7 +55,7 @@ fn bound(obj: &Object, volume: &str) -> Judgement {
     if let Some(c) = true_(&conds, "Resizing") {
         return Judgement::new(
             Verdict::Progressing,
-            "Resizing",
+            Volume::Resizing,
             format!("volume {volume} is being resized"),
         )
         .since(c.last_transition_time);
@@ -70,7 +71,7 @@ fn bound(obj: &Object, volume: &str) -> Judgement {
         .unwrap_or_default();
     Judgement::new(
         Verdict::Converged,
-        "Bound",
+        Volume::Bound,
         format!("bound to volume {volume}{size}{class}"),
     )
 }
@@ -81,6 +82,17 @@ const NO_VOLUME_TO_BIND: &str = "didn't find available persistent volumes to bin
 
 /// A claim that waits for its first consumer while that consumer waits for
 /// it: the pod that mounts it is unschedulable because no volume matches.
+/// The provisioner of a class that provisions nothing: its volumes are
+/// created by hand.
+pub const NO_PROVISIONER: &str = "kubernetes.io/no-provisioner";
+
+/// The provisioner of the claim's StorageClass, where the class was read.
+pub fn class_provisioner<'a>(claim: &Object, snap: &'a Snapshot) -> Option<&'a str> {
+    let class = claim.str("/spec/storageClassName")?;
+    snap.find("storage.k8s.io", "StorageClass", None, class)
+        .and_then(|c| c.str("/provisioner"))
+}
+
 /// The claim is then the cause, not the pod: name what it asks for, and
 /// whether anything can ever provision it.
 fn no_volume_for_consumer(claim: &Object, snap: &Judged<'_>) -> Option<Judgement> {
@@ -109,11 +121,8 @@ fn no_volume_for_consumer(claim: &Object, snap: &Judged<'_>) -> Option<Judgement
         .flatten()
         .filter_map(serde_json::Value::as_str)
         .collect();
-    let provisioner = snap
-        .find("storage.k8s.io", "StorageClass", None, class)
-        .and_then(|c| c.str("/provisioner"));
-    let why = match provisioner {
-        Some("kubernetes.io/no-provisioner") => format!(
+    let why = match class_provisioner(claim, snap) {
+        Some(NO_PROVISIONER) => format!(
             "; class {class} has no provisioner (kubernetes.io/no-provisioner), so such a volume must be created by hand"
         ),
         Some(p) => format!("; class {class}'s provisioner {p} did not provide one"),
@@ -121,7 +130,7 @@ fn no_volume_for_consumer(claim: &Object, snap: &Judged<'_>) -> Option<Judgement
     };
     Some(Judgement::new(
         Verdict::Failed,
-        "NoMatchingVolume",
+        Volume::NoMatchingVolume,
         format!(
             "no PersistentVolume matches it (class {class}, {size}, {}) on any node pod {} may run on{why}",
             modes.join(","),
@@ -147,7 +156,7 @@ fn pending(obj: &Object, snap: &Judged<'_>) -> Judgement {
     let Some(e) = latest else {
         return Judgement::new(
             Verdict::Progressing,
-            "Pending",
+            Volume::Pending,
             "waiting for a volume to be bound",
         )
         .since(obj.created);
@@ -156,19 +165,19 @@ fn pending(obj: &Object, snap: &Judged<'_>) -> Judgement {
     match e.reason.as_str() {
         "ProvisioningFailed" => Judgement::new(
             Verdict::Failed,
-            "ProvisioningFailed",
+            Volume::ProvisioningFailed,
             format!("the provisioner cannot create a volume: {}{seen}", e.message),
         ),
         "FailedBinding" if e.message.contains(NO_VOLUME) => Judgement::new(
             Verdict::Failed,
-            "NoMatchingVolume",
+            Volume::NoMatchingVolume,
             format!("no volume matches and no storage class is set, so none will be provisioned{seen}"),
         ),
         "WaitForFirstConsumer" | "WaitForPodScheduled" => no_volume_for_consumer(obj, snap)
             .unwrap_or_else(|| {
                 Judgement::new(
                     Verdict::Progressing,
-                    "WaitingForFirstConsumer",
+                    Volume::WaitingForFirstConsumer,
                     "the storage class binds on first use: waiting for a pod that uses this claim to be scheduled",
                 )
             }),
@@ -180,7 +189,7 @@ fn pending(obj: &Object, snap: &Judged<'_>) -> Judgement {
             let since = e.first_seen.map(|t| age(snap.now, t)).unwrap_or_default();
             Judgement::new(
                 Verdict::Failed,
-                "ProvisionerNotResponding",
+                Volume::ProvisionerNotResponding,
                 format!(
                     "no volume after {since} of waiting for the external provisioner, longer than {}m: {}{seen}; is the provisioner running?",
                     PROVISION_GRACE.as_mins(),
@@ -190,12 +199,12 @@ fn pending(obj: &Object, snap: &Judged<'_>) -> Judgement {
         }
         "ExternalProvisioning" => Judgement::new(
             Verdict::Progressing,
-            "Provisioning",
+            Volume::Provisioning,
             format!("waiting for the external provisioner: {}", e.message),
         ),
         _ => Judgement::new(
             Verdict::Progressing,
-            "Pending",
+            Volume::Pending,
             format!("waiting for a volume to be bound: {}{seen}", e.message),
         ),
     }

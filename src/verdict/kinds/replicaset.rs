@@ -9,6 +9,7 @@ use crate::verdict::{Judgement, Verdict};
 
 use super::pods::{controlled, explain};
 use super::{create_failure_pending, pod_error};
+use crate::verdict::reason::{Admission, Lifecycle, Workload};
 
 pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
     let conds = obj.conditions();
@@ -24,19 +25,27 @@ pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
         let j = match create_failure_pending(c, snap, &[obj]) {
             Some(why) => Judgement::new(
                 Verdict::Progressing,
-                reason_or(c, "ReplicaFailure"),
+                reason_or(c, Admission::ReplicaFailure),
                 format!("{message}; {why}"),
             ),
-            None => Judgement::new(Verdict::Failed, reason_or(c, "ReplicaFailure"), message),
+            None => Judgement::new(
+                Verdict::Failed,
+                reason_or(c, Admission::ReplicaFailure),
+                message,
+            ),
         };
         return Some(j.since(c.last_transition_time).ready(ready, desired));
     }
     let j = if desired == 0 && replicas == 0 {
-        Judgement::new(Verdict::Converged, "ScaledDown", "scaled to 0 replicas")
+        Judgement::new(
+            Verdict::Converged,
+            Workload::ScaledDown,
+            "scaled to 0 replicas",
+        )
     } else if replicas > desired {
         Judgement::new(
             Verdict::Progressing,
-            "ScalingDown",
+            Workload::ScalingDown,
             format!(
                 "{} pending termination; {ready}/{desired} ready",
                 count(replicas - desired, "replica")
@@ -45,19 +54,19 @@ pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
     } else if ready < desired {
         Judgement::new(
             Verdict::Progressing,
-            "WaitingForReady",
+            Workload::WaitingForReady,
             format!("{ready}/{desired} replicas ready ({replicas} created)"),
         )
     } else if available < desired {
         Judgement::new(
             Verdict::Progressing,
-            "WaitingForAvailable",
+            Workload::WaitingForAvailable,
             format!("{available}/{desired} replicas available (minReadySeconds)"),
         )
     } else {
         Judgement::new(
             Verdict::Converged,
-            "Ready",
+            Lifecycle::Ready,
             format!("{ready}/{desired} replicas ready"),
         )
     };

@@ -8,6 +8,7 @@ use std::collections::BTreeSet;
 use serde_json::Value;
 
 use crate::model::{Object, age};
+use crate::verdict::reason::{Lifecycle, Network};
 use crate::verdict::words::{list, noun};
 use crate::verdict::{Judgement, Verdict, judge as judge_object};
 
@@ -20,7 +21,7 @@ pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
         let target = obj.str("/spec/externalName").unwrap_or("?");
         return Some(Judgement::new(
             Verdict::Converged,
-            "ExternalName",
+            Network::ExternalName,
             format!("DNS alias for {target}; no endpoints to check"),
         ));
     }
@@ -32,7 +33,7 @@ pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
         return Some(
             Judgement::new(
                 Verdict::Progressing,
-                "PendingLoadBalancer",
+                Network::PendingLoadBalancer,
                 format!(
                     "waiting{waited} for a load balancer: no controller has written status.loadBalancer.ingress"
                 ),
@@ -44,7 +45,7 @@ pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
     if selector.is_empty() {
         return Some(Judgement::new(
             Verdict::Converged,
-            "Current",
+            Lifecycle::Current,
             "no selector: its endpoints are managed outside Kubernetes",
         ));
     }
@@ -86,7 +87,7 @@ fn endpoints(obj: &Object, snap: &Judged<'_>, selector: &[(String, String)]) -> 
         // call it converged (a false green when the slices are unreadable).
         return Judgement::new(
             Verdict::Unknown,
-            "EndpointsNotRead",
+            Network::EndpointsNotRead,
             format!(
                 "endpoints not checked: no EndpointSlices or Pods of namespace {} were read",
                 namespace.unwrap_or_default()
@@ -123,7 +124,7 @@ fn endpoints(obj: &Object, snap: &Judged<'_>, selector: &[(String, String)]) -> 
         if young {
             return Judgement::new(
                 Verdict::Progressing,
-                "WaitingForEndpoints",
+                Network::WaitingForEndpoints,
                 format!("selector {selector_text} matches no pods yet"),
             );
         }
@@ -148,13 +149,13 @@ fn endpoints(obj: &Object, snap: &Judged<'_>, selector: &[(String, String)]) -> 
         return if failing.is_empty() {
             Judgement::new(
                 Verdict::Progressing,
-                "NoReadyEndpoints",
+                Network::NoReadyEndpoints,
                 format!("{head}; its pods are not ready yet"),
             )
         } else {
             Judgement::new(
                 Verdict::Failed,
-                "NoReadyEndpoints",
+                Network::NoReadyEndpoints,
                 format!(
                     "{head}; failing {}: {}",
                     noun(failing.len() as i64, "pod"),
@@ -166,7 +167,7 @@ fn endpoints(obj: &Object, snap: &Judged<'_>, selector: &[(String, String)]) -> 
     }
     Judgement::new(
         Verdict::Converged,
-        "EndpointsReady",
+        Network::EndpointsReady,
         format!("{ready}/{total} {} ready", noun(total, "endpoint")),
     )
     .ready(ready, total)
@@ -185,7 +186,7 @@ fn scaled_to_zero(obj: &Object, snap: &Judged<'_>, selector_text: &str) -> Optio
     (!scaled.is_empty() && scaled.len() == workloads.len()).then(|| {
         Judgement::new(
             Verdict::Failed,
-            "ScaledToZero",
+            Network::ScaledToZero,
             format!(
                 "no pods to route to: {} {} scaled to 0 replicas (selector {selector_text})",
                 list(&scaled),
@@ -212,7 +213,7 @@ fn no_pods(obj: &Object, snap: &Judged<'_>, selector_text: &str) -> Judgement {
             list(&names)
         ));
     }
-    Judgement::new(Verdict::Failed, "NoEndpoints", message)
+    Judgement::new(Verdict::Failed, Network::NoEndpoints, message)
 }
 
 /// A `targetPort` given by name that none of the selected pods' containers
@@ -264,7 +265,7 @@ fn missing_named_port(obj: &Object, pods: &[&Object], slices: &[&Object]) -> Opt
             };
             return Some(Judgement::new(
                 Verdict::Failed,
-                "NamedPortNotFound",
+                Network::NamedPortNotFound,
                 format!(
                     "port {number} targets port \"{target}\" by name, which no container of its pods declares ({have}): traffic to it fails"
                 ),

@@ -8,6 +8,7 @@ use crate::verdict::words::{count, noun};
 use crate::verdict::{Judgement, Verdict};
 
 use super::pods::{controlled, explain};
+use crate::verdict::reason::{Lifecycle, Workload};
 
 pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
     let desired = obj.int("/spec/replicas").unwrap_or(1);
@@ -28,14 +29,14 @@ pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
     let j = if ready < desired {
         Judgement::new(
             Verdict::Progressing,
-            "WaitingForReady",
+            Workload::WaitingForReady,
             format!("{ready}/{desired} replicas ready"),
         )
     } else if revisions_differ && strategy == "OnDelete" {
         let old = (replicas - updated).max(0);
         Judgement::new(
             Verdict::Progressing,
-            "WaitingForPodDeletion",
+            Workload::WaitingForPodDeletion,
             format!(
                 "updateStrategy OnDelete: {} on the old revision; pods update only when deleted",
                 stay(old)
@@ -49,7 +50,7 @@ pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
         let old = (desired - updated).max(0);
         Judgement::new(
             Verdict::Converged,
-            "PartitionedRollout",
+            Workload::PartitionedRollout,
             format!(
                 "partition {partition}: {updated} of {desired} replicas updated to {}, {} on the old revision until the partition is lowered",
                 update.unwrap_or_default(),
@@ -62,13 +63,13 @@ pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
     {
         Judgement::new(
             Verdict::Progressing,
-            "RolloutInProgress",
+            Workload::RolloutInProgress,
             format!("{updated} of {desired} replicas updated; {ready}/{desired} ready"),
         )
     } else if replicas > desired {
         Judgement::new(
             Verdict::Progressing,
-            "ScalingDown",
+            Workload::ScalingDown,
             format!(
                 "{} pending termination",
                 count(replicas - desired, "replica")
@@ -79,15 +80,19 @@ pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
     {
         Judgement::new(
             Verdict::Progressing,
-            "WaitingForAvailable",
+            Workload::WaitingForAvailable,
             format!("{available}/{desired} replicas available (minReadySeconds)"),
         )
     } else if desired == 0 {
-        Judgement::new(Verdict::Converged, "ScaledDown", "scaled to 0 replicas")
+        Judgement::new(
+            Verdict::Converged,
+            Workload::ScaledDown,
+            "scaled to 0 replicas",
+        )
     } else {
         Judgement::new(
             Verdict::Converged,
-            "Ready",
+            Lifecycle::Ready,
             format!("{ready}/{desired} {} ready", noun(desired, "replica")),
         )
     };

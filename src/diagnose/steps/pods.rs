@@ -1,0 +1,144 @@
+//! Steps for pods and their containers: images, crashes and memory,
+//! exits, configuration, probes, evictions.
+
+use serde_json::Value;
+
+use super::{Cx, NextStep, arg, describe, kubectl, step};
+use crate::model::Object;
+use crate::verdict::reason::Pod;
+
+pub(super) fn step_for(code: Pod, cx: &Cx) -> Option<NextStep> {
+    let who = &cx.who;
+    Some(match code {
+        Pod::ImagePullBackOff
+        | Pod::ErrImagePull
+        | Pod::InvalidImageName
+        | Pod::ErrImageNeverPull
+        | Pod::RegistryUnavailable => step(
+            "The image cannot be pulled: check its name and tag, that it exists in the registry, and the pull secret.",
+            vec![describe(who), cx.set_image()],
+        ),
+        Pod::CrashLoopBackOff
+            if cx
+                .who_obj
+                .is_some_and(|p| oom_killed(p, cx.container.as_deref())) =>
+        {
+            out_of_memory(cx)
+        }
+        Pod::CrashLoopBackOff => step(
+            "The container keeps exiting and is restarted with back-off: read the logs of the last run for the error.",
+            vec![cx.logs(true), describe(who)],
+        ),
+        Pod::PodFailed | Pod::RunContainerError | Pod::CreateContainerError => exited(cx),
+        Pod::CreateContainerConfigError => step(
+            "The container's configuration refers to something missing (a Secret, ConfigMap or key): create it or fix the reference.",
+            vec![describe(who)],
+        ),
+        Pod::ReadinessProbeFailed | Pod::NotReady => step(
+            "The containers run but never pass their readiness probe: check the probe's path and port, and the application's health endpoint.",
+            vec![describe(who), cx.logs(false)],
+        ),
+        Pod::Evicted => step(
+            "The kubelet evicted the pod, usually for node resource pressure (see the message); its controller makes a replacement. Delete the failed pod when done.",
+            vec![describe(who)],
+        ),
+        Pod::OOMKilled
+        | Pod::ImageInspectError
+        | Pod::SignatureValidationFailed
+        | Pod::PreStartHookError
+        | Pod::ContainerCreating
+        | Pod::PodInitializing
+        | Pod::Running
+        | Pod::Completed
+        | Pod::Succeeded
+        | Pod::PodStatusUnknown
+        | Pod::ReadinessGatesPending
+        | Pod::ReadinessGateNotSet
+        | Pod::Unhealthy => return None,
+    })
+}
+
+/// A container that exited with an error (the pod's own failure, a
+/// container that could not be created or run): its logs.
+pub(super) fn exited(cx: &Cx) -> NextStep {
+    step(
+        "The container exited with an error: read its logs.",
+        vec![cx.logs(false), describe(&cx.who)],
+    )
+}
+
+/// A container killed for its memory: the limit it has, and twice that.
+fn out_of_memory(cx: &Cx) -> NextStep {
+    let t = cx.t();
+    let named = cx.named();
+    let current = cx
+        .who_obj
+        .and_then(|p| memory_limit(p, cx.container.as_deref()));
+    let c = cx
+        .container
+        .as_deref()
+        .map(|c| format!(" -c {c}"))
+        .unwrap_or_default();
+    let (text, limit) = match &current {
+        Some(limit) => (
+            format!(
+                "The container{named} is killed for using more than its memory limit of {limit} (OOMKilled): raise the limit (e.g. to {}), or find what uses the memory.",
+                doubled(limit)
+            ),
+            doubled(limit),
+        ),
+        None => (
+            format!(
+                "The container{named} is killed for using more memory than it may (OOMKilled, no memory limit of its own: a LimitRange default or the node's memory): set a memory limit and request that fit, or find what uses the memory."
+            ),
+            "LIMIT".to_string(),
+        ),
+    };
+    step(
+        text,
+        vec![
+            cx.logs(true),
+            format!(
+                "{} set resources {}{c} --limits=memory={limit}",
+                kubectl(t),
+                arg(t)
+            ),
+        ],
+    )
+}
+
+/// The container's lastState or state says OOMKilled (read from the field).
+fn oom_killed(pod: &Object, container: Option<&str>) -> bool {
+    pod.container_statuses()
+        .map(|(_, c)| c)
+        .filter(|c| container.is_none_or(|n| c.get("name").and_then(Value::as_str) == Some(n)))
+        .any(|c| {
+            ["/lastState/terminated/reason", "/state/terminated/reason"]
+                .iter()
+                .any(|p| c.pointer(p).and_then(Value::as_str) == Some(Pod::OOMKilled.as_str()))
+        })
+}
+
+/// The container's memory limit as written in its spec.
+fn memory_limit(pod: &Object, container: Option<&str>) -> Option<String> {
+    ["/spec/initContainers", "/spec/containers"]
+        .iter()
+        .filter_map(|p| pod.at(p).and_then(Value::as_array))
+        .flatten()
+        .find(|c| container.is_none_or(|n| c.get("name").and_then(Value::as_str) == Some(n)))?
+        .pointer("/resources/limits/memory")
+        .and_then(Value::as_str)
+        .map(str::to_string)
+}
+
+/// Twice a quantity, in its own unit (`64Mi` → `128Mi`); `2×Q` when it
+/// cannot be read.
+fn doubled(quantity: &str) -> String {
+    let split = quantity
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(quantity.len());
+    match quantity[..split].parse::<u64>() {
+        Ok(n) if !quantity[split..].contains('.') => format!("{}{}", n * 2, &quantity[split..]),
+        _ => format!("2x{quantity}"),
+    }
+}

@@ -1,0 +1,151 @@
+//! Steps for workloads and rollouts: a stuck rollout and the way back, a
+//! pause, an OnDelete update, a Job that gave up, an autoscaler without
+//! metrics.
+
+use super::{Cx, NextStep, arg, describe, kubectl, step};
+use crate::model::{Object, ObjectRef};
+use crate::verdict::Judged;
+use crate::verdict::reason::Workload;
+
+pub(super) fn step_for(code: Workload, cx: &Cx) -> Option<NextStep> {
+    let who = &cx.who;
+    Some(match code {
+        // The object with the reason: the target, or a workload a GitOps
+        // object above it applies.
+        Workload::ProgressDeadlineExceeded => rollback(cx.snap, who),
+        Workload::Paused => step(
+            "The Deployment is paused on purpose; resume it to roll out pending changes.",
+            vec![format!("{} rollout resume {}", kubectl(who), arg(who))],
+        ),
+        Workload::WaitingForPodDeletion => step(
+            "The update strategy is OnDelete: pods update only when deleted.",
+            vec![format!("{} delete pod POD", kubectl(who))],
+        ),
+        Workload::BackoffLimitExceeded | Workload::DeadlineExceeded => {
+            job_gave_up(cx.snap, who, cx.t())
+        }
+        Workload::FailedGetResourceMetric
+        | Workload::FailedGetPodsMetric
+        | Workload::FailedGetExternalMetric
+        | Workload::FailedGetObjectMetric => step(
+            "The autoscaler cannot read metrics: check that the metrics API is served (metrics-server) and that the pods have resource requests.",
+            vec![
+                "kubectl get apiservices | grep metrics".into(),
+                describe(who),
+            ],
+        ),
+        Workload::RolloutInProgress
+        | Workload::PartitionedRollout
+        | Workload::WaitingForReplicas
+        | Workload::WaitingForReady
+        | Workload::WaitingForAvailable
+        | Workload::Available
+        | Workload::NotAvailable
+        | Workload::NotProgressing
+        | Workload::ScalingDown
+        | Workload::ScaledDown
+        | Workload::Active
+        | Workload::Complete
+        | Workload::Completing
+        | Workload::Backoff
+        | Workload::PodFailurePolicy
+        | Workload::MaxFailedIndexesExceeded
+        | Workload::FailedIndexes
+        | Workload::JobFailed
+        | Workload::Suspending
+        | Workload::Resuming
+        | Workload::RunFailed
+        | Workload::LastJobFailed
+        | Workload::LastRunFailed
+        | Workload::Scaling
+        | Workload::Stable
+        | Workload::ScalingDisabled => return None,
+    })
+}
+
+/// Going back to the revision before a change that broke the rollout,
+/// beside the forward fix; none when a step already rolls back.
+pub fn undo_change(target: &Object, previous: i64, steps: &[NextStep]) -> Option<NextStep> {
+    if steps
+        .iter()
+        .any(|s| s.commands.iter().any(|c| c.contains(" rollout undo ")))
+    {
+        return None;
+    }
+    let t = &target.id;
+    Some(step(
+        format!(
+            "Or go back to revision {previous}, which ran before the change (see Also), while the new revision is fixed:"
+        ),
+        vec![format!(
+            "{} rollout undo {} --to-revision={previous}",
+            kubectl(t),
+            arg(t)
+        )],
+    ))
+}
+
+/// A stuck rollout: roll back to the revision before the newest, when
+/// there is one.
+fn rollback(snap: &Judged<'_>, t: &ObjectRef) -> NextStep {
+    let workload = t.uid.as_deref().and_then(|u| snap.get(u));
+    // The newest revision is the Deployment's own annotation (its
+    // ReplicaSet may not be read), else the newest kept.
+    let previous = workload.and_then(|w| {
+        let kept = crate::diagnose::rollout::revisions(snap, w);
+        let current = w
+            .str("/metadata/annotations/deployment.kubernetes.io~1revision")
+            .and_then(|r| r.parse::<i64>().ok())
+            .or_else(|| kept.first().map(|(n, _, _)| *n))?;
+        match crate::diagnose::rollout::way_back(snap, w) {
+            Some((n, _, _)) if n < current => Some(n),
+            _ => kept.iter().map(|(n, _, _)| *n).find(|n| *n < current),
+        }
+    });
+    match previous {
+        Some(n) => step(
+            "The rollout is stuck: fix the new pods (see the root cause), or roll back to the previous revision.",
+            vec![
+                format!("{} rollout undo {} --to-revision={n}", kubectl(t), arg(t)),
+                format!("{} rollout history {}", kubectl(t), arg(t)),
+            ],
+        ),
+        None if t.kind != "Deployment" => step(
+            "The rollout is stuck: fix the new pods (see the root cause), or roll back to the previous revision.",
+            vec![
+                format!("{} rollout undo {}", kubectl(t), arg(t)),
+                format!("{} rollout history {}", kubectl(t), arg(t)),
+            ],
+        ),
+        None => step(
+            "The rollout is stuck and there is no earlier revision to roll back to: fix the pod template (see the root cause).",
+            vec![describe(t)],
+        ),
+    }
+}
+
+/// A Job that gave up: its pods' logs while they exist, else its events.
+fn job_gave_up(snap: &Judged<'_>, who: &ObjectRef, t: &ObjectRef) -> NextStep {
+    let pods = snap
+        .objects()
+        .iter()
+        .any(|o| o.kind() == "Pod" && o.owners.iter().any(|r| Some(&r.uid) == who.uid.as_ref()));
+    if pods {
+        step(
+            "The Job has given up: read its pods' logs, fix the cause, then delete and re-create the Job.",
+            vec![format!("{} logs {}", kubectl(who), arg(who)), describe(t)],
+        )
+    } else {
+        step(
+            "The Job has given up and its pods are gone (the Job controller deletes them), so their logs are too: read the Job's events, fix the cause, then delete and re-create the Job.",
+            vec![
+                describe(who),
+                format!(
+                    "{} get events --field-selector involvedObject.name={}",
+                    kubectl(who),
+                    who.name
+                ),
+            ],
+        )
+    }
+}
