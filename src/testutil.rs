@@ -38,3 +38,31 @@ pub fn load(name: &str, now: &str) -> (Snapshot, Object) {
     let now: Timestamp = now.parse().unwrap();
     (Snapshot::new(objects, events, Vec::new(), now), subject)
 }
+
+/// The objects real operators wrote (`tests/fixtures/operators/`, captured
+/// by the scripts there): the files named, relative to that folder, as one
+/// snapshot at `now`. Events after the first object are events.
+pub fn operators(files: &[&str], now: &str) -> Snapshot {
+    let dir = Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/operators"
+    ));
+    let mut objects = Vec::new();
+    let mut events = Vec::new();
+    for name in files {
+        let path = dir.join(name);
+        let text =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        for doc in serde_yaml_ng::Deserializer::from_str(&text) {
+            let value = Value::deserialize(doc).unwrap_or_else(|e| panic!("{name}: {e}"));
+            if value.get("kind").and_then(Value::as_str) == Some("Event") {
+                events.extend(Event::from_value(&value));
+            } else {
+                objects.push(
+                    Object::from_value(value).unwrap_or_else(|| panic!("{name}: bad object")),
+                );
+            }
+        }
+    }
+    Snapshot::new(objects, events, Vec::new(), now.parse().unwrap())
+}

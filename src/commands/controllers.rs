@@ -28,7 +28,7 @@ pub struct ControllersReport {
 /// A Lease that is a controller's: not a kubelet's heartbeat nor an API
 /// server's identity.
 fn is_controller(lease: &Object) -> bool {
-    lease.namespace() != Some(controller::NODE_LEASE_NAMESPACE)
+    lease.namespace() != Some(crate::relations::controller::NODE_LEASE_NAMESPACE)
         && !lease
             .labels
             .contains_key("apiserver.kubernetes.io/identity")
@@ -54,7 +54,8 @@ pub async fn run(settings: &Settings) -> anyhow::Result<Outcome> {
         Err(e)
             if scope.scope.is_all()
                 && !settings.scope.is_all()
-                && e.to_string().contains("forbidden") =>
+                && e.downcast_ref::<crate::source::live::FetchError>()
+                    .is_some_and(|e| e.is_forbidden()) =>
         {
             load(settings, std::slice::from_ref(&leases), Mode::Status).await?
         }
@@ -76,7 +77,7 @@ pub async fn run(settings: &Settings) -> anyhow::Result<Outcome> {
                 api_version: "v1".into(),
                 kind: "Pod".into(),
                 namespace: l.namespace().map(str::to_string),
-                name: controller::holder_pod(l)?.to_string(),
+                name: crate::relations::controller::holder_pod(l)?.to_string(),
             })
         })
         .collect();

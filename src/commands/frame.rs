@@ -4,6 +4,40 @@
 use crate::render;
 use crate::settings::{Settings, Shape};
 
+/// How an answer is shown: once, or live under `--watch` (JSON lines and
+/// change lines).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shown {
+    Once,
+    Live,
+}
+
+impl Shown {
+    /// Live when `--watch` was given.
+    pub fn watching(watch: bool) -> Shown {
+        if watch { Shown::Live } else { Shown::Once }
+    }
+}
+
+/// What an answer is about, found again in every new snapshot of a
+/// `--watch`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Subject {
+    /// The targets the user named.
+    Named,
+    /// Every root object in scope: no target was named (`status`).
+    Roots,
+    /// The root objects in scope that are not converged (`why`).
+    FailingRoots,
+}
+
+impl Subject {
+    /// The answer is a sweep of the scope's roots.
+    pub fn is_sweep(self) -> bool {
+        self != Subject::Named
+    }
+}
+
 pub struct Frame {
     pub text: String,
     /// The `-o json` (compact, one line) or `-o yaml` document.
@@ -16,12 +50,12 @@ pub struct Frame {
 impl Frame {
     /// A frame of what `settings` prints, each part made only where it is
     /// read: the document for `-o json|yaml|jsonpath`, the text otherwise,
-    /// and the change lines only for a `--watch` (`live`) of the text. A
-    /// sweep of 60,000 roots then does not also make a 40 MB document
-    /// nobody prints.
+    /// and the change lines only for a `--watch` of the text. A sweep of
+    /// 60,000 roots then does not also make a 40 MB document nobody
+    /// prints.
     pub fn made(
         settings: &Settings,
-        live: bool,
+        shown: Shown,
         code: u8,
         text: impl FnOnce() -> String,
         document: impl FnOnce() -> String,
@@ -36,7 +70,7 @@ impl Frame {
                 String::new()
             },
             code,
-            states: if live && !is_document {
+            states: if shown == Shown::Live && !is_document {
                 states()
             } else {
                 Vec::new()
@@ -54,15 +88,15 @@ impl Frame {
     }
 }
 
-/// The document of a report in the chosen format; `compact` for JSON lines.
-/// `-o jsonpath` is the template applied to the JSON document.
-pub fn document<T: serde::Serialize>(report: &T, settings: &Settings, compact: bool) -> String {
+/// The document of a report in the chosen format, as JSON lines when
+/// live. `-o jsonpath` is the template applied to the JSON document.
+pub fn document<T: serde::Serialize>(report: &T, settings: &Settings, shown: Shown) -> String {
     match &settings.view.output {
         Shape::JsonPath(template) => {
             render::shape::jsonpath(report, template).unwrap_or_else(|e| format!("{e}\n"))
         }
         Shape::Yaml => render::yaml(report),
-        Shape::Json if compact => format!("{}\n", crate::escape::json_compact(report)),
+        Shape::Json if shown == Shown::Live => format!("{}\n", crate::escape::json_compact(report)),
         _ => render::json(report),
     }
 }
@@ -131,11 +165,11 @@ mod tests {
         Settings::from_args(&cli.global).unwrap()
     }
 
-    /// Which parts a frame made, for these settings and liveness.
-    fn made(args: &[&str], live: bool) -> (bool, bool, bool) {
+    /// Which parts a frame made, for these settings, shown once or live.
+    fn made(args: &[&str], shown: Shown) -> (bool, bool, bool) {
         let f = Frame::made(
             &settings(args),
-            live,
+            shown,
             1,
             || "text".into(),
             || "document".into(),
@@ -152,16 +186,25 @@ mod tests {
     #[test]
     fn a_frame_makes_only_what_is_printed() {
         // (text, document, change lines)
-        assert_eq!(made(&["status"], false), (true, false, false));
-        assert_eq!(made(&["status"], true), (true, false, true));
-        assert_eq!(made(&["status", "-o", "name"], false), (true, false, false));
+        assert_eq!(made(&["status"], Shown::Once), (true, false, false));
+        assert_eq!(made(&["status"], Shown::Live), (true, false, true));
+        assert_eq!(
+            made(&["status", "-o", "name"], Shown::Once),
+            (true, false, false)
+        );
         for shape in ["json", "yaml", "jsonpath={.items}"] {
-            assert_eq!(made(&["status", "-o", shape], false), (false, true, false));
-            assert_eq!(made(&["status", "-o", shape], true), (false, true, false));
+            assert_eq!(
+                made(&["status", "-o", shape], Shown::Once),
+                (false, true, false)
+            );
+            assert_eq!(
+                made(&["status", "-o", shape], Shown::Live),
+                (false, true, false)
+            );
         }
         let f = Frame::made(
             &settings(&["status", "-o", "yaml"]),
-            false,
+            Shown::Once,
             0,
             String::new,
             || "a: 1\n".into(),

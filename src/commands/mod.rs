@@ -80,7 +80,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<Outcome> {
             status::run(
                 &settings,
                 &target_specs(&args.targets, &settings)?,
-                args.watch,
+                frame::Shown::watching(args.watch),
             )
             .await
         }
@@ -88,7 +88,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<Outcome> {
             why::run(
                 &settings,
                 &target_specs(&args.targets, &settings)?,
-                args.watch,
+                frame::Shown::watching(args.watch),
                 args.verbose,
             )
             .await

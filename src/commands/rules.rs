@@ -7,7 +7,11 @@ use crate::settings::Settings;
 
 pub fn run(settings: &Settings) -> Outcome {
     let stdout = if settings.view.output.is_document() {
-        document(&RuleList::build(&settings.rules), settings, false)
+        document(
+            &RuleList::build(&settings.rules),
+            settings,
+            super::frame::Shown::Once,
+        )
     } else {
         render(&settings.rules)
     };

@@ -1,6 +1,6 @@
 //! `status`: one line per target, or per root object of the namespace.
 
-use super::frame::{Frame, document, selected, shaped_text, state_line};
+use super::frame::{Frame, Shown, Subject, document, selected, shaped_text, state_line};
 use super::load::load_status_keep;
 use super::{Outcome, sweep_exit_code, watch};
 use crate::model::{Snapshot, Target};
@@ -13,37 +13,43 @@ use crate::verdict::Item;
 pub async fn run(
     settings: &Settings,
     specs: &[TargetSpec],
-    watching: bool,
+    shown: Shown,
 ) -> anyhow::Result<Outcome> {
     let (loaded, settled) = load_status_keep(settings, specs).await?;
     // Only a one-shot answer has settled rows, and it draws one frame:
     // the rows move into it rather than being copied.
     let settled = std::cell::RefCell::new(settled);
+    let subject = if specs.is_empty() {
+        Subject::Roots
+    } else {
+        Subject::Named
+    };
     watch::show(
         settings,
         loaded,
-        watching,
-        specs.is_empty(),
-        false,
-        |settings, snap, targets, live| {
+        shown,
+        subject,
+        |settings, snap, targets, shown| {
             let rows = settled.take();
-            frame(settings, snap, targets, live, specs.is_empty(), rows)
+            frame(settings, snap, targets, shown, subject, rows)
         },
     )
     .await
 }
 
-/// `sweep`: the targets are the namespace's roots, found by reading it;
-/// `settled`: the rows of the roots the sweep judged as their lists arrived
-/// and did not keep, merged in the sweep's order (namespace, kind, name).
+/// `subject`: the named targets, or the namespace's roots, found by reading
+/// it; `settled`: the rows of the roots the sweep judged as their lists
+/// arrived and did not keep, merged in the sweep's order (namespace, kind,
+/// name).
 pub fn frame(
     settings: &Settings,
     snap: &Snapshot,
     targets: &[Target],
-    live: bool,
-    sweep: bool,
+    shown: Shown,
+    subject: Subject,
     settled: Vec<Item>,
 ) -> Frame {
+    let sweep = subject.is_sweep();
     let judge = settings.judge();
     let snap = &judge.on(snap);
     let mut report = StatusReport::build(snap, &selected(settings, snap, targets));
@@ -69,7 +75,7 @@ pub fn frame(
     let code = sweep_exit_code(&report.items, &report.incomplete, sweep);
     Frame::made(
         settings,
-        live,
+        shown,
         code,
         || {
             let objects: Vec<_> = report.items.iter().map(|i| &i.object).collect();
@@ -89,7 +95,7 @@ pub fn frame(
                 )
             })
         },
-        || document(&report, settings, live),
+        || document(&report, settings, shown),
         || report.items.iter().map(state_line).collect(),
     )
 }

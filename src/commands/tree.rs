@@ -1,6 +1,6 @@
 //! `tree`: the owner-reference tree under each target.
 
-use super::frame::{Frame, document, selected, shaped_text, state_line};
+use super::frame::{Frame, Shown, Subject, document, selected, shaped_text, state_line};
 use super::{Outcome, exit_code, load_keep, watch};
 use crate::model::{Snapshot, Target};
 use crate::render::{self, Style, tree::TreeOptions};
@@ -38,10 +38,9 @@ pub async fn run(
     watch::show(
         settings,
         loaded,
-        flags.watch,
-        false,
-        false,
-        |settings, snap, targets, live| frame(settings, snap, targets, &flags, live),
+        Shown::watching(flags.watch),
+        Subject::Named,
+        |settings, snap, targets, shown| frame(settings, snap, targets, &flags, shown),
     )
     .await
 }
@@ -51,7 +50,7 @@ pub fn frame(
     snap: &Snapshot,
     targets: &[Target],
     flags: &TreeFlags,
-    live: bool,
+    shown: Shown,
 ) -> Frame {
     let judge = settings.judge();
     let snap = &judge.on(snap);
@@ -88,7 +87,7 @@ pub fn frame(
     );
     Frame::made(
         settings,
-        live,
+        shown,
         code,
         || {
             let objects: Vec<_> = nodes.iter().map(|n| &n.item.object).collect();
@@ -100,7 +99,7 @@ pub fn frame(
                 }
             })
         },
-        || document(&report, settings, live),
+        || document(&report, settings, shown),
         || nodes.iter().map(|n| state_line(&n.item)).collect(),
     )
 }

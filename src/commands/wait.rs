@@ -5,6 +5,7 @@
 use std::io::Write;
 use std::time::Duration;
 
+use super::frame::{Shown, Subject};
 use super::load::{identity, load_keep, load_why};
 use super::watch::Retarget;
 use super::{Outcome, UsageError};
@@ -81,10 +82,9 @@ pub async fn run(settings: &Settings, specs: &[TargetSpec], wait: Wait) -> anyho
         )
         .into());
     }
+    let needs_live = || UsageError("wait needs a live cluster: a snapshot does not change".into());
     if settings.snapshot.is_some() {
-        return Err(
-            UsageError("wait needs a live cluster: a snapshot does not change".into()).into(),
-        );
+        return Err(needs_live().into());
     }
     let started = tokio::time::Instant::now();
     // The wait never gives up before --timeout has passed (a script that
@@ -112,8 +112,10 @@ pub async fn run(settings: &Settings, specs: &[TargetSpec], wait: Wait) -> anyho
                 "timed out after {timeout:?}: the cluster did not answer the first reads\nhint: check that the API server answers (`kubectl get --raw /readyz`), or raise --timeout"
             )
         })??;
-    let retarget = Retarget::new(&loaded.fetched, false, false);
-    let live = loaded.live.expect("a live read");
+    let retarget = Retarget::new(&loaded.fetched, Subject::Named);
+    let Some(live) = loaded.live else {
+        return Err(needs_live().into());
+    };
     let mut cache = Cache::start(
         live.api(),
         std::mem::take(&mut loaded.fetched.watches),
@@ -146,7 +148,7 @@ pub async fn run(settings: &Settings, specs: &[TargetSpec], wait: Wait) -> anyho
                             )
                         })
                         .collect(),
-                    _ => super::frame::document(&report, settings, false),
+                    _ => super::frame::document(&report, settings, Shown::Once),
                 };
                 return Ok(Outcome { stdout, code: 0 });
             }
@@ -261,7 +263,7 @@ async fn diagnose(
                 full: true,
             },
         ),
-        _ => super::frame::document(&report, settings, false),
+        _ => super::frame::document(&report, settings, Shown::Once),
     };
     Ok(Outcome { stdout, code: 1 })
 }

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::time::{Duration, Instant};
 
-use super::frame::Frame;
+use super::frame::{Frame, Shown, Subject};
 use super::load::Loaded;
 use super::{Outcome, UsageError};
 use crate::model::{ObjectRef, Snapshot, Target};
@@ -28,13 +28,14 @@ pub const SETTLE: Duration = Duration::from_millis(150);
 /// objects come and go, and a recreated object has a new uid.
 pub enum Retarget {
     Fixed(Vec<ObjectRef>),
-    Roots { failing: bool },
+    /// The scope's roots, all of them or only those not converged.
+    Roots(Subject),
 }
 
 impl Retarget {
-    pub fn new(fetched: &Fetched, roots: bool, failing: bool) -> Retarget {
-        if roots {
-            return Retarget::Roots { failing };
+    pub fn new(fetched: &Fetched, subject: Subject) -> Retarget {
+        if subject.is_sweep() {
+            return Retarget::Roots(subject);
         }
         Retarget::Fixed(
             fetched
@@ -62,40 +63,35 @@ impl Retarget {
                     }
                 })
                 .collect(),
-            Retarget::Roots { failing } => {
+            Retarget::Roots(subject) => {
                 let roots = offline::resolve(snap, &[], None).unwrap_or_default();
-                if *failing {
-                    failing_roots(snap, &roots)
-                } else {
-                    roots
+                match subject {
+                    Subject::FailingRoots => failing_roots(snap, &roots),
+                    Subject::Roots | Subject::Named => roots,
                 }
             }
         }
     }
 }
 
-/// Shows a loaded answer once, or keeps it live with `--watch`.
-/// `roots`: the targets are the namespace's root objects (no target was
-/// named), found again on every change; `failing`: only those not converged.
-/// `frame`'s last argument says the frame is one of `--watch` (`live`): JSON
-/// lines and change lines.
+/// Shows a loaded answer once, or keeps it live with `--watch`, its
+/// targets (its `subject`) found again on every change.
 pub async fn show(
     settings: &Settings,
     loaded: Loaded,
-    watching: bool,
-    roots: bool,
-    failing: bool,
-    frame: impl Fn(&Settings, &Snapshot, &[Target], bool) -> Frame,
+    shown: Shown,
+    subject: Subject,
+    frame: impl Fn(&Settings, &Snapshot, &[Target], Shown) -> Frame,
 ) -> anyhow::Result<Outcome> {
-    if watching {
-        let retarget = Retarget::new(&loaded.fetched, roots, failing);
+    if shown == Shown::Live {
+        let retarget = Retarget::new(&loaded.fetched, subject);
         return watch(settings, loaded, retarget, frame).await;
     }
     let f = frame(
         settings,
         &loaded.fetched.snapshot,
         &loaded.fetched.targets,
-        false,
+        Shown::Once,
     );
     Ok(Outcome {
         stdout: f.output(settings),
@@ -108,7 +104,7 @@ async fn watch(
     settings: &Settings,
     mut loaded: Loaded,
     retarget: Retarget,
-    frame: impl Fn(&Settings, &Snapshot, &[Target], bool) -> Frame,
+    frame: impl Fn(&Settings, &Snapshot, &[Target], Shown) -> Frame,
 ) -> anyhow::Result<Outcome> {
     let Some(live) = loaded.live else {
         return Err(
@@ -131,7 +127,7 @@ async fn watch(
     // often (at most a tenth of the time goes to it), never more than once
     // a second.
     let started = Instant::now();
-    let first = frame(&current, &last.0, &last.1, true);
+    let first = frame(&current, &last.0, &last.1, Shown::Live);
     let mut cost = started.elapsed();
     let mut drawn = Instant::now();
     let mut code = first.code;
@@ -159,7 +155,7 @@ async fn watch(
                     current.width = Some((printer.console.width)());
                     last.0.now = printer.console.now();
                     let started = Instant::now();
-                    let f = frame(&current, &last.0, &last.1, true);
+                    let f = frame(&current, &last.0, &last.1, Shown::Live);
                     (cost, drawn) = (started.elapsed(), Instant::now());
                     code = f.code;
                     if !printer.show(&f) {
@@ -186,7 +182,7 @@ async fn watch(
                 }
                 let targets = retarget.targets(&settings.judge().on(&snap));
                 let started = Instant::now();
-                let f = frame(&current, &snap, &targets, true);
+                let f = frame(&current, &snap, &targets, Shown::Live);
                 (cost, drawn) = (started.elapsed(), Instant::now());
                 last = (snap, targets);
                 code = f.code;

@@ -1,7 +1,7 @@
 //! `why`: the diagnosis of each target, or of every root object in the
 //! namespace that is not converged.
 
-use super::frame::{Frame, document, state_line};
+use super::frame::{Frame, Shown, Subject, document, state_line};
 use super::{Outcome, exit_code, load_why_keep, watch};
 use crate::model::{Snapshot, Target};
 use crate::render::{self, Style, why::WhyOptions};
@@ -12,36 +12,76 @@ use crate::targets::TargetSpec;
 pub async fn run(
     settings: &Settings,
     specs: &[TargetSpec],
-    watching: bool,
+    shown: Shown,
     verbose: bool,
 ) -> anyhow::Result<Outcome> {
     let (loaded, settled) = load_why_keep(settings, specs).await?;
-    let sweep = specs.is_empty();
+    let subject = if specs.is_empty() {
+        Subject::FailingRoots
+    } else {
+        Subject::Named
+    };
+    let detail = if verbose {
+        Detail::Full
+    } else {
+        Detail::AsAsked
+    };
     watch::show(
         settings,
         loaded,
-        watching,
-        sweep,
-        true,
-        |settings, snap, targets, live| {
-            frame(settings, snap, targets, live, sweep, verbose, settled)
+        shown,
+        subject,
+        |settings, snap, targets, shown| {
+            frame(
+                settings,
+                snap,
+                targets,
+                Asked {
+                    shown,
+                    subject,
+                    detail,
+                },
+                settled,
+            )
         },
     )
     .await
 }
 
-/// `sweep`: the targets are the namespace's roots, found by reading it;
+/// How much of each diagnosis a sweep prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Detail {
+    /// Whole, as for a named target (`-v` on a sweep).
+    Full,
+    /// Whole for named targets, a summary each in a sweep.
+    AsAsked,
+}
+
+/// What a `why` frame was asked for.
+#[derive(Debug, Clone, Copy)]
+pub struct Asked {
+    pub shown: Shown,
+    /// The targets are named, or the namespace's failing roots, found by
+    /// reading it.
+    pub subject: Subject,
+    pub detail: Detail,
+}
+
 /// `settled`: how many converged roots the sweep judged as their lists
 /// arrived and did not keep.
 pub fn frame(
     settings: &Settings,
     snap: &Snapshot,
     targets: &[Target],
-    live: bool,
-    sweep: bool,
-    verbose: bool,
+    asked: Asked,
     settled: usize,
 ) -> Frame {
+    let Asked {
+        shown,
+        subject,
+        detail,
+    } = asked;
+    let sweep = subject.is_sweep();
     let judge = settings.judge();
     let snap = &judge.on(snap);
     let targets = super::frame::selected(settings, snap, targets);
@@ -67,7 +107,7 @@ pub fn frame(
     );
     Frame::made(
         settings,
-        live,
+        shown,
         code,
         || {
             let objects: Vec<_> = report.items.iter().map(|d| &d.item.object).collect();
@@ -96,12 +136,12 @@ pub fn frame(
                         style,
                         width: settings.width,
                         now: snap.now,
-                        full: verbose || !sweep,
+                        full: detail == Detail::Full || !sweep,
                     },
                 )
             }
         },
-        || document(&report, settings, live),
+        || document(&report, settings, shown),
         || {
             report
                 .items

@@ -13,16 +13,18 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::model::{Object, ObjectRef, Snapshot, age};
+pub use crate::relations::controller::CONTROL_PLANE_NAMESPACE;
+#[cfg(test)]
+use crate::relations::controller::lags;
+use crate::relations::controller::{
+    control_plane_lease, holder, holder_pod, is_lease, manager_names, matching_leases, named_like,
+    status_manager, status_managers,
+};
 use crate::verdict::reason::Reason;
 use crate::verdict::{Verdict, judge};
 
 /// How long a lag may last before the controller behind it is looked at.
 pub const CONTROLLER_GRACE: SignedDuration = SignedDuration::from_secs(30);
-
-/// The namespace of the control plane's own Leases.
-pub const CONTROL_PLANE_NAMESPACE: &str = "kube-system";
-/// The namespace of the kubelets' Leases, one per node: never a controller.
-pub const NODE_LEASE_NAMESPACE: &str = "kube-node-lease";
 
 /// What was found out about the controller of a lagging object.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -60,206 +62,6 @@ pub struct ControllerCheck {
     pub summary: String,
 }
 
-/// Whether an object's status lags its spec (read-plan side: no clock):
-/// observedGeneration below generation, conditions that all reflect an
-/// older generation, or a custom resource with a generation and no status
-/// at all.
-pub fn lags(obj: &Object) -> bool {
-    // Conditions that carry their own observedGeneration, all behind.
-    let conditions: Vec<i64> = obj
-        .conditions()
-        .iter()
-        .filter_map(|c| c.observed_generation)
-        .collect();
-    if let Some(g) = obj.generation
-        && obj.observed_generation().is_none()
-        && !conditions.is_empty()
-        && conditions.iter().all(|o| *o < g)
-    {
-        return true;
-    }
-    match (obj.generation, obj.observed_generation()) {
-        (Some(g), Some(o)) => o < g,
-        (Some(_), None) => {
-            !crate::catalog::is_builtin_group(obj.group())
-                && obj
-                    .status()
-                    .is_none_or(|s| s.as_object().is_some_and(|m| m.is_empty()))
-        }
-        _ => false,
-    }
-}
-
-/// Whether a pod waits for a scheduler that has not looked at it: Pending,
-/// no node, and no PodScheduled condition at all.
-pub fn unscheduled(obj: &Object) -> bool {
-    obj.kind() == "Pod"
-        && obj.group().is_empty()
-        && obj.str("/status/phase").unwrap_or("Pending") == "Pending"
-        && obj.str("/spec/nodeName").is_none()
-        && obj.condition("PodScheduled").is_none()
-}
-
-/// Whether a kind is reconciled by kube-controller-manager.
-fn built_in(obj: &Object) -> bool {
-    matches!(
-        obj.group(),
-        "apps" | "batch" | "autoscaling" | "policy" | ""
-    ) && obj.kind() != "Pod"
-}
-
-/// The control-plane Lease that answers for the object, if it is one of
-/// the control plane's: (namespace, name).
-pub fn control_plane_lease(obj: &Object) -> Option<&'static str> {
-    if unscheduled(obj) {
-        Some("kube-scheduler")
-    } else if built_in(obj) {
-        Some("kube-controller-manager")
-    } else {
-        None
-    }
-}
-
-/// The manager that last wrote the object's status (managedFields).
-pub fn status_manager(obj: &Object) -> Option<(String, Timestamp)> {
-    obj.at("/metadata/managedFields")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter(|e| e.get("subresource").and_then(Value::as_str) == Some("status"))
-        .filter_map(|e| {
-            Some((
-                e.get("manager")?.as_str()?.to_string(),
-                crate::model::parse_time(e.get("time"))?,
-            ))
-        })
-        .max_by_key(|(_, t)| *t)
-}
-
-fn is_lease(o: &Object) -> bool {
-    o.kind() == "Lease" && o.group() == "coordination.k8s.io"
-}
-
-/// The leases that may be the controller's, best first, with how each was
-/// matched: the control plane's own for built-in kinds; for custom
-/// resources, a lease named for the kind's API group or its domain (as
-/// operator SDKs name them, `<id>.<domain>`), or whose name or holder
-/// names the status manager.
-pub fn matching_leases<'a>(leases: &[&'a Object], obj: &Object) -> Vec<(&'a Object, String)> {
-    let leases: Vec<&Object> = leases
-        .iter()
-        .copied()
-        .filter(|l| is_lease(l) && l.namespace() != Some(NODE_LEASE_NAMESPACE))
-        .collect();
-    if let Some(name) = control_plane_lease(obj) {
-        return leases
-            .into_iter()
-            .filter(|l| l.namespace() == Some(CONTROL_PLANE_NAMESPACE) && l.name() == name)
-            .map(|l| (l, format!("{name} reconciles {} objects", obj.kind())))
-            .collect();
-    }
-    let group = obj.group();
-    let domain = group
-        .split_once('.')
-        .map(|(_, d)| d)
-        .filter(|d| d.contains('.'));
-    let manager = status_manager(obj).map(|(m, _)| m);
-    let mut out: Vec<(u8, &Object, String)> = Vec::new();
-    for l in leases {
-        let name = l.name();
-        let holder = holder(l).unwrap_or_default();
-        let how = if !group.is_empty() && name.contains(group) {
-            Some((
-                0,
-                format!("lease name {name} contains the API group {group}"),
-            ))
-        } else if let Some(d) = domain.filter(|d| name.ends_with(&format!(".{d}"))) {
-            Some((
-                1,
-                format!("lease name {name} ends in the group's domain {d}"),
-            ))
-        } else if let Some(m) = manager
-            .as_deref()
-            .filter(|m| m.len() > 3 && m != &"manager")
-        {
-            (name.contains(m) || holder.contains(m))
-                .then(|| (2, format!("lease {name} names the status manager {m}")))
-        } else {
-            None
-        };
-        if let Some((rank, how)) = how {
-            out.push((rank, l, how));
-        }
-    }
-    out.sort_by_key(|(rank, l, _)| {
-        (
-            *rank,
-            l.namespace().map(str::to_string),
-            l.name().to_string(),
-        )
-    });
-    out.into_iter().map(|(_, l, how)| (l, how)).collect()
-}
-
-/// The lease's holder identity.
-fn holder(lease: &Object) -> Option<&str> {
-    lease.str("/spec/holderIdentity").filter(|h| !h.is_empty())
-}
-
-/// The pod a holder identity names: client-go's leader election writes
-/// `<hostname>_<uuid>`, and a pod's hostname is its name.
-pub fn holder_pod(lease: &Object) -> Option<&str> {
-    let h = holder(lease)?;
-    let pod = h.split_once('_').map(|(p, _)| p).unwrap_or(h);
-    (!pod.is_empty() && pod.len() <= 253).then_some(pod)
-}
-
-/// When the lease was last renewed, and whether that is longer ago than
-/// its duration.
-fn renewal(lease: &Object, now: Timestamp) -> (Option<Timestamp>, bool) {
-    let renewed = crate::model::parse_time(lease.at("/spec/renewTime"))
-        .or_else(|| crate::model::parse_time(lease.at("/spec/acquireTime")));
-    let duration = lease.int("/spec/leaseDurationSeconds").unwrap_or(15);
-    let expired = holder(lease).is_none()
-        || renewed.is_some_and(|t| now.duration_since(t) > SignedDuration::from_secs(duration));
-    (renewed, expired)
-}
-
-/// The workload that runs a pod: its controller's controller, as the
-/// snapshot holds them (ReplicaSet → Deployment), else the pod's owner.
-fn workload_of<'a>(snap: &'a Snapshot, pod: &'a Object) -> Option<&'a Object> {
-    let owner = pod.controller()?;
-    let rs = snap
-        .get(&owner.uid)
-        .or_else(|| snap.find("apps", &owner.kind, pod.namespace(), &owner.name));
-    match rs {
-        Some(rs) if rs.kind() == "ReplicaSet" => rs
-            .controller()
-            .and_then(|d| {
-                snap.get(&d.uid)
-                    .or_else(|| snap.find("apps", &d.kind, rs.namespace(), &d.name))
-            })
-            .or(Some(rs)),
-        Some(w) => Some(w),
-        None => None,
-    }
-}
-
-/// A Deployment or StatefulSet of the lease's namespace named like the
-/// manager or the holder pod: the workload when the pod is gone.
-fn named_workload<'a>(
-    snap: &'a Snapshot,
-    ns: Option<&str>,
-    names: &[String],
-) -> Option<&'a Object> {
-    snap.objects().iter().find(|o| {
-        o.group() == "apps"
-            && matches!(o.kind(), "Deployment" | "StatefulSet")
-            && o.namespace() == ns
-            && crate::relations::named_like(names, o.name())
-    })
-}
-
 /// Finds and judges the controller of `obj`, whose status lags. None when
 /// no lease was read at all (the search did not run, or was forbidden:
 /// a gap, never "down").
@@ -278,11 +80,47 @@ pub fn check(snap: &Judged<'_>, obj: &Object) -> Option<ControllerCheck> {
         if leases.is_empty() && !snap.absent.iter().any(|a| a.kind == "Lease") {
             return None;
         }
-        check.summary = format!(
-            "{written}; no leader-election lease matches {} ({} lease(s) read): its controller is not found",
+        let no_lease = format!(
+            "no leader-election lease matches {} ({} lease(s) read)",
             obj.kind(),
             leases.len()
         );
+        // An operator that holds no Lease: the workload named like a
+        // manager that writes the status.
+        let names = manager_names(obj);
+        let workload = named_workload(snap, None, &names);
+        let managers = status_managers(obj)
+            .into_iter()
+            .map(|(m, _)| m)
+            .collect::<Vec<_>>()
+            .join(", ");
+        check.summary = match workload {
+            Some(w) => {
+                check.matched_by = Some(format!(
+                    "{}/{}/{} is named like its status manager {managers}",
+                    w.kind(),
+                    w.namespace().unwrap_or_default(),
+                    w.name()
+                ));
+                let mut summary = format!(
+                    "{written}; {no_lease}; {}/{}/{} is named like its status manager",
+                    w.kind(),
+                    w.namespace().unwrap_or_default(),
+                    w.name()
+                );
+                judge_workload(snap, w, &mut check, &mut summary);
+                summary
+            }
+            None if names.is_empty() => {
+                format!("{written}; {no_lease}: its controller is not found")
+            }
+            None if workloads_unread(snap) => format!(
+                "{written}; {no_lease}, and the Deployments and StatefulSets that might run its status manager {managers} could not be read: its controller is not known"
+            ),
+            None => format!(
+                "{written}; {no_lease}, and no Deployment or StatefulSet read is named like its status manager {managers}: its controller is not found"
+            ),
+        };
         return Some(check);
     };
     let mut judged = judge_lease(snap, lease, Some(&how), control_plane_lease(obj).is_some());
@@ -309,7 +147,15 @@ pub fn judge_lease(
     check.renewed = renewed;
     check.expired = expired;
     let pod_name = holder_pod(lease);
-    let pod = pod_name.and_then(|p| snap.find("", "Pod", lease.namespace(), p));
+    // The holder pod in the lease's namespace, else wherever it runs (an
+    // operator may hold a Lease in kube-system from its own namespace).
+    let pod = pod_name.and_then(|p| {
+        snap.find("", "Pod", lease.namespace(), p).or_else(|| {
+            snap.objects()
+                .iter()
+                .find(|o| o.kind() == "Pod" && o.group().is_empty() && o.name() == p)
+        })
+    });
     let names: Vec<String> = pod_name.map(str::to_string).into_iter().collect();
     let workload = pod
         .and_then(|p| workload_of(snap, p))
@@ -359,23 +205,7 @@ pub fn judge_lease(
     };
     let mut summary = format!("{lease_text}, {held}, {renewed_text}");
     if let Some(w) = workload {
-        let j = judge(w, snap);
-        check.workload = Some(w.id.clone());
-        check.workload_verdict = Some(j.verdict);
-        check.workload_reason = Some(j.reason.clone());
-        check.workload_message = Some(j.message.clone());
-        if j.verdict != Verdict::Converged {
-            summary.push_str(&format!(
-                "; {}/{} is {} ({}): {}",
-                w.kind(),
-                w.name(),
-                j.verdict,
-                j.reason,
-                j.message
-            ));
-            check.down = matches!(j.verdict, Verdict::Failed | Verdict::NotFound)
-                || w.at("/spec/replicas").and_then(Value::as_i64) == Some(0);
-        }
+        judge_workload(snap, w, &mut check, &mut summary);
     }
     if let Some(p) = pod {
         let j = judge(p, snap);
@@ -395,6 +225,94 @@ pub fn judge_lease(
     check.down |= expired;
     check.summary = summary;
     check
+}
+
+/// Judges the controller's workload into the check: down when it is
+/// Failed, gone or scaled to zero.
+fn judge_workload(
+    snap: &Judged<'_>,
+    w: &Object,
+    check: &mut ControllerCheck,
+    summary: &mut String,
+) {
+    let j = judge(w, snap);
+    check.workload = Some(w.id.clone());
+    check.workload_verdict = Some(j.verdict);
+    check.workload_reason = Some(j.reason.clone());
+    check.workload_message = Some(j.message.clone());
+    if j.verdict != Verdict::Converged {
+        summary.push_str(&format!(
+            "; {}/{} is {} ({}): {}",
+            w.kind(),
+            w.name(),
+            j.verdict,
+            j.reason,
+            j.message
+        ));
+        check.down = matches!(j.verdict, Verdict::Failed | Verdict::NotFound)
+            || w.at("/spec/replicas").and_then(Value::as_i64) == Some(0);
+    }
+}
+
+/// When the lease was last renewed, and whether that is longer ago than
+/// its duration.
+fn renewal(lease: &Object, now: Timestamp) -> (Option<Timestamp>, bool) {
+    let renewed = crate::model::parse_time(lease.at("/spec/renewTime"))
+        .or_else(|| crate::model::parse_time(lease.at("/spec/acquireTime")));
+    let duration = lease.int("/spec/leaseDurationSeconds").unwrap_or(15);
+    let expired = holder(lease).is_none()
+        || renewed.is_some_and(|t| now.duration_since(t) > SignedDuration::from_secs(duration));
+    (renewed, expired)
+}
+
+/// The workload that runs a pod: its controller's controller, as the
+/// snapshot holds them (ReplicaSet → Deployment), else the pod's owner.
+fn workload_of<'a>(snap: &'a Snapshot, pod: &'a Object) -> Option<&'a Object> {
+    let owner = pod.controller()?;
+    let rs = snap
+        .get(&owner.uid)
+        .or_else(|| snap.find("apps", &owner.kind, pod.namespace(), &owner.name));
+    match rs {
+        Some(rs) if rs.kind() == "ReplicaSet" => rs
+            .controller()
+            .and_then(|d| {
+                snap.get(&d.uid)
+                    .or_else(|| snap.find("apps", &d.kind, rs.namespace(), &d.name))
+            })
+            .or(Some(rs)),
+        Some(w) => Some(w),
+        None => None,
+    }
+}
+
+/// A Deployment or StatefulSet named like a manager or the holder pod, in
+/// `ns` or (with none) in any namespace: the workload when the pod is gone
+/// or no lease names it.
+fn named_workload<'a>(
+    snap: &'a Snapshot,
+    ns: Option<&str>,
+    names: &[String],
+) -> Option<&'a Object> {
+    let mut found: Vec<&Object> = snap
+        .objects()
+        .iter()
+        .filter(|o| {
+            o.group() == "apps"
+                && matches!(o.kind(), "Deployment" | "StatefulSet")
+                && (ns.is_none() || o.namespace() == ns)
+                && named_like(names, o.name())
+        })
+        .collect();
+    found.sort_by(|a, b| (a.namespace(), a.name()).cmp(&(b.namespace(), b.name())));
+    found.into_iter().next()
+}
+
+/// Whether the search for a workload could not read Deployments or
+/// StatefulSets.
+fn workloads_unread(snap: &Snapshot) -> bool {
+    snap.incomplete
+        .iter()
+        .any(|g| g.resource.starts_with("deployments") || g.resource.starts_with("statefulsets"))
 }
 
 #[cfg(test)]
@@ -496,7 +414,7 @@ mod tests {
                 ),
                 (
                     "leader-lock".to_string(),
-                    "lease leader-lock names the status manager widget-controller".to_string()
+                    "lease leader-lock's holder widget-controller-5f-abcde_77 names the status manager widget-controller".to_string()
                 ),
             ]
         );
@@ -535,11 +453,12 @@ mod tests {
             ),
         ];
         let second = reads_for(&with, &[]);
+        // The holder pod wherever it runs: by name, across namespaces.
         assert!(
-            second.iter().any(
-                |r| r.select == Select::Name("widget-controller-5f-abcde".into())
-                    && r.namespace.as_deref() == Some("acme-system")
-            ),
+            second.iter().any(|r| r.select
+                == Select::Fields("metadata.name=widget-controller-5f-abcde".into())
+                && r.namespace.is_none()
+                && r.expect == ["widget-controller-5f-abcde"]),
             "{second:?}"
         );
         assert!(second.iter().any(|r| matches!(&r.select, Select::NamedLike(n) if n.contains(&"widget-controller".to_string()))), "{second:?}");

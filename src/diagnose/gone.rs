@@ -47,10 +47,10 @@ pub fn missing(snap: &Judged<'_>, id: &ObjectRef) -> Diagnosis {
         .collect();
     let mut d = bare(Item::missing(id));
     if mine.is_empty() {
-        d.next_steps = vec![NextStep {
-            text: "Check the name and namespace; it may have been deleted.".into(),
-            commands: vec![],
-        }];
+        d.next_steps = vec![NextStep::new(
+            "Check the name and namespace; it may have been deleted.",
+            vec![],
+        )];
         return d;
     }
     let uids: HashSet<&str> = mine.iter().map(|e| e.regarding_uid.as_str()).collect();
@@ -76,10 +76,10 @@ pub fn missing(snap: &Judged<'_>, id: &ObjectRef) -> Diagnosis {
             d.item.judgement.message.push_str(&format!(
                 "; it existed and has been deleted{when}: its events are below"
             ));
-            d.next_steps = vec![NextStep {
-                text: "It has been deleted: read its events (below) for what happened before, and re-create it if it is still wanted.".into(),
-                commands: vec![],
-            }];
+            d.next_steps = vec![NextStep::new(
+                "It has been deleted: read its events (below) for what happened before, and re-create it if it is still wanted.",
+                vec![],
+            )];
         }
     }
     d
@@ -180,16 +180,16 @@ fn gone_step(id: &ObjectRef) -> NextStep {
         .as_deref()
         .map(|n| format!("kubectl -n {n}"))
         .unwrap_or_else(|| "kubectl".into());
-    NextStep {
-        text: format!(
+    NextStep::new(
+        format!(
             "{} {} failed and was deleted, and its pods and their logs with it: read its events for the cause, fix it, and run it again (a longer ttlSecondsAfterFinished keeps a failed run to inspect).",
             id.kind, id.name
         ),
-        commands: vec![format!(
+        vec![format!(
             "{ns} get events --field-selector involvedObject.name={}",
             id.name
         )],
-    }
+    )
 }
 
 /// A diagnosis of an item with nothing else known.

@@ -196,7 +196,19 @@ pub fn diagnose_in(snap: &Judged<'_>, graph: &Graph, uid: &str) -> Diagnosis {
     let manager = manager_finding(snap, target);
     findings.extend(manager.iter().map(|(f, _)| f.clone()));
     let (mut causes, mut chain) = (causes, chain);
-    let controller = quiet(snap, target, &judgement, &generation);
+    // The controller of the target, else of the object the root cause
+    // names (a ReplicaSet whose status no controller wrote, under a
+    // custom workload whose own status says nothing yet).
+    let controller = quiet(snap, target, &judgement, &generation).or_else(|| {
+        let held = causes.first()?.objects.first()?.uid.as_deref()?;
+        let obj = snap.get(held).filter(|o| o.uid != target.uid)?;
+        quiet(
+            snap,
+            obj,
+            judged.get(held)?,
+            &generation::check(obj, snap.now),
+        )
+    });
     let next_steps = match controller.as_ref() {
         Some(c) if c.down => {
             blame_controller(c, target, &mut causes, &mut chain);
@@ -290,19 +302,19 @@ fn manager_finding(snap: &Judged<'_>, target: &Object) -> Option<(Finding, Optio
                 ),
                 v => format!("which is {v} ({}): {}", j.reason, j.message),
             };
-            let step = (j.verdict != Verdict::Converged).then(|| NextStep {
-                text: format!(
+            let step = (j.verdict != Verdict::Converged).then(|| NextStep::new(
+                format!(
                     "{who} manages it and is {}: fix it there; a change made here by hand is reverted (or left behind) at its next reconciliation.",
                     j.verdict
                 ),
-                commands: vec![format!(
+                vec![format!(
                     "kubectl -n {} describe {}.{}/{}",
                     named.namespace.as_deref().unwrap_or("default"),
                     named.kind.to_ascii_lowercase(),
                     named.group(),
                     named.name
                 )],
-            });
+            ));
             return Some((
                 Finding {
                     reason: Aside::ManagedBy.into(),
@@ -392,7 +404,9 @@ fn quiet(
     if judgement.verdict == Verdict::Converged {
         return None;
     }
-    let since = if controller::unscheduled(target) || generation.observed != Some(false) {
+    let since = if crate::relations::controller::unscheduled(target)
+        || generation.observed != Some(false)
+    {
         target.created
     } else {
         generation
@@ -402,7 +416,10 @@ fn quiet(
             .or(target.created)
     };
     let long = since.is_some_and(|t| snap.now.duration_since(t) > controller::CONTROLLER_GRACE);
-    if !long || !(controller::lags(target) || controller::unscheduled(target)) {
+    if !long
+        || !(crate::relations::controller::lags(target)
+            || crate::relations::controller::unscheduled(target))
+    {
         return None;
     }
     controller::check(snap, target)

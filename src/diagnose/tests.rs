@@ -1233,7 +1233,7 @@ fn no_lease_read_is_a_gap_not_a_dead_controller() {
     assert!(!c.down);
     assert!(
         c.summary.ends_with(
-            "no leader-election lease matches Cache (1 lease(s) read): its controller is not found"
+            "no leader-election lease matches Cache (1 lease(s) read), and no Deployment or StatefulSet read is named like its status manager cache-operator: its controller is not found"
         ),
         "{}",
         c.summary

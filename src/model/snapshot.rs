@@ -2,6 +2,7 @@
 //! source (the live cluster or files) and then only read.
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 use jiff::Timestamp;
 use serde::Serialize;
@@ -39,6 +40,9 @@ pub struct Snapshot {
     by_uid: HashMap<String, usize>,
     /// By [`identity`]: the first object of each.
     by_identity: HashMap<String, usize>,
+    /// The objects each controller owns, by the controller's uid: made on
+    /// first use, once.
+    by_controller: OnceLock<HashMap<String, Vec<usize>>>,
     pub events: Vec<Event>,
     pub incomplete: Vec<Incomplete>,
     /// Objects the source looked for and found gone (dangling owners).
@@ -62,6 +66,7 @@ impl Snapshot {
             objects: Vec::new(),
             by_uid: HashMap::new(),
             by_identity: HashMap::new(),
+            by_controller: OnceLock::new(),
             events,
             incomplete: Vec::new(),
             absent: Vec::new(),
@@ -114,6 +119,25 @@ impl Snapshot {
     /// The objects, by value (to build another snapshot from this one).
     pub fn into_objects(self) -> Vec<Object> {
         self.objects
+    }
+
+    /// The objects whose controller is the object with this uid, in the
+    /// order they were read.
+    pub fn controlled(&self, owner: &str) -> impl Iterator<Item = &Object> {
+        let index = self.by_controller.get_or_init(|| {
+            let mut index: HashMap<String, Vec<usize>> = HashMap::new();
+            for (i, o) in self.objects.iter().enumerate() {
+                if let Some(c) = o.controller() {
+                    index.entry(c.uid.clone()).or_default().push(i);
+                }
+            }
+            index
+        });
+        index
+            .get(owner)
+            .into_iter()
+            .flatten()
+            .map(|&i| &self.objects[i])
     }
 
     pub fn get(&self, uid: &str) -> Option<&Object> {

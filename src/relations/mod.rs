@@ -4,6 +4,7 @@
 //! plan of the extra reads they need (`reads_for`).
 
 pub mod admission;
+pub mod controller;
 mod gitops;
 mod managers;
 mod near;
@@ -21,6 +22,7 @@ use serde::Serialize;
 use crate::model::{Object, ObjectRef, Snapshot, group_of};
 use crate::selector;
 
+pub use controller::named_like;
 pub use managers::{helm_release, helm_revision, manager_of, source_of};
 pub use near::near_miss;
 pub use producers::{producers, secret_producer_types};
@@ -317,16 +319,6 @@ pub fn backing_workloads<'a>(snap: &'a Snapshot, svc: &Object) -> Vec<&'a Object
         .collect();
     found.sort_by_key(|o| (o.kind(), o.name()));
     found
-}
-
-/// Whether `name` is one of `names`, or the start of one before a `-`: the
-/// workload a pod name or a manager name points at.
-pub fn named_like(names: &[String], name: &str) -> bool {
-    names.iter().any(|n| {
-        n == name
-            || n.strip_prefix(name)
-                .is_some_and(|rest| rest.starts_with('-'))
-    })
 }
 
 /// Whether a workload's pod template carries the labels a selector (query

@@ -318,9 +318,11 @@ fn read(
 /// The reads that find the controller of an object whose status lags:
 /// the control plane's Lease by name for built-in kinds, every Lease but
 /// the nodes' for custom resources; once read, the matching lease's
-/// holder pod and the Deployments and StatefulSets beside it.
+/// holder pod, in whatever namespace it runs, and the Deployments and
+/// StatefulSets named like it or the status managers; with no lease that
+/// matches (an operator that elects no leader), those workloads alone.
 fn controller_reads(obj: &Object, objects: &[Object]) -> Vec<RelatedRead> {
-    use crate::diagnose::controller;
+    use super::controller;
     if !controller::lags(obj) && !controller::unscheduled(obj) {
         return Vec::new();
     }
@@ -351,25 +353,32 @@ fn controller_reads(obj: &Object, objects: &[Object]) -> Vec<RelatedRead> {
     if controller::control_plane_lease(obj).is_some() {
         return out; // static pods: no workload to read
     }
-    if let Some((lease, _)) = controller::matching_leases(&leases, obj).into_iter().next() {
-        let ns = lease.namespace();
-        let mut names: Vec<String> = controller::status_manager(obj)
-            .map(|(m, _)| m)
-            .into_iter()
-            .collect();
-        if let Some(pod) = controller::holder_pod(lease) {
-            out.push(read("v1", "Pod", ns, Select::Name(pod.into()), false));
-            names.push(pod.to_string());
-        }
-        for kind in ["Deployment", "StatefulSet"] {
-            out.push(read(
-                "apps/v1",
-                kind,
-                ns,
-                Select::NamedLike(names.clone()),
-                false,
-            ));
-        }
+    let mut names = controller::manager_names(obj);
+    if let Some((lease, _)) = controller::matching_leases(&leases, obj).into_iter().next()
+        && let Some(pod) = controller::holder_pod(lease)
+    {
+        let mut by_name = read(
+            "v1",
+            "Pod",
+            None,
+            Select::Fields(format!("metadata.name={pod}")),
+            false,
+        );
+        by_name.expect = vec![pod.to_string()];
+        out.push(by_name);
+        names.push(pod.to_string());
+    }
+    if names.is_empty() {
+        return out;
+    }
+    for kind in ["Deployment", "StatefulSet"] {
+        out.push(read(
+            "apps/v1",
+            kind,
+            None,
+            Select::NamedLike(names.clone()),
+            false,
+        ));
     }
     out
 }

@@ -31,9 +31,42 @@ pub struct TreeOptions<'a> {
 struct Row {
     prefix: String,
     name: String,
-    item: Option<Item>,
-    group: Option<(usize, Verdict, Reason, String)>,
-    extra: Vec<String>,
+    shows: Shows,
+}
+
+/// What a row of the tree stands for.
+enum Shows {
+    /// One object, with what its MESSAGE adds (edges' notes).
+    One { item: Box<Item>, extra: Vec<String> },
+    /// Leaves of one kind, verdict and reason, drawn as one row.
+    Group {
+        count: usize,
+        verdict: Verdict,
+        reason: Reason,
+        /// The first member's message and name.
+        example: String,
+    },
+}
+
+impl Row {
+    fn one(prefix: String, name: String, item: Item, extra: Vec<String>) -> Row {
+        Row {
+            prefix,
+            name,
+            shows: Shows::One {
+                item: Box::new(item),
+                extra,
+            },
+        }
+    }
+
+    /// The object a row stands for; none for a group.
+    fn item(&self) -> Option<&Item> {
+        match &self.shows {
+            Shows::One { item, .. } => Some(item),
+            Shows::Group { .. } => None,
+        }
+    }
 }
 
 pub fn render(report: &TreeReport, opts: &TreeOptions<'_>) -> String {
@@ -46,13 +79,12 @@ pub fn render(report: &TreeReport, opts: &TreeOptions<'_>) -> String {
         let mark = |managed: bool| if managed { "[manages] " } else { "" };
         if let Some(owners) = &tree.owners {
             for link in owners {
-                rows.push(Row {
-                    prefix: indent.clone(),
-                    name: format!("{}{}", mark(managed), name_of(&link.item)),
-                    item: Some(link.item.clone()),
-                    group: None,
-                    extra: vec![],
-                });
+                rows.push(Row::one(
+                    indent.clone(),
+                    format!("{}{}", mark(managed), name_of(&link.item)),
+                    link.item.clone(),
+                    vec![],
+                ));
                 managed = link.state == "manager";
                 indent = if indent.is_empty() {
                     "└─".to_string()
@@ -66,23 +98,22 @@ pub fn render(report: &TreeReport, opts: &TreeOptions<'_>) -> String {
         } else {
             ""
         };
-        rows.push(Row {
-            prefix: indent.clone(),
-            name: format!(
+        rows.push(Row::one(
+            indent.clone(),
+            format!(
                 "{}{}{target_suffix}",
                 mark(managed),
                 name_of(&tree.node.item)
             ),
-            item: Some(tree.node.item.clone()),
-            group: None,
-            extra: extras(&tree.node),
-        });
+            tree.node.item.clone(),
+            extras(&tree.node),
+        ));
         let child_indent = indent.replace("└─", "  ").replace("├─", "│ ");
         grouped += children(&tree.node, &child_indent, opts.all, &mut rows);
     }
     let namespaces: std::collections::BTreeSet<Option<&str>> = rows
         .iter()
-        .filter_map(|r| r.item.as_ref())
+        .filter_map(Row::item)
         .map(|i| i.object.namespace.as_deref())
         .collect();
     let show_ns = opts.all_namespaces || namespaces.len() > 1;
@@ -111,16 +142,20 @@ pub fn render(report: &TreeReport, opts: &TreeOptions<'_>) -> String {
             let mut cells = Vec::new();
             if show_ns {
                 cells.push(Cell::plain(
-                    row.item
-                        .as_ref()
+                    row.item()
                         .and_then(|i| i.object.namespace.as_deref())
                         .map(|n| escape(n).into_owned())
                         .unwrap_or_default(),
                 ));
             }
             let name = format!("{}{}", row.prefix, row.name);
-            match (&row.item, &row.group) {
-                (_, Some((count, verdict, reason, message))) => {
+            match &row.shows {
+                Shows::Group {
+                    count,
+                    verdict,
+                    reason,
+                    example,
+                } => {
                     let verdict = *verdict;
                     cells.push(Cell::plain(name));
                     cells.push(Cell::painted(verdict.as_str(), move |s| {
@@ -132,11 +167,11 @@ pub fn render(report: &TreeReport, opts: &TreeOptions<'_>) -> String {
                     let msg = if verdict == Verdict::Converged {
                         String::new()
                     } else {
-                        escape(message).into_owned()
+                        escape(example).into_owned()
                     };
                     cells.push(Cell::plain(if *count > 0 { msg } else { String::new() }));
                 }
-                (Some(item), None) => {
+                Shows::One { item, extra } => {
                     let verdict = item.judgement.verdict;
                     cells.push(Cell::plain(name));
                     cells.push(Cell::painted(verdict.as_str(), move |s| {
@@ -152,16 +187,14 @@ pub fn render(report: &TreeReport, opts: &TreeOptions<'_>) -> String {
                             .unwrap_or_default(),
                     ));
                     let mut parts: Vec<String> =
-                        row.extra.iter().map(|e| escape(e).into_owned()).collect();
+                        extra.iter().map(|e| escape(e).into_owned()).collect();
                     if verdict != Verdict::Converged && !item.judgement.message.is_empty() {
                         parts.insert(0, escape(&item.judgement.message).into_owned());
                     }
                     cells.push(Cell::plain(parts.join("; ")));
                 }
-                (None, None) => unreachable!("every row has an item or a group"),
             }
-            let grouped_row = row.group.is_some();
-            if let Some(labels) = labels_of(row.item.as_ref().filter(|_| !grouped_row)) {
+            if let Some(labels) = labels_of(row.item()) {
                 cells.push(Cell::plain(labels));
             }
             cells
@@ -265,13 +298,12 @@ fn children(node: &Node, indent: &str, all: bool, rows: &mut Vec<Row>) -> usize 
         };
         match entry {
             Entry::One(c) => {
-                rows.push(Row {
-                    prefix: format!("{indent}{branch}"),
-                    name: format!("{}{}", edge_mark(c), name_of(&c.item)),
-                    item: Some(c.item.clone()),
-                    group: None,
-                    extra: extras(c),
-                });
+                rows.push(Row::one(
+                    format!("{indent}{branch}"),
+                    format!("{}{}", edge_mark(c), name_of(&c.item)),
+                    c.item.clone(),
+                    extras(c),
+                ));
                 grouped += children(c, &format!("{indent}{carry}"), all, rows);
             }
             Entry::Group(kind, members) => {
@@ -284,14 +316,12 @@ fn children(node: &Node, indent: &str, all: bool, rows: &mut Vec<Row>) -> usize 
                 rows.push(Row {
                     prefix: format!("{indent}{branch}"),
                     name: format!("{} × {}", members.len(), escape(&kind)),
-                    item: None,
-                    group: Some((
-                        members.len(),
-                        first.item.judgement.verdict,
-                        first.item.judgement.reason.clone(),
+                    shows: Shows::Group {
+                        count: members.len(),
+                        verdict: first.item.judgement.verdict,
+                        reason: first.item.judgement.reason.clone(),
                         example,
-                    )),
-                    extra: vec![],
+                    },
                 });
             }
         }

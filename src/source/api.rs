@@ -407,13 +407,37 @@ fn classify(err: kube::Error) -> ApiError {
                 ApiError::Credential(failed.0.clone())
             } else if is_tls(&other) {
                 ApiError::Tls(text)
-            } else if text.contains("timed out") || text.contains("deadline") {
+            } else if is_timeout(&other) {
                 ApiError::Timeout
             } else {
                 ApiError::Unreachable(text)
             }
         }
     }
+}
+
+/// Whether a time limit ended the request (a connect timeout is an I/O
+/// error of kind `TimedOut`; a deadline of our own is tokio's `Elapsed`):
+/// found by the causes' types, not their wording.
+fn is_timeout(err: &(dyn std::error::Error + 'static)) -> bool {
+    let mut next = Some(err);
+    while let Some(e) = next {
+        if e.is::<tokio::time::error::Elapsed>() {
+            return true;
+        }
+        if let Some(io) = e.downcast_ref::<std::io::Error>() {
+            if io.kind() == std::io::ErrorKind::TimedOut {
+                return true;
+            }
+            if let Some(inner) = io.get_ref()
+                && is_timeout(inner)
+            {
+                return true;
+            }
+        }
+        next = e.source();
+    }
+    false
 }
 
 /// Whether a TLS error (from rustls, possibly inside an I/O error) is
@@ -486,6 +510,31 @@ mod tests {
         assert_eq!(
             classify(kube::Error::Api(status.boxed())),
             status_error(403, forbidden.as_bytes())
+        );
+    }
+
+    #[test]
+    fn a_time_limit_is_told_by_the_error_type_not_its_words() {
+        // hyper-util's connect timeout: an I/O error of kind TimedOut,
+        // inside another I/O error, whatever it says.
+        let connect = std::io::Error::other(std::io::Error::new(
+            std::io::ErrorKind::TimedOut,
+            "tcp connect error",
+        ));
+        assert!(is_timeout(&connect));
+        // Words alone are not a timeout.
+        let refused = std::io::Error::new(
+            std::io::ErrorKind::ConnectionRefused,
+            "upstream deadline timed out",
+        );
+        assert!(!is_timeout(&refused));
+        assert_eq!(
+            classify(kube::Error::Service(Box::new(refused))),
+            ApiError::Unreachable("ServiceError: upstream deadline timed out".into())
+        );
+        assert_eq!(
+            classify(kube::Error::Service(Box::new(connect))),
+            ApiError::Timeout
         );
     }
 

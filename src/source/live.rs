@@ -58,16 +58,53 @@ pub struct Fetched {
     pub leaned_on_types: bool,
 }
 
-/// Fails the whole command: the tool could not answer.
+/// Fails the whole command: the tool could not answer. Each keeps what
+/// went wrong as a value; it becomes words only where it is printed.
 #[derive(Debug, thiserror::Error)]
 pub enum FetchError {
     #[error("{0}")]
     UnknownType(String),
+    /// A read the answer could not do without.
+    #[error("{}", explain(.error, .server, .doing))]
+    Api {
+        error: ApiError,
+        /// The server's address, for the message.
+        server: String,
+        /// What the read was for, in the user's words.
+        doing: String,
+    },
+    /// The client could not be made (kubeconfig, credentials, TLS files).
     #[error("{0}")]
-    Api(String),
+    Connect(String),
+    /// A namespace the question named does not exist.
+    #[error(
+        "namespace \"{0}\" not found\nhint: kubectl get namespaces lists them; check -n and the context's namespace"
+    )]
+    NoNamespace(String),
+    /// A sweep whose every list failed.
+    #[error(
+        "could not read any object in {place}: every list failed ({})\nhint: check your rights with `kubectl auth can-i list pods` and the cluster's health",
+        .causes.join("; ")
+    )]
+    NothingRead { place: String, causes: Vec<String> },
     /// A type the catalog named is not served (any more).
-    #[error("{0}")]
+    #[error(
+        "the server does not serve what was needed to {0}\nhint: kubectl api-resources lists the types this cluster serves"
+    )]
     NotServed(String),
+}
+
+impl FetchError {
+    /// The API server refused a read for want of rights.
+    pub fn is_forbidden(&self) -> bool {
+        matches!(
+            self,
+            FetchError::Api {
+                error: ApiError::Forbidden(_),
+                ..
+            }
+        )
+    }
 }
 
 pub struct Live {
@@ -118,7 +155,7 @@ impl Live {
     pub async fn connect(conn: &Connection, cache_dir: PathBuf) -> Result<Live, FetchError> {
         let connected = connect(conn)
             .await
-            .map_err(|e| FetchError::Api(super::api::anyhow_chain(&e)))?;
+            .map_err(|e| FetchError::Connect(super::api::anyhow_chain(&e)))?;
         let api = Api::new(connected.client, conn.request_timeout)
             .with_more_connections(connected.another);
         let mut live = Live {
@@ -146,7 +183,7 @@ impl Live {
     async fn revalidate(&mut self, whole: bool) -> Result<bool, FetchError> {
         let found = discovery::catalog(&self.api, &self.cache_dir, &self.server, whole)
             .await
-            .map_err(|e| explain(&e, &self.server, "read the API types (discovery)"))?;
+            .map_err(|e| failed(&e, &self.server, "read the API types (discovery)"))?;
         let changed = found.catalog != self.catalog;
         self.catalog = found.catalog;
         self.stale = found.stale;
@@ -184,7 +221,7 @@ impl Live {
         let leaned = match &answer {
             Ok(fetched) => fetched.leaned_on_types,
             Err(FetchError::UnknownType(_) | FetchError::NotServed(_)) => true,
-            Err(FetchError::Api(_)) => false,
+            Err(_) => false,
         };
         // A target's type the cache names is gone: the catalog is read
         // whole, not trusted to an ETag.
@@ -344,7 +381,7 @@ impl<R: Reader> Ask<'_, R> {
         crawl.explain_conversion_gaps().await;
         let crawled = crawl.finish();
         if let Some(e) = &crawled.fatal {
-            return Err(explain(e, self.server, "read the cluster"));
+            return Err(failed(e, self.server, "read the cluster"));
         }
         if targets.is_empty() && crawled.tried > 0 && crawled.failed == crawled.tried {
             return Err(nothing_read(&crawled.gaps.incomplete, scope));
@@ -393,7 +430,7 @@ impl<R: Reader> Ask<'_, R> {
                             uid: None,
                         })),
                         Err(ApiError::Other(code, message))
-                            if message.contains("conversion webhook") =>
+                            if message.contains(super::crawl::CONVERSION_FAILED) =>
                         {
                             let more = super::crawl::conversion_webhook(
                                 self.reader,
@@ -405,14 +442,14 @@ impl<R: Reader> Ask<'_, R> {
                                 Some(more) => format!("{message}; {more}"),
                                 None => message,
                             };
-                            return Err(explain(
+                            return Err(failed(
                                 &ApiError::Other(code, message),
                                 self.server,
                                 &format!("get {} {name}", rt.full_name()),
                             ));
                         }
                         Err(e) => {
-                            return Err(explain(
+                            return Err(failed(
                                 &e,
                                 self.server,
                                 &format!("get {} {name}", rt.full_name()),
@@ -432,7 +469,7 @@ impl<R: Reader> Ask<'_, R> {
                             crawl.fail(&read, e)
                         }
                         Err(e) => {
-                            return Err(explain(
+                            return Err(failed(
                                 &e,
                                 self.server,
                                 &format!("list {}", read.rt.full_name()),
@@ -488,9 +525,7 @@ impl<R: Reader> Ask<'_, R> {
         };
         for ns in namespaces {
             if let Ok(None) = self.reader.get(&Read::get(rt, None, ns)).await {
-                return Err(FetchError::Api(format!(
-                    "namespace \"{ns}\" not found\nhint: kubectl get namespaces lists them; check -n and the context's namespace"
-                )));
+                return Err(FetchError::NoNamespace(ns.to_string()));
             }
         }
         Ok(())
@@ -509,27 +544,32 @@ fn who_wrote_what(read: Read, mode: Mode) -> Read {
 
 /// A sweep that could read nothing: which reads failed and why.
 fn nothing_read(gaps: &[Incomplete], scope: &Scope) -> FetchError {
-    let mut causes: Vec<&str> = gaps.iter().map(|g| g.error.as_str()).collect();
+    let mut causes: Vec<String> = gaps.iter().map(|g| g.error.clone()).collect();
     causes.sort();
     causes.dedup();
     let place = match scope {
         Scope::Namespace(ns) => format!("namespace \"{ns}\""),
         Scope::AllNamespaces => "any namespace".to_string(),
     };
-    FetchError::Api(format!(
-        "could not read any object in {place}: every list failed ({})\nhint: check your rights with `kubectl auth can-i list pods` and the cluster's health",
-        causes.join("; ")
-    ))
+    FetchError::NothingRead { place, causes }
+}
+
+/// A failed read the answer needs: a type no longer served, or the API's
+/// error as it is.
+fn failed(err: &ApiError, server: &str, doing: &str) -> FetchError {
+    if *err == ApiError::NotFound {
+        return FetchError::NotServed(doing.to_string());
+    }
+    FetchError::Api {
+        error: err.clone(),
+        server: server.to_string(),
+        doing: doing.to_string(),
+    }
 }
 
 /// An API error in plain words, with what to do next.
-fn explain(err: &ApiError, server: &str, doing: &str) -> FetchError {
-    if *err == ApiError::NotFound {
-        return FetchError::NotServed(format!(
-            "the server does not serve what was needed to {doing}\nhint: kubectl api-resources lists the types this cluster serves"
-        ));
-    }
-    FetchError::Api(match err {
+fn explain(err: &ApiError, server: &str, doing: &str) -> String {
+    match err {
         ApiError::Unreachable(cause) => format!(
             "cannot reach the API server at {server} to {doing}: {cause}\nhint: is the cluster running, and is this the right context? (kubectl config current-context)"
         ),
@@ -557,7 +597,7 @@ fn explain(err: &ApiError, server: &str, doing: &str) -> FetchError {
         ApiError::Other(code, message) => {
             format!("the API server answered {code} while trying to {doing}: {message}")
         }
-    })
+    }
 }
 
 fn unknown_type_message(err: &UnknownType) -> String {

@@ -57,6 +57,21 @@ pub fn judged_alone(obj: &Object) -> bool {
 
 /// Judges one object of the snapshot.
 pub fn judge(obj: &Object, snap: &Judged<'_>) -> Judgement {
+    let j = judge_own(obj, snap);
+    if j.verdict != Verdict::Progressing || obj.metadata_only || rule_for(obj).is_some() {
+        return j;
+    }
+    kinds::failed_below(obj, j, snap)
+}
+
+/// The kind's own rule, for the built-in kinds that have one.
+fn rule_for(obj: &Object) -> Option<&'static kinds::Rule> {
+    kinds::rule_for(obj.group(), obj.kind())
+}
+
+/// Judges one object from what it says itself, and for built-in kinds
+/// what their rule reads below them.
+fn judge_own(obj: &Object, snap: &Judged<'_>) -> Judgement {
     if let Some(j) = deletion::judge(obj, snap) {
         return j;
     }

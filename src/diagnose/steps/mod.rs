@@ -27,13 +27,23 @@ pub use workloads::undo_change;
 pub struct NextStep {
     pub text: String,
     pub commands: Vec<String>,
+    /// The step goes back to an earlier revision (`rollout undo`).
+    #[serde(skip)]
+    pub rolls_back: bool,
+}
+
+impl NextStep {
+    pub fn new(text: impl Into<String>, commands: Vec<String>) -> NextStep {
+        NextStep {
+            text: text.into(),
+            commands,
+            rolls_back: false,
+        }
+    }
 }
 
 fn step(text: impl Into<String>, commands: Vec<String>) -> NextStep {
-    NextStep {
-        text: text.into(),
-        commands,
-    }
+    NextStep::new(text, commands)
 }
 
 /// `kubectl -n NS` (or plain `kubectl` for cluster-scoped objects).

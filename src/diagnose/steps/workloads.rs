@@ -66,14 +66,11 @@ pub(super) fn step_for(code: Workload, cx: &Cx) -> Option<NextStep> {
 /// Going back to the revision before a change that broke the rollout,
 /// beside the forward fix; none when a step already rolls back.
 pub fn undo_change(target: &Object, previous: i64, steps: &[NextStep]) -> Option<NextStep> {
-    if steps
-        .iter()
-        .any(|s| s.commands.iter().any(|c| c.contains(" rollout undo ")))
-    {
+    if steps.iter().any(|s| s.rolls_back) {
         return None;
     }
     let t = &target.id;
-    Some(step(
+    Some(back(step(
         format!(
             "Or go back to revision {previous}, which ran before the change (see Also), while the new revision is fixed:"
         ),
@@ -82,7 +79,15 @@ pub fn undo_change(target: &Object, previous: i64, steps: &[NextStep]) -> Option
             kubectl(t),
             arg(t)
         )],
-    ))
+    )))
+}
+
+/// A step that goes back to an earlier revision.
+fn back(step: NextStep) -> NextStep {
+    NextStep {
+        rolls_back: true,
+        ..step
+    }
 }
 
 /// A stuck rollout: roll back to the revision before the newest, when
@@ -103,20 +108,20 @@ fn rollback(snap: &Judged<'_>, t: &ObjectRef) -> NextStep {
         }
     });
     match previous {
-        Some(n) => step(
+        Some(n) => back(step(
             "The rollout is stuck: fix the new pods (see the root cause), or roll back to the previous revision.",
             vec![
                 format!("{} rollout undo {} --to-revision={n}", kubectl(t), arg(t)),
                 format!("{} rollout history {}", kubectl(t), arg(t)),
             ],
-        ),
-        None if t.kind != "Deployment" => step(
+        )),
+        None if t.kind != "Deployment" => back(step(
             "The rollout is stuck: fix the new pods (see the root cause), or roll back to the previous revision.",
             vec![
                 format!("{} rollout undo {}", kubectl(t), arg(t)),
                 format!("{} rollout history {}", kubectl(t), arg(t)),
             ],
-        ),
+        )),
         None => step(
             "The rollout is stuck and there is no earlier revision to roll back to: fix the pod template (see the root cause).",
             vec![describe(t)],

@@ -163,6 +163,9 @@ pub struct Crawl<'a, R: Reader> {
     leaned_on_types: bool,
     /// What this crawl's sweep listed, or an earlier one's.
     swept: Swept,
+    /// The types whose reads failed in a conversion webhook, as the
+    /// server said: [`Crawl::explain_conversion_gaps`] names the webhook.
+    conversion_failed: Vec<String>,
 }
 
 /// Whose events an answer needs.
@@ -191,6 +194,7 @@ impl<'a, R: Reader> Crawl<'a, R> {
             events_of: EventsOf::Every,
             leaned_on_types: false,
             swept: Swept::default(),
+            conversion_failed: Vec::new(),
         }
     }
 
@@ -403,11 +407,16 @@ impl<'a, R: Reader> Crawl<'a, R> {
             | ApiError::Credential(_) => {
                 self.fatal.get_or_insert(err);
             }
-            other => self.gaps.incomplete.push(Incomplete {
-                resource: read.rt.full_name(),
-                namespace: read.namespace.clone(),
-                error: other.short(),
-            }),
+            other => {
+                if is_conversion_failure(&other) {
+                    self.conversion_failed.push(read.rt.full_name());
+                }
+                self.gaps.incomplete.push(Incomplete {
+                    resource: read.rt.full_name(),
+                    namespace: read.namespace.clone(),
+                    error: other.short(),
+                })
+            }
         }
     }
 
@@ -433,6 +442,15 @@ impl<'a, R: Reader> Crawl<'a, R> {
             swept: self.swept,
         }
     }
+}
+
+/// What the API server's `Status` message says when a conversion webhook
+/// failed: its own words, and no field says it.
+pub const CONVERSION_FAILED: &str = "conversion webhook";
+
+/// The API server's answer says a conversion webhook failed.
+fn is_conversion_failure(err: &ApiError) -> bool {
+    matches!(err, ApiError::Other(_, message) if message.contains(CONVERSION_FAILED))
 }
 
 #[cfg(test)]

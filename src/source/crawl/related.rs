@@ -60,7 +60,7 @@ impl<R: Reader> Crawl<'_, R> {
         let mut gaps = std::mem::take(&mut self.gaps.incomplete);
         for gap in gaps
             .iter_mut()
-            .filter(|g| g.error.contains("conversion webhook"))
+            .filter(|g| self.conversion_failed.contains(&g.resource))
         {
             if let Some(more) = conversion_webhook(self.reader, self.catalog, &gap.resource).await {
                 gap.error = format!("{}; {more}", gap.error);

@@ -12,6 +12,7 @@ mod ingress;
 mod job;
 mod namespace;
 mod node;
+mod owned;
 mod pdb;
 mod pod;
 mod pods;
@@ -24,6 +25,7 @@ use crate::verdict::Judged;
 use jiff::SignedDuration;
 
 pub use daemonset::node_selector;
+pub use owned::failed_below;
 pub use pdb::BLOCKS as PDB_BLOCKS;
 #[cfg(test)]
 pub use pod::GATE_GRACE;

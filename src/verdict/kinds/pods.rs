@@ -40,9 +40,8 @@ fn hard(reason: &Reason) -> bool {
 /// sorted by name.
 pub fn controlled<'a>(snap: &'a Snapshot, owner: &str, kind: &str) -> Vec<&'a Object> {
     let mut out: Vec<&Object> = snap
-        .objects()
-        .iter()
-        .filter(|o| o.kind() == kind && o.controller().is_some_and(|c| c.uid == owner))
+        .controlled(owner)
+        .filter(|o| o.kind() == kind)
         .collect();
     out.sort_by(|a, b| a.name().cmp(b.name()));
     out
