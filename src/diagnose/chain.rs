@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use crate::model::{Object, ObjectRef};
 use crate::relations::{Edge, End, Node as TreeNode};
-use crate::verdict::reason::{Pod, Reason};
+use crate::verdict::reason::{Admission, Lifecycle, Network, Pod, Reason, Scheduling, Workload};
 use crate::verdict::{Judgement, Verdict};
 
 /// A group of identical causes: the same kind, verdict and reason.
@@ -94,6 +94,7 @@ pub fn ranked_causes(
         named(pb)
             .cmp(&named(pa))
             .then(b.verdict.severity().cmp(&a.verdict.severity()))
+            .then(hardness(&b.reason).cmp(&hardness(&a.reason)))
             .then(b.count.cmp(&a.count))
     });
     groups
@@ -119,6 +120,26 @@ pub fn ranked_causes(
             (cause, chain)
         })
         .collect()
+}
+
+/// Causes that will not pass without a change rank above the rest.
+pub fn hardness(reason: &Reason) -> u8 {
+    match reason {
+        Reason::Pod(
+            Pod::CrashLoopBackOff
+            | Pod::ImagePullBackOff
+            | Pod::ErrImagePull
+            | Pod::InvalidImageName
+            | Pod::CreateContainerConfigError
+            | Pod::Evicted,
+        )
+        | Reason::Workload(Workload::BackoffLimitExceeded | Workload::DeadlineExceeded)
+        | Reason::Lifecycle(Lifecycle::NotFound)
+        | Reason::Admission(Admission::FailedCreate)
+        | Reason::Scheduling(Scheduling::Unschedulable | Scheduling::NodeNotReady)
+        | Reason::Network(Network::ScaledToZero | Network::NamedPortNotFound) => 2,
+        _ => 1,
+    }
 }
 
 /// The identity of a node: the object's, or the missing one's.

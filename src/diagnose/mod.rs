@@ -33,9 +33,7 @@ pub use steps::NextStep;
 use crate::graph::Graph;
 use crate::model::{Condition, Object, ObjectRef};
 use crate::relations::{End, Node as TreeNode};
-use crate::verdict::reason::{
-    Admission, Aside, Lifecycle, Network, Pod, Reason, Scheduling, Workload,
-};
+use crate::verdict::reason::Aside;
 use crate::verdict::{Item, Verdict};
 use crate::verdict::{Judgement, judge};
 
@@ -88,29 +86,9 @@ impl Diagnosis {
     /// pass on its own, then how many objects share it.
     pub fn rank(&self) -> (u8, u8, usize) {
         match &self.root_cause {
-            Some(c) => (c.verdict.severity(), hardness(&c.reason), c.count),
+            Some(c) => (c.verdict.severity(), chain::hardness(&c.reason), c.count),
             None => (self.item.judgement.verdict.severity(), 0, 0),
         }
-    }
-}
-
-/// Causes that will not pass without a change rank above the rest.
-fn hardness(reason: &Reason) -> u8 {
-    match reason {
-        Reason::Pod(
-            Pod::CrashLoopBackOff
-            | Pod::ImagePullBackOff
-            | Pod::ErrImagePull
-            | Pod::InvalidImageName
-            | Pod::CreateContainerConfigError
-            | Pod::Evicted,
-        )
-        | Reason::Workload(Workload::BackoffLimitExceeded | Workload::DeadlineExceeded)
-        | Reason::Lifecycle(Lifecycle::NotFound)
-        | Reason::Admission(Admission::FailedCreate)
-        | Reason::Scheduling(Scheduling::Unschedulable | Scheduling::NodeNotReady)
-        | Reason::Network(Network::ScaledToZero | Network::NamedPortNotFound) => 2,
-        _ => 1,
     }
 }
 

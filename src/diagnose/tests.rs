@@ -1384,3 +1384,94 @@ fn a_statefulset_rollout_says_what_changed_since_the_revision_that_ran() {
         change.message
     );
 }
+
+/// `why` of the first object of `kind` among real operators' objects
+/// (`tests/fixtures/operators/`), under `--fail-fast`'s grace.
+fn operator_diagnosis(files: &[&str], kind: &str, now: &str) -> Diagnosis {
+    let snap = crate::testutil::operators(files, now);
+    let judge = crate::verdict::Judge {
+        failure_grace: Some(jiff::SignedDuration::ZERO),
+        ..crate::verdict::Judge::builtin().clone()
+    };
+    let uid = snap
+        .objects()
+        .iter()
+        .find(|o| o.kind() == kind)
+        .unwrap()
+        .uid
+        .clone();
+    diagnose(&judge.on(&snap), &uid)
+}
+
+fn commands(d: &Diagnosis) -> Vec<String> {
+    d.next_steps
+        .iter()
+        .flat_map(|s| s.commands.iter().cloned())
+        .collect()
+}
+
+#[test]
+fn steps_edit_what_the_user_owns_in_the_operators_own_verbs() {
+    // A Rollout's canary cannot pull: the image is changed on the Rollout
+    // (Argo rewrites its ReplicaSets), with its own CLI.
+    let d = operator_diagnosis(
+        &["argo-rollouts/image-pull-backoff/after-90s.yaml"],
+        "Rollout",
+        "2026-12-01T23:21:00Z",
+    );
+    assert_eq!(d.item.judgement.verdict, Verdict::Failed);
+    let all = commands(&d);
+    assert!(
+        all.contains(
+            &"kubectl argo rollouts -n fx-argo-image-pull-backoff set image web app=IMAGE"
+                .to_string()
+        ),
+        "{all:?}"
+    );
+    assert!(!all.iter().any(|c| c.contains("replicaset")), "{all:?}");
+    // Paused at `pause: {}`: promote or abort.
+    let d = operator_diagnosis(
+        &["argo-rollouts/paused-indefinitely/paused.yaml"],
+        "Rollout",
+        "2026-12-01T23:21:00Z",
+    );
+    assert_eq!(d.item.judgement.verdict, Verdict::Suspended);
+    assert_eq!(
+        commands(&d)[..2],
+        [
+            "kubectl argo rollouts -n fx-argo-paused promote web".to_string(),
+            "kubectl argo rollouts -n fx-argo-paused abort web".to_string()
+        ]
+    );
+    // Aborted: retry or undo.
+    let d = operator_diagnosis(
+        &["argo-rollouts/aborted/aborted.yaml"],
+        "Rollout",
+        "2026-12-01T23:21:00Z",
+    );
+    assert_eq!(d.item.judgement.verdict, Verdict::Failed);
+    assert_eq!(
+        commands(&d)[0],
+        "kubectl argo rollouts -n fx-argo-aborted retry rollout web"
+    );
+    // An Alertmanager that cannot pull: its StatefulSet is the operator's.
+    let d = operator_diagnosis(
+        &["prometheus-operator/alertmanager-image-pull-backoff/objects.yaml"],
+        "Alertmanager",
+        "2026-12-01T23:30:00Z",
+    );
+    let all = commands(&d);
+    assert!(!all.iter().any(|c| c.contains("statefulset")), "{all:?}");
+    assert!(
+        all.iter()
+            .any(|c| c.ends_with("edit alertmanager.monitoring.coreos.com/main")),
+        "{all:?}"
+    );
+    assert!(
+        d.next_steps[0]
+            .text
+            .contains("Change it in Alertmanager main"),
+        "{}",
+        d.next_steps[0].text
+    );
+}

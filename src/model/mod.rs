@@ -4,6 +4,7 @@
 mod event;
 mod object;
 mod pointer;
+mod refs;
 mod snapshot;
 mod target;
 mod time;
@@ -15,6 +16,7 @@ pub use object::{
     Condition, Object, ObjectRef, OwnerRef, group_of, is_data_kind, parse_conditions,
 };
 pub use pointer::pointer;
+pub use refs::waits_on;
 pub use snapshot::{Incomplete, Snapshot};
 pub use target::Target;
 pub use time::{age, parse_time};

@@ -45,7 +45,8 @@ pub enum Edge {
     Uses,
     /// A Service's selector.
     Selects,
-    /// An Ingress's backend Services and its IngressClass.
+    /// An Ingress's backend Services and its IngressClass; an Argo
+    /// Rollout's stable, canary, active and preview Services.
     RoutesTo,
     /// An autoscaler's scale target.
     Scales,
@@ -167,6 +168,13 @@ pub struct Relation {
 pub fn named(obj: &Object) -> Vec<(Edge, Named)> {
     let ns = obj.namespace();
     let mut out = Vec::new();
+    // What its controller waits on (a Certificate's issuer).
+    if let Some(r) = crate::model::waits_on(obj) {
+        out.push((
+            Edge::Uses,
+            Named::new(&r.api_version, &r.kind, r.namespace.as_deref(), &r.name),
+        ));
+    }
     match (obj.group(), obj.kind()) {
         ("", "Pod") => out.extend(pods::pod_refs(obj)),
         ("apps", "ReplicaSet" | "StatefulSet" | "DaemonSet") | ("batch", "Job") => {
@@ -183,6 +191,23 @@ pub fn named(obj: &Object) -> Vec<(Edge, Named)> {
             }
             if let Some(pv) = obj.str("/spec/volumeName").filter(|c| !c.is_empty()) {
                 out.push((Edge::Mounts, Named::new("v1", "PersistentVolume", None, pv)));
+            }
+        }
+        ("argoproj.io", "Rollout") => {
+            // The Services it points at its revisions.
+            let mut services: Vec<&str> = [
+                "/spec/strategy/canary/stableService",
+                "/spec/strategy/canary/canaryService",
+                "/spec/strategy/blueGreen/activeService",
+                "/spec/strategy/blueGreen/previewService",
+            ]
+            .iter()
+            .filter_map(|p| obj.str(p))
+            .filter(|s| !s.is_empty())
+            .collect();
+            services.dedup();
+            for s in services {
+                out.push((Edge::RoutesTo, Named::new("v1", "Service", ns, s)));
             }
         }
         ("networking.k8s.io", "Ingress") => {

@@ -58,10 +58,27 @@ pub fn judged_alone(obj: &Object) -> bool {
 /// Judges one object of the snapshot.
 pub fn judge(obj: &Object, snap: &Judged<'_>) -> Judgement {
     let j = judge_own(obj, snap);
-    if j.verdict != Verdict::Progressing || obj.metadata_only || rule_for(obj).is_some() {
+    if obj.metadata_only || rule_for(obj).is_some() {
         return j;
     }
-    kinds::failed_below(obj, j, snap)
+    // A custom resource in a state since its conditions last changed, where
+    // neither a rule nor a convention said since when.
+    let j = match j.since {
+        Some(_) => j,
+        None => {
+            let changed = obj
+                .conditions()
+                .iter()
+                .filter_map(|c| c.last_transition_time)
+                .max();
+            j.since(changed)
+        }
+    };
+    if j.verdict != Verdict::Progressing {
+        return j;
+    }
+    let j = kinds::failed_below(obj, j, snap);
+    kinds::bounded(obj, j, snap)
 }
 
 /// The kind's own rule, for the built-in kinds that have one.

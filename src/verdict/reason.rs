@@ -166,6 +166,10 @@ families! {
         NotEstablished,
         /// A CustomResourceDefinition whose names another one claims.
         NamesNotAccepted,
+        /// Waited past its grace on an object it names that does not exist.
+        ReferenceNotFound,
+        /// Waited past its grace on an object it names that is not ready.
+        ReferenceNotReady,
     }
 
     /// Pods and their containers: images, crashes, probes, exits.

@@ -649,6 +649,7 @@ fn the_docs_state_every_grace_period() {
         ("NO_PROGRESS_GRACE", super::conventions::NO_PROGRESS_GRACE),
         ("PROVISION_GRACE", super::kinds::PROVISION_GRACE),
         ("GATE_GRACE", super::kinds::GATE_GRACE),
+        ("REFERENCE_GRACE", super::kinds::REFERENCE_GRACE),
         (
             "CONTROLLER_GRACE",
             crate::diagnose::controller::CONTROLLER_GRACE,
@@ -746,5 +747,165 @@ fn only_kinds_judged_by_the_conventions_alone_may_be_settled_as_their_list_arriv
     assert!(
         !super::judged_alone(&cr),
         "a deletion reads finalizers and what holds it"
+    );
+}
+
+/// Judges the first object of `kind` in a snapshot of real operators'
+/// objects, with the default grace or `--fail-fast`'s.
+fn operator_verdict(
+    files: &[&str],
+    kind: &str,
+    now: &str,
+    fail_fast: bool,
+) -> (Verdict, String, String) {
+    let snap = crate::testutil::operators(files, now);
+    let judge_ = super::Judge {
+        failure_grace: fail_fast.then_some(jiff::SignedDuration::ZERO),
+        ..super::Judge::builtin().clone()
+    };
+    let obj = snap.objects().iter().find(|o| o.kind() == kind).unwrap();
+    let j = judge(obj, &judge_.on(&snap));
+    (j.verdict, j.reason.to_string(), j.message)
+}
+
+#[test]
+fn a_failure_below_a_real_operators_workload_fails_it() {
+    // Argo Rollouts: the canary ReplicaSet's pods cannot pull, 90 s in;
+    // the Rollout says `phase: Progressing` until its 10-minute deadline.
+    let rollout = ["argo-rollouts/image-pull-backoff/after-90s.yaml"];
+    let (v, reason, message) = operator_verdict(&rollout, "Rollout", "2026-12-01T23:21:00Z", false);
+    assert_eq!(
+        (v, reason.as_str()),
+        (Progressing, "Progressing"),
+        "{message}"
+    );
+    let (v, reason, message) = operator_verdict(&rollout, "Rollout", "2026-12-01T23:21:00Z", true);
+    assert_eq!(
+        (v, reason.as_str()),
+        (Failed, "ImagePullBackOff"),
+        "{message}"
+    );
+    assert!(
+        message.starts_with("ReplicaSet web-66f6b89f49 is Failed (ImagePullBackOff): "),
+        "{message}"
+    );
+    // Past the hard-failure grace, without --fail-fast too.
+    let (v, reason, _) = operator_verdict(&rollout, "Rollout", "2026-12-01T23:23:00Z", false);
+    assert_eq!((v, reason.as_str()), (Failed, "ImagePullBackOff"));
+    // prometheus-operator: `Available=False NoPodReady` from the first
+    // reconcile; the StatefulSet's only pod crash-loops.
+    let prometheus = ["prometheus-operator/prometheus-crash-loop/objects.yaml"];
+    let (v, reason, message) =
+        operator_verdict(&prometheus, "Prometheus", "2026-12-01T23:23:20Z", true);
+    assert_eq!(
+        (v, reason.as_str()),
+        (Failed, "CrashLoopBackOff"),
+        "{message}"
+    );
+    assert!(
+        message.starts_with("StatefulSet prometheus-main is Failed"),
+        "{message}"
+    );
+    let alertmanager = ["prometheus-operator/alertmanager-image-pull-backoff/objects.yaml"];
+    let (v, reason, message) =
+        operator_verdict(&alertmanager, "Alertmanager", "2026-12-01T23:30:00Z", true);
+    assert_eq!(
+        (v, reason.as_str()),
+        (Failed, "ImagePullBackOff"),
+        "{message}"
+    );
+    // A healthy one stays as it is.
+    let healthy = ["prometheus-operator/healthy/objects.yaml"];
+    let (v, _, message) = operator_verdict(&healthy, "Prometheus", "2026-12-01T23:30:00Z", true);
+    assert_eq!(v, Converged, "{message}");
+}
+
+#[test]
+fn a_real_rollout_with_a_stale_status_is_never_converged() {
+    // The controller stopped, then `set image`: generation 3, the status
+    // (observedGeneration "2", phase Healthy) written for the old spec.
+    for stale in [
+        "argo-rollouts/stale-controller-stopped/after-change.yaml",
+        "argo-rollouts/stale-controller-frozen/after-change.yaml",
+    ] {
+        let (v, reason, message) =
+            operator_verdict(&[stale], "Rollout", "2026-12-01T23:40:00Z", false);
+        assert_eq!(
+            (v, reason.as_str()),
+            (Progressing, "ObservedGenerationLag"),
+            "{stale}"
+        );
+        assert_eq!(
+            message, "controller has observed generation 2 of 3",
+            "{stale}"
+        );
+    }
+    let (v, reason, _) = operator_verdict(
+        &["argo-rollouts/canary-promoted/promoted.yaml"],
+        "Rollout",
+        "2026-12-01T23:40:00Z",
+        false,
+    );
+    assert_eq!((v, reason.as_str()), (Converged, "Healthy"));
+}
+
+#[test]
+fn a_wait_on_a_missing_or_unready_issuer_is_bounded() {
+    let snap_at = |files: &[&str], now: &str, issuer_absent: bool| {
+        let mut snap = crate::testutil::operators(files, now);
+        if issuer_absent {
+            // As the read plan records an Issuer it looked for by name.
+            snap.absent.push(crate::model::ObjectRef {
+                api_version: "cert-manager.io/v1".into(),
+                kind: "Issuer".into(),
+                namespace: Some("fx-cm-missing-issuer".into()),
+                name: "does-not-exist".into(),
+                uid: None,
+            });
+        }
+        snap
+    };
+    let verdict = |snap: &crate::model::Snapshot, kind: &str| {
+        let obj = snap.objects().iter().find(|o| o.kind() == kind).unwrap();
+        let j = judge(obj, &Judged::builtin(snap));
+        (j.verdict, j.reason.to_string(), j.message)
+    };
+    let missing = ["cert-manager/missing-issuer/objects.yaml"];
+    // Within the grace: the request waits, as cert-manager says.
+    let snap = snap_at(&missing, "2026-12-01T23:23:30Z", true);
+    let (v, reason, _) = verdict(&snap, "CertificateRequest");
+    assert_eq!((v, reason.as_str()), (Progressing, "Pending"));
+    // Past it: the issuer that does not exist is the cause.
+    let snap = snap_at(&missing, "2026-12-01T23:40:00Z", true);
+    for kind in ["CertificateRequest", "Certificate"] {
+        let (v, reason, message) = verdict(&snap, kind);
+        assert_eq!(
+            (v, reason.as_str()),
+            (Failed, "ReferenceNotFound"),
+            "{kind}: {message}"
+        );
+        assert!(
+            message.starts_with("waits on Issuer does-not-exist, which does not exist; "),
+            "{message}"
+        );
+    }
+    // Not read at all (forbidden): nothing is claimed about it.
+    let snap = snap_at(&missing, "2026-12-01T23:40:00Z", false);
+    assert_eq!(verdict(&snap, "CertificateRequest").0, Progressing);
+    // An issuer that is there but not ready (its CA Secret is missing).
+    let snap = snap_at(
+        &["cert-manager/issuer-not-ready/objects.yaml"],
+        "2026-12-01T23:40:00Z",
+        false,
+    );
+    let (v, reason, message) = verdict(&snap, "CertificateRequest");
+    assert_eq!(
+        (v, reason.as_str()),
+        (Failed, "ReferenceNotReady"),
+        "{message}"
+    );
+    assert!(
+        message.starts_with("waits on Issuer ca, which is Failed (ErrGetKeyPair)"),
+        "{message}"
     );
 }

@@ -56,6 +56,7 @@ pub(super) fn step_for(code: Lifecycle, cx: &Cx) -> Option<NextStep> {
             "The controller has not yet acted on the latest spec. A short lag is normal; if it lasts, check that the controller is running.",
             vec![describe(who)],
         ),
+        Lifecycle::ReferenceNotFound | Lifecycle::ReferenceNotReady => reference_step(code, cx)?,
         Lifecycle::NamesNotAccepted => step(
             "Another CustomResourceDefinition claims the same names: rename one of them.",
             vec![describe(who)],
@@ -139,6 +140,39 @@ pub fn controller_down(c: &crate::diagnose::controller::ControllerCheck) -> Next
         ),
         commands,
     )
+}
+
+/// An object whose operator waits on one it names: create that one, or
+/// mend it first.
+fn reference_step(code: Lifecycle, cx: &Cx) -> Option<NextStep> {
+    let wanted = crate::model::waits_on(cx.who_obj?)?;
+    let who = &cx.who;
+    let list = format!(
+        "{} get {}",
+        kubectl(&wanted),
+        format!("{}.{}", wanted.kind, wanted.group()).to_ascii_lowercase()
+    );
+    Some(if code == Lifecycle::ReferenceNotFound {
+        step(
+            format!(
+                "{} {} waits on {} \"{}\", which does not exist: create it, or point {} at one that does (spec.issuerRef).",
+                who.kind, who.name, wanted.kind, wanted.name, who.kind
+            ),
+            vec![list, describe(who)],
+        )
+    } else {
+        step(
+            format!(
+                "{} {} waits on {} \"{}\", which is not ready: mend it first (its own conditions say why).",
+                who.kind, who.name, wanted.kind, wanted.name
+            ),
+            vec![format!(
+                "kubectl reconcile {}why {}",
+                super::namespace_flag(&wanted),
+                super::arg(&wanted)
+            )],
+        )
+    })
 }
 
 /// The cause is the resource that should make a missing object (the chain

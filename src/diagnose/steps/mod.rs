@@ -6,6 +6,7 @@
 mod admission;
 mod lifecycle;
 mod network;
+mod operators;
 mod pods;
 mod scheduling;
 mod volumes;
@@ -143,10 +144,54 @@ impl<'a> Cx<'a> {
             .unwrap_or(self.t())
     }
 
+    /// What the user edits to change the workload: the workload itself,
+    /// or the object at the top of its controllers (the Rollout above a
+    /// ReplicaSet, the Alertmanager above a StatefulSet), whose operator
+    /// would rewrite any edit made below it.
+    fn edited(&self) -> ObjectRef {
+        let workload = self.workload().clone();
+        let mut top = workload.clone();
+        let mut at = workload.uid.as_deref().and_then(|u| self.snap.get(u));
+        // Owner chains are short; a loop in hostile owner references ends.
+        for _ in 0..crate::graph::MAX_DEPTH {
+            let Some(owner) = at
+                .and_then(|o| o.controller())
+                .and_then(|c| self.snap.get(&c.uid))
+            else {
+                break;
+            };
+            top = owner.id.clone();
+            at = Some(owner);
+        }
+        top
+    }
+
+    /// The command that changes a container's image, on the object the
+    /// user edits.
     fn set_image(&self) -> String {
         let c = self.container.clone().unwrap_or_else(|| "CONTAINER".into());
-        let w = self.workload();
-        format!("{} set image {} {c}=IMAGE", kubectl(w), arg(w))
+        let w = self.edited();
+        if let Some(rollouts) = operators::argo_rollouts(&w) {
+            return format!("{rollouts} set image {} {c}=IMAGE", w.name);
+        }
+        if crate::catalog::is_builtin_group(w.group()) {
+            format!("{} set image {} {c}=IMAGE", kubectl(&w), arg(&w))
+        } else {
+            format!("{} edit {}", kubectl(&w), arg(&w))
+        }
+    }
+
+    /// `; change it in Alertmanager main's spec (...)` when the object
+    /// edited is an operator's, above the workload that runs the pods.
+    fn owned_note(&self) -> String {
+        let (w, edited) = (self.workload(), self.edited());
+        if edited == *w || crate::catalog::is_builtin_group(edited.group()) {
+            return String::new();
+        }
+        format!(
+            " Change it in {} {}: its operator owns {} {} and rewrites what is edited there.",
+            edited.kind, edited.name, w.kind, w.name
+        )
     }
 }
 
@@ -220,6 +265,9 @@ fn cause_step(
     };
     if let Some(made) = lifecycle::made_by(cause, chain) {
         return made;
+    }
+    if let Some(own) = operators::step_for(&cx) {
+        return own;
     }
     if let Some(node) = who_obj.and_then(|p| scheduling::node_not_ready(snap, p, reason)) {
         return node;

@@ -15,7 +15,10 @@ pub(super) fn step_for(code: Pod, cx: &Cx) -> Option<NextStep> {
         | Pod::InvalidImageName
         | Pod::ErrImageNeverPull
         | Pod::RegistryUnavailable => step(
-            "The image cannot be pulled: check its name and tag, that it exists in the registry, and the pull secret.",
+            format!(
+                "The image cannot be pulled: check its name and tag, that it exists in the registry, and the pull secret.{}",
+                cx.owned_note()
+            ),
             vec![describe(who), cx.set_image()],
         ),
         Pod::CrashLoopBackOff
@@ -69,7 +72,7 @@ pub(super) fn exited(cx: &Cx) -> NextStep {
 
 /// A container killed for its memory: the limit it has, and twice that.
 fn out_of_memory(cx: &Cx) -> NextStep {
-    let t = cx.t();
+    let t = &cx.edited();
     let named = cx.named();
     let current = cx
         .who_obj
@@ -94,16 +97,18 @@ fn out_of_memory(cx: &Cx) -> NextStep {
             "LIMIT".to_string(),
         ),
     };
+    let change = if crate::catalog::is_builtin_group(t.group()) {
+        format!(
+            "{} set resources {}{c} --limits=memory={limit}",
+            kubectl(t),
+            arg(t)
+        )
+    } else {
+        format!("{} edit {}", kubectl(t), arg(t))
+    };
     step(
-        text,
-        vec![
-            cx.logs(true),
-            format!(
-                "{} set resources {}{c} --limits=memory={limit}",
-                kubectl(t),
-                arg(t)
-            ),
-        ],
+        format!("{text}{}", cx.owned_note()),
+        vec![cx.logs(true), change],
     )
 }
 

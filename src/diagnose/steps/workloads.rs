@@ -93,6 +93,24 @@ fn back(step: NextStep) -> NextStep {
 /// A stuck rollout: roll back to the revision before the newest, when
 /// there is one.
 fn rollback(snap: &Judged<'_>, t: &ObjectRef) -> NextStep {
+    if let Some(rollouts) = super::operators::argo_rollouts(t) {
+        return back(step(
+            "The rollout is stuck: fix the new pods (see the root cause), or go back to the stable revision.",
+            vec![
+                format!("{rollouts} undo {}", t.name),
+                format!("{rollouts} get rollout {}", t.name),
+            ],
+        ));
+    }
+    if !crate::catalog::makes_pods(t.group(), &t.kind) {
+        return step(
+            format!(
+                "The rollout is stuck: fix the new pods (see the root cause) in {} {}'s spec.",
+                t.kind, t.name
+            ),
+            vec![describe(t)],
+        );
+    }
     let workload = t.uid.as_deref().and_then(|u| snap.get(u));
     // The newest revision is the Deployment's own annotation (its
     // ReplicaSet may not be read), else the newest kept.

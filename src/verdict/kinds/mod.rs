@@ -20,6 +20,7 @@ mod pvc;
 mod replicaset;
 mod service;
 mod statefulset;
+mod waits;
 
 use crate::verdict::Judged;
 use jiff::SignedDuration;
@@ -34,6 +35,9 @@ pub use pods::HARD_FAILURE_GRACE;
 #[cfg(test)]
 pub use pvc::PROVISION_GRACE;
 pub use pvc::{NO_PROVISIONER, class_provisioner};
+#[cfg(test)]
+pub use waits::REFERENCE_GRACE;
+pub use waits::bounded;
 
 use crate::model::{Condition, Object, age};
 
