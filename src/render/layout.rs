@@ -140,6 +140,17 @@ pub fn truncate(text: &str, room: usize) -> String {
     out
 }
 
+/// The table, less its first line under `--no-headers`.
+pub fn without_header(table: String, no_headers: bool) -> String {
+    if !no_headers {
+        return table;
+    }
+    match table.split_once('\n') {
+        Some((_, rest)) => rest.to_string(),
+        None => String::new(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

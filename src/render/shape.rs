@@ -6,8 +6,8 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::jsonpath::{Template, select, text_of};
+use super::layout::without_header;
 use super::layout::{Cell, table};
-use super::status::without_header;
 use crate::model::ObjectRef;
 
 /// `-o`, parsed once (files read, templates and columns parsed): what

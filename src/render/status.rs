@@ -104,24 +104,13 @@ pub fn render(report: &StatusReport, opts: &StatusOptions) -> String {
         let header: Vec<&str> = header.iter().map(String::as_str).collect();
         // `-o wide` prints messages whole, as kubectl's wide output does.
         let width = if wide { None } else { opts.width };
-        without_header(
+        super::layout::without_header(
             table_shrinking(&header, rows, width, message_col),
             opts.view.no_headers,
         )
     };
     out.push_str(&footer(&report.incomplete, style));
     out
-}
-
-/// The table, less its first line under `--no-headers`.
-pub fn without_header(table: String, no_headers: bool) -> String {
-    if !no_headers {
-        return table;
-    }
-    match table.split_once('\n') {
-        Some((_, rest)) => rest.to_string(),
-        None => String::new(),
-    }
 }
 
 fn object_of<'a>(snap: Option<&'a Snapshot>, item: &Item) -> Option<&'a Object> {

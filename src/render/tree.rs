@@ -200,7 +200,7 @@ pub fn render(report: &TreeReport, opts: &TreeOptions<'_>) -> String {
             cells
         })
         .collect();
-    let mut out = super::status::without_header(
+    let mut out = super::layout::without_header(
         table_shrinking(&header, cells, opts.width, message_col),
         opts.no_headers,
     );

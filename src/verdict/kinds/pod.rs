@@ -11,6 +11,9 @@ use crate::verdict::reason::{Lifecycle, Pod, Reason, Scheduling, Volume};
 use crate::verdict::words::{count, list};
 use crate::verdict::{Judgement, Verdict};
 
+/// A CrashLoopBackOff is a hard failure from this many restarts on.
+pub const CRASH_RESTARTS: i64 = 3;
+
 /// Waiting reasons that will not clear without a change.
 const STUCK: [Pod; 11] = [
     Pod::ImagePullBackOff,
@@ -406,7 +409,7 @@ fn crashing(c: &Container, pod: &Object, now: Timestamp) -> Option<Judgement> {
             since: None,
         }))
     } else {
-        crash_run(c, pod, now).filter(|r| r.failures >= super::pods::CRASH_RESTARTS)
+        crash_run(c, pod, now).filter(|r| r.failures >= CRASH_RESTARTS)
     }?;
     let last = last_exit(c.raw.pointer("/lastState/terminated"))
         .map(|t| format!("; last exit: {t}"))

@@ -11,16 +11,13 @@ use crate::model::{Object, Snapshot, age};
 use crate::verdict::reason::{Pod, Reason, Scheduling};
 use crate::verdict::{Judgement, Verdict};
 
-use super::pod;
+use super::pod::{self, CRASH_RESTARTS};
 
 /// How long every new pod of a workload must have been in a hard failure
 /// before the workload is Failed: long enough for a registry blip, a
 /// ServiceAccount or Secret applied a moment later, or a node joining to
 /// clear it.
 pub const HARD_FAILURE_GRACE: SignedDuration = SignedDuration::from_mins(3);
-
-/// A CrashLoopBackOff is a hard failure from this many restarts on.
-pub const CRASH_RESTARTS: i64 = 3;
 
 /// Whether a pod's reason will not clear without a change (given time).
 fn hard(reason: &Reason) -> bool {
