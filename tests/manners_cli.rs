@@ -70,6 +70,29 @@ fn name_jsonpath_and_custom_columns() {
         out,
         "NAME     ROOT\nweb      ImagePullBackOff\nmigrate  Error\n"
     );
+    // The wide columns are the document's: any -o sees them.
+    let (_, out, _) = shop(&[
+        "status",
+        "pods",
+        "-o",
+        "custom-columns=NAME:.object.name,CONTROLLER:.controller,NODE:.node",
+        "--no-headers",
+    ]);
+    let first = out.lines().next().unwrap_or_default();
+    let cells: Vec<&str> = first.split_whitespace().collect();
+    assert_eq!(cells.len(), 3, "{out}");
+    assert!(
+        cells[1].starts_with("ReplicaSet/") || cells[1].starts_with("Job/"),
+        "{out}"
+    );
+    assert!(!cells[2].is_empty() && cells[2] != "<none>", "{out}");
+    let (_, out, _) = shop(&[
+        "status",
+        "deploy/web",
+        "-o",
+        "jsonpath={.items[0].controller}",
+    ]);
+    assert_eq!(out, "", "a Deployment has no controller");
     let (_, out, _) = shop(&["tree", "job/migrate", "-o", "name"]);
     assert!(out.starts_with("job.batch/migrate\npod/migrate-"), "{out}");
 }

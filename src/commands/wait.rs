@@ -373,21 +373,19 @@ mod tests {
         reason: &str,
         ready: Option<(i64, i64)>,
     ) -> Item {
+        let object = ObjectRef {
+            api_version: "apps/v1".into(),
+            kind: kind.into(),
+            namespace: Some("shop".into()),
+            name: name.into(),
+            uid: None,
+        };
         Item {
-            object: ObjectRef {
-                api_version: "apps/v1".into(),
-                kind: kind.into(),
-                namespace: Some("shop".into()),
-                name: name.into(),
-                uid: None,
-            },
             judgement: Judgement {
                 ready: ready.map(|(ready, desired)| Ready { ready, desired }),
                 ..Judgement::new(verdict, Reason::of(reason), String::new())
             },
-            generation: None,
-            observed_generation: None,
-            created: None,
+            ..Item::missing(&object)
         }
     }
 

@@ -18,7 +18,7 @@ pub struct StatusOptions<'a> {
     pub view: &'a View,
     /// `-A`: the NAMESPACE column even when every row has the same one.
     pub all_namespaces: bool,
-    /// Where labels, controllers and nodes are read from.
+    /// Where labels are read from.
     pub snapshot: Option<&'a Snapshot>,
 }
 
@@ -77,8 +77,13 @@ pub fn render(report: &StatusReport, opts: &StatusOptions) -> String {
             cells.push(Cell::plain(since_text(item, opts.now)));
             if wide {
                 cells.push(Cell::plain(generation_text(item)));
-                cells.push(Cell::plain(obj.map(controller_text).unwrap_or_default()));
-                cells.push(Cell::plain(obj.map(node_text).unwrap_or_default()));
+                let text = |v: &Option<String>| {
+                    v.as_deref()
+                        .map(|v| escape(v).into_owned())
+                        .unwrap_or_default()
+                };
+                cells.push(Cell::plain(text(&item.controller)));
+                cells.push(Cell::plain(text(&item.node)));
             }
             for key in &opts.view.label_columns {
                 cells.push(Cell::plain(
@@ -129,22 +134,6 @@ fn generation_text(item: &Item) -> String {
         (Some(g), None) => g.to_string(),
         _ => String::new(),
     }
-}
-
-/// The controlling owner, `Kind/name`.
-fn controller_text(obj: &Object) -> String {
-    obj.controller()
-        .map(|c| format!("{}/{}", escape(&c.kind), escape(&c.name)))
-        .unwrap_or_default()
-}
-
-/// A pod's node.
-fn node_text(obj: &Object) -> String {
-    obj.raw
-        .pointer("/spec/nodeName")
-        .and_then(|n| n.as_str())
-        .map(|n| escape(n).into_owned())
-        .unwrap_or_default()
 }
 
 /// `--show-labels`: `k=v,k2=v2`, or `<none>` as kubectl prints it.

@@ -23,6 +23,12 @@ pub struct Item {
     pub observed_generation: Option<i64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub created: Option<Timestamp>,
+    /// The controlling owner, `Kind/name`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub controller: Option<String>,
+    /// A pod's node.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub node: Option<String>,
 }
 
 impl Item {
@@ -38,6 +44,11 @@ impl Item {
             generation: obj.generation,
             observed_generation: obj.observed_generation(),
             created: obj.created,
+            controller: obj.controller().map(|c| format!("{}/{}", c.kind, c.name)),
+            node: obj
+                .str("/spec/nodeName")
+                .filter(|_| obj.kind() == "Pod")
+                .map(str::to_string),
         }
     }
 
@@ -58,6 +69,8 @@ impl Item {
             generation: None,
             observed_generation: None,
             created: None,
+            controller: None,
+            node: None,
         }
     }
 }
