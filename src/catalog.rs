@@ -5,27 +5,25 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-/// Built-in namespaced kinds that the API server serves with a status
-/// subresource (v1.36; a test holds this to the recorded discovery
-/// documents). A snapshot file carries no discovery, so this is how it
-/// knows what the live catalog says.
-const BUILTIN_WITH_STATUS: &[(&str, &str)] = &[
-    ("", "PersistentVolumeClaim"),
-    ("", "Pod"),
-    ("", "ReplicationController"),
-    ("", "ResourceQuota"),
-    ("", "Service"),
-    ("apps", "DaemonSet"),
-    ("apps", "Deployment"),
-    ("apps", "ReplicaSet"),
-    ("apps", "StatefulSet"),
-    ("autoscaling", "HorizontalPodAutoscaler"),
-    ("batch", "CronJob"),
-    ("batch", "Job"),
-    ("networking.k8s.io", "Ingress"),
-    ("policy", "PodDisruptionBudget"),
-    ("resource.k8s.io", "ResourceClaim"),
-];
+/// The aggregated discovery documents (`/api`, `/apis`) a v1.36 API server
+/// answered, recorded from the test control plane.
+const RECORDED_API: &str = include_str!("../tests/fixtures/discovery/api.json");
+const RECORDED_APIS: &str = include_str!("../tests/fixtures/discovery/apis.json");
+
+/// The built-in types as a v1.36 API server serves them: their plurals,
+/// short names, categories, scopes and status subresources. A snapshot file
+/// carries no discovery, so this is how it knows what the live catalog
+/// says: `status ep/web` resolves offline as it does live.
+pub fn builtin_types() -> &'static Catalog {
+    static BUILT: std::sync::OnceLock<Catalog> = std::sync::OnceLock::new();
+    BUILT.get_or_init(|| {
+        let parse = |text: &str| -> Value {
+            serde_json::from_str(text).expect("the recorded discovery documents parse")
+        };
+        let (api, apis) = (parse(RECORDED_API), parse(RECORDED_APIS));
+        Catalog::from_aggregated(&[&api, &apis])
+    })
+}
 
 /// The built-in kinds that make pods from a template (a CronJob by way of
 /// its Jobs): their children explain their verdict, and `set image`,
@@ -46,7 +44,9 @@ pub fn makes_pods(group: &str, kind: &str) -> bool {
 
 /// Whether a built-in kind is served with a status subresource.
 pub fn builtin_has_status(group: &str, kind: &str) -> bool {
-    BUILTIN_WITH_STATUS.contains(&(group, kind))
+    builtin_types()
+        .by_kind(group, kind)
+        .is_some_and(|t| t.has_status)
 }
 
 /// Whether a sweep ("every root object in the namespace") judges objects

@@ -1,41 +1,19 @@
 //! Targets resolved against a snapshot file instead of a server: the types
-//! come from the kinds the snapshot holds, with kubectl's short names for
-//! the built-in ones. Pure.
+//! come from the kinds the snapshot holds, named as a v1.36 server serves
+//! the built-in ones (its recorded discovery, `catalog::builtin_types`) and
+//! as a CRD in the snapshot declares a custom one. Pure.
 
 use std::collections::BTreeMap;
 
-use crate::catalog::{Catalog, ResourceType, builtin_has_status, is_builtin_group, is_swept};
+use crate::catalog::{
+    Catalog, ResourceType, builtin_has_status, builtin_types, is_builtin_group, is_swept,
+};
 use crate::model::{Object, ObjectRef, Snapshot, Target};
 use crate::selector::matches_query;
 use crate::targets::TargetSpec;
 
-/// kubectl's short names of built-in kinds.
-const SHORT_NAMES: &[(&str, &[&str])] = &[
-    ("Deployment", &["deploy"]),
-    ("ReplicaSet", &["rs"]),
-    ("StatefulSet", &["sts"]),
-    ("DaemonSet", &["ds"]),
-    ("CronJob", &["cj"]),
-    ("Pod", &["po"]),
-    ("Service", &["svc"]),
-    ("PersistentVolumeClaim", &["pvc"]),
-    ("PersistentVolume", &["pv"]),
-    ("Namespace", &["ns"]),
-    ("Node", &["no"]),
-    ("ConfigMap", &["cm"]),
-    ("ServiceAccount", &["sa"]),
-    ("HorizontalPodAutoscaler", &["hpa"]),
-    ("PodDisruptionBudget", &["pdb"]),
-    ("Ingress", &["ing"]),
-    ("CustomResourceDefinition", &["crd", "crds"]),
-    ("Event", &["ev"]),
-    ("ReplicationController", &["rc"]),
-    ("EndpointSlice", &[]),
-    ("ResourceQuota", &["quota"]),
-    ("LimitRange", &["limits"]),
-];
-
-/// English plural of a kind, lowercase, as the API names resources.
+/// A guess at the plural of a custom kind no CRD in the snapshot names:
+/// English rules, lowercase.
 fn plural(kind: &str) -> String {
     let lower = kind.to_ascii_lowercase();
     if lower.ends_with("s")
@@ -55,6 +33,39 @@ fn plural(kind: &str) -> String {
     }
 }
 
+/// A custom kind's names as its CRD in the snapshot declares them.
+fn from_crd(snap: &Snapshot, group: &str, kind: &str) -> Option<ResourceType> {
+    let crd = snap.objects().iter().find(|o| {
+        o.kind() == "CustomResourceDefinition"
+            && o.group() == "apiextensions.k8s.io"
+            && o.str("/spec/group") == Some(group)
+            && o.str("/spec/names/kind") == Some(kind)
+    })?;
+    let strings = |p: &str| -> Vec<String> {
+        crd.at(p)
+            .and_then(serde_json::Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|v| v.as_str().map(str::to_string))
+            .collect()
+    };
+    Some(ResourceType {
+        group: group.to_string(),
+        version: String::new(),
+        kind: kind.to_string(),
+        plural: crd.str("/spec/names/plural")?.to_string(),
+        singular: crd
+            .str("/spec/names/singular")
+            .map(str::to_string)
+            .unwrap_or_else(|| kind.to_ascii_lowercase()),
+        short_names: strings("/spec/names/shortNames"),
+        categories: strings("/spec/names/categories"),
+        namespaced: crd.str("/spec/scope") == Some("Namespaced"),
+        verbs: vec!["get".into(), "list".into()],
+        has_status: false,
+    })
+}
+
 /// The types present in a snapshot.
 pub fn catalog_of(snap: &Snapshot) -> Catalog {
     let mut seen: BTreeMap<(String, String), ResourceType> = BTreeMap::new();
@@ -68,22 +79,29 @@ pub fn catalog_of(snap: &Snapshot) -> Catalog {
                 .next()
                 .unwrap_or("v1")
                 .to_string();
-            ResourceType {
+            // A built-in kind's names as the server serves them, a custom
+            // kind's as its CRD declares them, else a guess.
+            let known = builtin_types()
+                .by_kind(obj.group(), obj.kind())
+                .cloned()
+                .or_else(|| from_crd(snap, obj.group(), obj.kind()));
+            let mut rt = known.unwrap_or_else(|| ResourceType {
                 group: obj.group().to_string(),
-                version,
+                version: String::new(),
                 kind: obj.kind().to_string(),
                 plural: plural(obj.kind()),
                 singular: obj.kind().to_ascii_lowercase(),
-                short_names: SHORT_NAMES
-                    .iter()
-                    .find(|(k, _)| *k == obj.kind() && is_builtin_group(obj.group()))
-                    .map(|(_, s)| s.iter().map(|x| x.to_string()).collect())
-                    .unwrap_or_default(),
+                short_names: vec![],
                 categories: vec![],
                 namespaced: false,
                 verbs: vec!["get".into(), "list".into()],
                 has_status: false,
-            }
+            });
+            // The version the snapshot's objects were written at; the
+            // scope from where they are.
+            rt.version = version;
+            rt.namespaced = false;
+            rt
         });
         entry.namespaced |= obj.namespace().is_some();
     }
@@ -280,6 +298,52 @@ mod tests {
             vec![],
             "2026-01-01T00:00:00Z".parse().unwrap(),
         )
+    }
+
+    #[test]
+    fn type_names_resolve_offline_as_the_server_serves_them() {
+        let objects = vec![
+            Object::from_value(json!({"apiVersion": "v1", "kind": "Endpoints",
+                "metadata": {"name": "web", "namespace": "shop", "uid": "e1"}}))
+            .unwrap(),
+            Object::from_value(json!({"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+                "metadata": {"name": "gizmoes.example.com", "uid": "crd1"},
+                "spec": {"group": "example.com", "scope": "Namespaced",
+                    "names": {"kind": "Gizmo", "plural": "gizmoes", "singular": "gizmo", "shortNames": ["gz"]}}}))
+            .unwrap(),
+            Object::from_value(json!({"apiVersion": "example.com/v1", "kind": "Gizmo",
+                "metadata": {"name": "g", "namespace": "shop", "uid": "g1"}}))
+            .unwrap(),
+        ];
+        let s = Snapshot::new(
+            objects,
+            vec![],
+            vec![],
+            "2026-01-10T12:00:00Z".parse().unwrap(),
+        );
+        let name = |t: &str, n: &str| TargetSpec::Name {
+            type_: t.into(),
+            name: n.into(),
+        };
+        // As kubectl spells them against a live server.
+        for spelling in ["ep", "endpoints", "Endpoints"] {
+            assert_eq!(
+                resolve(&s, &[name(spelling, "web")], Some("shop")).unwrap(),
+                vec![Target::Found("e1".into())],
+                "{spelling}"
+            );
+        }
+        assert!(resolve(&s, &[name("endpointses", "web")], Some("shop")).is_err());
+        // A custom kind by its CRD's plural and short name.
+        for spelling in ["gz", "gizmoes", "gizmoes.example.com"] {
+            assert_eq!(
+                resolve(&s, &[name(spelling, "g")], Some("shop")).unwrap(),
+                vec![Target::Found("g1".into())],
+                "{spelling}"
+            );
+        }
+        assert!(builtin_has_status("apps", "Deployment"));
+        assert!(!builtin_has_status("", "ConfigMap"));
     }
 
     #[test]

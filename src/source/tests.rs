@@ -860,23 +860,6 @@ fn a_read_that_leans_on_the_list_of_types_says_so() {
     assert!(leaned(objects, name("deploy", "web"), Mode::Why));
 }
 
-/// The built-in kinds a snapshot file takes as having status are the ones
-/// the v1.36 server says have a status subresource.
-#[test]
-fn the_built_in_kinds_with_status_are_the_ones_discovery_serves() {
-    for rt in catalog().types.iter().filter(|t| t.namespaced) {
-        if crate::catalog::is_builtin_group(&rt.group) {
-            assert_eq!(
-                crate::catalog::builtin_has_status(&rt.group, &rt.kind),
-                rt.has_status,
-                "{}/{}",
-                rt.group,
-                rt.kind
-            );
-        }
-    }
-}
-
 /// One definition of a sweep's roots: the live sweep and a snapshot of the
 /// same objects judge the same ones. An orphaned ReplicaSet and a
 /// ResourceQuota are roots (both have status); a ConfigMap is not.
