@@ -6,7 +6,6 @@ use crate::verdict::Judged;
 use std::collections::HashMap;
 
 use serde::Serialize;
-use serde_json::Value;
 
 use crate::model::{Object, ObjectRef};
 use crate::relations::{Edge, End, Node as TreeNode};
@@ -190,49 +189,29 @@ fn failing_containers(pod: &Object) -> Vec<Link> {
     if pod.kind() != "Pod" || !pod.group().is_empty() {
         return out;
     }
-    for (_, status) in pod.container_statuses() {
-        let name = status.get("name").and_then(Value::as_str).unwrap_or("?");
-        let text = |p: &str| {
-            status
-                .pointer(p)
-                .and_then(Value::as_str)
-                .unwrap_or("")
-                .to_string()
-        };
-        let waiting = text("/state/waiting/reason");
-        let terminated = text("/state/terminated/reason");
-        let last = status.pointer("/lastState/terminated");
+    for c in pod.containers() {
         let mut message = Vec::new();
-        let reason = if !waiting.is_empty()
+        let waiting = Reason::of(c.waiting());
+        let reason = if !c.waiting().is_empty()
             && !matches!(
-                Reason::of(&waiting),
+                waiting,
                 Reason::Pod(Pod::ContainerCreating | Pod::PodInitializing)
             ) {
-            message.push(text("/state/waiting/message"));
-            Reason::of(&waiting)
-        } else if !terminated.is_empty()
-            && status
-                .pointer("/state/terminated/exitCode")
-                .and_then(Value::as_i64)
-                != Some(0)
-        {
-            message.push(termination(status.pointer("/state/terminated").unwrap()));
-            Reason::of(&terminated)
-        } else if status.get("ready").and_then(Value::as_bool) == Some(false)
-            && status.pointer("/state/running").is_some()
-        {
+            message.push(c.text("/state/waiting/message").to_string());
+            waiting
+        } else if c.exited_badly() {
+            message.extend(c.exit("/state/terminated"));
+            Reason::or(c.text("/state/terminated/reason"), Lifecycle::Error)
+        } else if c.running_unready() {
             message.push("running but not ready".into());
             Pod::NotReady.into()
         } else {
             continue;
         };
-        if let Some(last) = last {
-            message.push(format!("last termination: {}", termination(last)));
+        if let Some(last) = c.exit("/lastState/terminated") {
+            message.push(format!("last termination: {last}"));
         }
-        let restarts = status
-            .get("restartCount")
-            .and_then(Value::as_i64)
-            .unwrap_or(0);
+        let restarts = c.int("/restartCount");
         if restarts > 0 {
             message.push(format!("{restarts} restarts"));
         }
@@ -240,31 +219,11 @@ fn failing_containers(pod: &Object) -> Vec<Link> {
         out.push(Link {
             object: None,
             edge: None,
-            container: Some(name.to_string()),
+            container: Some(c.name().to_string()),
             verdict: None,
             reason,
             message: message.join("; "),
         });
     }
     out
-}
-
-/// `OOMKilled, exit code 137: message`.
-fn termination(t: &Value) -> String {
-    let reason = t
-        .get("reason")
-        .and_then(Value::as_str)
-        .unwrap_or("terminated");
-    let mut s = match t.get("exitCode").and_then(Value::as_i64) {
-        Some(code) => format!("{reason}, exit code {code}"),
-        None => reason.to_string(),
-    };
-    if let Some(msg) = t
-        .get("message")
-        .and_then(Value::as_str)
-        .filter(|m| !m.is_empty())
-    {
-        s.push_str(&format!(": {msg}"));
-    }
-    s
 }

@@ -1,6 +1,7 @@
 //! The in-memory snapshot of cluster state that every pure stage works on:
 //! objects, events and the gaps the source could not read.
 
+mod container;
 mod event;
 mod object;
 mod pointer;
@@ -9,6 +10,7 @@ mod snapshot;
 mod target;
 mod time;
 
+pub use container::Container;
 #[cfg(test)]
 pub use event::EventSource;
 pub use event::{Event, dedupe_events};

@@ -44,12 +44,77 @@ fn indent(text: &str, by: &str) -> String {
     text.lines().map(|l| format!("{by}{l}\n")).collect()
 }
 
+fn e(s: &str) -> String {
+    escape(s).into_owned()
+}
+
+/// One diagnosis: its header, then each section in turn.
 fn diagnosis(d: &Diagnosis, opts: &WhyOptions) -> String {
+    let mut out = header(d, opts);
+    if d.item.judgement.verdict == Verdict::NotFound {
+        // What is left of a deleted object: its events.
+        if opts.full && !d.events.is_empty() {
+            out.push_str(&events(d, opts));
+        }
+        for s in &d.next_steps {
+            out.push_str(&format!(
+                "\n{}\n  {}\n",
+                opts.style.bold("Next step"),
+                e(&s.text)
+            ));
+            for c in &s.commands {
+                out.push_str(&format!("    {}\n", e(c)));
+            }
+        }
+        return out;
+    }
+    if !d.same_cause.is_empty() {
+        let others: Vec<String> = d
+            .same_cause
+            .iter()
+            .map(|o| format!("{}/{}", e(&o.kind), e(&o.name)))
+            .collect();
+        out.push_str(&format!("  same cause: {}\n", others.join(", ")));
+    }
+    if let Some(g) = d.generation_check.as_ref().filter(|_| opts.full) {
+        out.push_str(&format!("\n{}\n", opts.style.bold("Generation")));
+        for line in &g.summary {
+            out.push_str(&wrap(&e(line), opts.width, "  ", "    "));
+        }
+    }
+    if opts.full && !d.conditions.is_empty() {
+        out.push_str(&conditions(d, opts));
+    }
+    out.push_str(&root_cause(d, opts));
+    if !d.findings.is_empty() {
+        out.push_str(&format!("\n{}\n", opts.style.bold("Also")));
+        for f in &d.findings {
+            out.push_str(&format!(
+                "  - {}: {}\n",
+                e(f.reason.as_str()),
+                e(&f.message)
+            ));
+        }
+    }
+    if opts.full {
+        out.push_str(&events(d, opts));
+    }
+    if !d.next_steps.is_empty() {
+        out.push_str(&format!("\n{}\n", opts.style.bold("Next step")));
+        for s in &d.next_steps {
+            out.push_str(&wrap(&e(&s.text), opts.width, "  ", "    "));
+            for c in &s.commands {
+                out.push_str(&format!("    {}\n", e(c)));
+            }
+        }
+    }
+    out
+}
+
+/// `Kind/name in ns: Verdict (Reason) for 5m`, and its message.
+fn header(d: &Diagnosis, opts: &WhyOptions) -> String {
     let style = opts.style;
-    let width = opts.width.map(|w| w.saturating_sub(2));
     let item = &d.item;
-    let e = |s: &str| escape(s).into_owned();
-    let mut out = String::new();
     let place = item
         .object
         .namespace
@@ -61,7 +126,7 @@ fn diagnosis(d: &Diagnosis, opts: &WhyOptions) -> String {
         .since
         .map(|s| format!(" for {}", age(opts.now, s)))
         .unwrap_or_default();
-    out.push_str(&format!(
+    let mut out = format!(
         "{}{place}: {} ({}){since}\n",
         style.bold(&format!(
             "{}/{}",
@@ -70,201 +135,162 @@ fn diagnosis(d: &Diagnosis, opts: &WhyOptions) -> String {
         )),
         style.verdict(item.judgement.verdict, item.judgement.verdict.as_str()),
         e(item.judgement.reason.as_str())
-    ));
+    );
     if !item.judgement.message.is_empty() {
         out.push_str(&wrap(&e(&item.judgement.message), opts.width, "  ", "    "));
     }
-    if item.judgement.verdict == Verdict::NotFound {
-        // What is left of a deleted object: its events.
-        if opts.full && !d.events.is_empty() {
-            out.push_str(&events(d, opts));
-        }
-        for s in &d.next_steps {
-            out.push_str(&format!(
-                "\n{}\n  {}\n",
-                style.bold("Next step"),
-                e(&s.text)
-            ));
-            for c in &s.commands {
-                out.push_str(&format!("    {}\n", e(c)));
-            }
-        }
-        return out;
-    }
+    out
+}
 
-    if !d.same_cause.is_empty() {
-        let others: Vec<String> = d
-            .same_cause
-            .iter()
-            .map(|o| format!("{}/{}", e(&o.kind), e(&o.name)))
-            .collect();
-        out.push_str(&format!("  same cause: {}\n", others.join(", ")));
+/// The target's conditions, abnormal and lagging ones marked.
+fn conditions(d: &Diagnosis, opts: &WhyOptions) -> String {
+    let style = opts.style;
+    let width = opts.width.map(|w| w.saturating_sub(2));
+    let mut out = format!("\n{}\n", style.bold("Conditions"));
+    let rows = d
+        .conditions
+        .iter()
+        .map(|c| {
+            let flag = match (c.abnormal, c.lagging) {
+                (true, _) => "!",
+                (false, true) => "~",
+                _ => " ",
+            };
+            vec![
+                Cell::plain(flag),
+                Cell::plain(e(&c.condition.type_)),
+                Cell::plain(e(&c.condition.status)),
+                Cell::plain(e(c.condition.reason.as_str())),
+                Cell::plain(
+                    c.condition
+                        .last_transition_time
+                        .map(|t| age(opts.now, t))
+                        .unwrap_or_default(),
+                ),
+                Cell::plain(e(&c.condition.message)),
+            ]
+        })
+        .collect();
+    out.push_str(&indent(
+        &table(
+            &["", "TYPE", "STATUS", "REASON", "AGE", "MESSAGE"],
+            rows,
+            width,
+        ),
+        " ",
+    ));
+    let mut legend = Vec::new();
+    if d.conditions.iter().any(|c| c.abnormal) {
+        legend.push("! abnormal");
     }
-
-    if let Some(g) = d.generation_check.as_ref().filter(|_| opts.full) {
-        out.push_str(&format!("\n{}\n", style.bold("Generation")));
-        for line in &g.summary {
-            out.push_str(&wrap(&e(line), opts.width, "  ", "    "));
-        }
+    if d.conditions.iter().any(|c| !c.abnormal && c.lagging) {
+        legend.push("~ reflects an older generation");
     }
-
-    if opts.full && !d.conditions.is_empty() {
-        out.push_str(&format!("\n{}\n", style.bold("Conditions")));
-        let rows = d
-            .conditions
-            .iter()
-            .map(|c| {
-                let flag = match (c.abnormal, c.lagging) {
-                    (true, _) => "!",
-                    (false, true) => "~",
-                    _ => " ",
-                };
-                vec![
-                    Cell::plain(flag),
-                    Cell::plain(e(&c.condition.type_)),
-                    Cell::plain(e(&c.condition.status)),
-                    Cell::plain(e(c.condition.reason.as_str())),
-                    Cell::plain(
-                        c.condition
-                            .last_transition_time
-                            .map(|t| age(opts.now, t))
-                            .unwrap_or_default(),
-                    ),
-                    Cell::plain(e(&c.condition.message)),
-                ]
-            })
-            .collect();
-        out.push_str(&indent(
-            &table(
-                &["", "TYPE", "STATUS", "REASON", "AGE", "MESSAGE"],
-                rows,
-                width,
-            ),
-            " ",
-        ));
-        let mut legend = Vec::new();
-        if d.conditions.iter().any(|c| c.abnormal) {
-            legend.push("! abnormal");
-        }
-        if d.conditions.iter().any(|c| !c.abnormal && c.lagging) {
-            legend.push("~ reflects an older generation");
-        }
-        if !legend.is_empty() {
-            out.push_str(&style.dim(&format!("  {}\n", legend.join("   "))));
-        }
+    if !legend.is_empty() {
+        out.push_str(&style.dim(&format!("  {}\n", legend.join("   "))));
     }
+    out
+}
 
-    match &d.root_cause {
-        None => out.push_str(&format!(
+/// The root cause, the chain down to it, and the other causes.
+fn root_cause(d: &Diagnosis, opts: &WhyOptions) -> String {
+    let style = opts.style;
+    let width = opts.width.map(|w| w.saturating_sub(2));
+    let Some(cause) = &d.root_cause else {
+        return format!(
             "\n{}\n  every object in its tree is converged\n",
             style.bold("Root cause")
-        )),
-        Some(cause) => {
-            let first = cause.objects.first();
-            let who = first
-                .map(|o| format!("{}/{}", e(&o.kind), e(&o.name)))
-                .unwrap_or_default();
-            let count = if cause.count > 1 {
-                format!(" (x{}, e.g. {who})", cause.count)
-            } else {
-                format!(" ({who})")
-            };
+        );
+    };
+    let first = cause.objects.first();
+    let who = first
+        .map(|o| format!("{}/{}", e(&o.kind), e(&o.name)))
+        .unwrap_or_default();
+    let count = if cause.count > 1 {
+        format!(" (x{}, e.g. {who})", cause.count)
+    } else {
+        format!(" ({who})")
+    };
+    let mut out = format!(
+        "\n{} {}{count}\n",
+        style.bold("Root cause:"),
+        style.verdict(
+            cause.verdict,
+            &format!(
+                "{} {}",
+                e(first.map(|o| o.kind.as_str()).unwrap_or("")),
+                e(cause.reason.as_str())
+            )
+        )
+    );
+    out.push_str(&wrap(&e(&cause.message), opts.width, "  ", "    "));
+    out.push_str(&indent(
+        &table(
+            &["PATH", "VERDICT", "REASON", "MESSAGE"],
+            chain_rows(d, style),
+            width,
+        ),
+        "  ",
+    ));
+    if d.causes.len() > 1 {
+        out.push_str("  Other causes:\n");
+        for c in &d.causes[1..] {
+            let kind = c.objects.first().map(|o| o.kind.as_str()).unwrap_or("");
             out.push_str(&format!(
-                "\n{} {}{count}\n",
-                style.bold("Root cause:"),
-                style.verdict(
-                    cause.verdict,
-                    &format!(
-                        "{} {}",
-                        e(first.map(|o| o.kind.as_str()).unwrap_or("")),
-                        e(cause.reason.as_str())
-                    )
-                )
+                "  - {} x{} {} {}: {}\n",
+                e(kind),
+                c.count,
+                c.verdict,
+                e(c.reason.as_str()),
+                e(&c.message)
             ));
-            out.push_str(&wrap(&e(&cause.message), opts.width, "  ", "    "));
-            let mut rows = Vec::new();
-            // The failing containers of the last pod hang side by side under it.
-            let objects = d.chain.iter().filter(|l| l.object.is_some()).count();
-            for (i, link) in d.chain.iter().enumerate() {
-                let depth = if link.object.is_some() { i } else { objects };
-                let prefix = if depth == 0 {
-                    String::new()
-                } else {
-                    format!("{}└─", "  ".repeat(depth - 1))
-                };
-                let mark = match link.edge {
-                    Some(edge) if edge != crate::relations::Edge::Owns => {
-                        format!("[{}] ", edge.as_str())
-                    }
-                    _ => String::new(),
-                };
-                let name = match (&link.object, &link.container) {
-                    (Some(o), _) => format!("{mark}{}/{}", e(&o.kind), e(&o.name)),
-                    (None, Some(c)) => format!("container {}", e(c)),
-                    (None, None) => String::new(),
-                };
-                let verdict = link.verdict;
-                rows.push(vec![
-                    Cell::plain(format!("{prefix}{name}")),
-                    Cell::painted(verdict.map(|v| v.as_str()).unwrap_or(""), move |s| {
-                        verdict
-                            .map(|v| style.verdict(v, s))
-                            .unwrap_or_else(|| s.to_string())
-                    }),
-                    Cell::plain(e(link.reason.as_str())),
-                    Cell::plain(if link.verdict == Some(Verdict::Converged) {
-                        String::new()
-                    } else {
-                        e(&link.message)
-                    }),
-                ]);
-            }
-            out.push_str(&indent(
-                &table(&["PATH", "VERDICT", "REASON", "MESSAGE"], rows, width),
-                "  ",
-            ));
-            if d.causes.len() > 1 {
-                out.push_str("  Other causes:\n");
-                for c in &d.causes[1..] {
-                    let kind = c.objects.first().map(|o| o.kind.as_str()).unwrap_or("");
-                    out.push_str(&format!(
-                        "  - {} x{} {} {}: {}\n",
-                        e(kind),
-                        c.count,
-                        c.verdict,
-                        e(c.reason.as_str()),
-                        e(&c.message)
-                    ));
-                }
-            }
-        }
-    }
-
-    if !d.findings.is_empty() {
-        out.push_str(&format!("\n{}\n", style.bold("Also")));
-        for f in &d.findings {
-            out.push_str(&format!(
-                "  - {}: {}\n",
-                e(f.reason.as_str()),
-                e(&f.message)
-            ));
-        }
-    }
-
-    if opts.full {
-        out.push_str(&events(d, opts));
-    }
-
-    if !d.next_steps.is_empty() {
-        out.push_str(&format!("\n{}\n", style.bold("Next step")));
-        for s in &d.next_steps {
-            out.push_str(&wrap(&e(&s.text), opts.width, "  ", "    "));
-            for c in &s.commands {
-                out.push_str(&format!("    {}\n", e(c)));
-            }
         }
     }
     out
+}
+
+/// The chain's rows: each object under the one above it, the failing
+/// containers of the last pod side by side under it.
+fn chain_rows(d: &Diagnosis, style: Style) -> Vec<Vec<Cell>> {
+    let objects = d.chain.iter().filter(|l| l.object.is_some()).count();
+    d.chain
+        .iter()
+        .enumerate()
+        .map(|(i, link)| {
+            let depth = if link.object.is_some() { i } else { objects };
+            let prefix = if depth == 0 {
+                String::new()
+            } else {
+                format!("{}└─", "  ".repeat(depth - 1))
+            };
+            let mark = match link.edge {
+                Some(edge) if edge != crate::relations::Edge::Owns => {
+                    format!("[{}] ", edge.as_str())
+                }
+                _ => String::new(),
+            };
+            let name = match (&link.object, &link.container) {
+                (Some(o), _) => format!("{mark}{}/{}", e(&o.kind), e(&o.name)),
+                (None, Some(c)) => format!("container {}", e(c)),
+                (None, None) => String::new(),
+            };
+            let verdict = link.verdict;
+            vec![
+                Cell::plain(format!("{prefix}{name}")),
+                Cell::painted(verdict.map(|v| v.as_str()).unwrap_or(""), move |s| {
+                    verdict
+                        .map(|v| style.verdict(v, s))
+                        .unwrap_or_else(|| s.to_string())
+                }),
+                Cell::plain(e(link.reason.as_str())),
+                Cell::plain(if link.verdict == Some(Verdict::Converged) {
+                    String::new()
+                } else {
+                    e(&link.message)
+                }),
+            ]
+        })
+        .collect()
 }
 
 /// The merged timeline: one line per group of events alike but for

@@ -114,13 +114,12 @@ fn out_of_memory(cx: &Cx) -> NextStep {
 
 /// The container's lastState or state says OOMKilled (read from the field).
 fn oom_killed(pod: &Object, container: Option<&str>) -> bool {
-    pod.container_statuses()
-        .map(|(_, c)| c)
-        .filter(|c| container.is_none_or(|n| c.get("name").and_then(Value::as_str) == Some(n)))
+    pod.containers()
+        .filter(|c| container.is_none_or(|n| c.name() == n))
         .any(|c| {
             ["/lastState/terminated/reason", "/state/terminated/reason"]
                 .iter()
-                .any(|p| c.pointer(p).and_then(Value::as_str) == Some(Pod::OOMKilled.as_str()))
+                .any(|p| c.text(p) == Pod::OOMKilled.as_str())
         })
 }
 

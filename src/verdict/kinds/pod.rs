@@ -5,7 +5,7 @@ use crate::verdict::Judged;
 use jiff::{SignedDuration, Timestamp};
 use serde_json::Value;
 
-use crate::model::{Object, age};
+use crate::model::{Container, Object, age};
 use crate::verdict::conditions::{cite, false_, find, reason_or};
 use crate::verdict::reason::{Lifecycle, Pod, Reason, Scheduling, Volume};
 use crate::verdict::words::{count, list};
@@ -36,63 +36,6 @@ const PROBE_GRACE: SignedDuration = SignedDuration::from_mins(2);
 /// How long a pod whose containers are ready may wait for readiness gates
 /// that nothing sets before it is Failed.
 pub const GATE_GRACE: SignedDuration = SignedDuration::from_mins(10);
-
-/// One entry of `status.containerStatuses` or `status.initContainerStatuses`.
-struct Container<'a> {
-    init: bool,
-    raw: &'a Value,
-}
-
-impl Container<'_> {
-    fn name(&self) -> &str {
-        self.text("/name")
-    }
-    fn text(&self, pointer: &str) -> &str {
-        self.raw
-            .pointer(pointer)
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-    }
-    fn int(&self, pointer: &str) -> i64 {
-        self.raw
-            .pointer(pointer)
-            .and_then(Value::as_i64)
-            .unwrap_or(0)
-    }
-    fn waiting(&self) -> &str {
-        self.text("/state/waiting/reason")
-    }
-    fn time(&self, pointer: &str) -> Option<Timestamp> {
-        parse(self.raw.pointer(pointer))
-    }
-    /// The back-off the kubelet waits out before the next restart, from a
-    /// waiting message such as `back-off 5m0s restarting failed
-    /// container=app pod=web-0`.
-    fn back_off(&self) -> Option<SignedDuration> {
-        let message = self.text("/state/waiting/message");
-        let rest = &message[message.find("back-off ")? + "back-off ".len()..];
-        rest.split_whitespace().next()?.parse().ok()
-    }
-    /// Whether the last termination was a failure (a non-zero exit, or a
-    /// kill such as OOMKilled).
-    fn last_failed(&self) -> bool {
-        self.raw.pointer("/lastState/terminated").is_some()
-            && (self.int("/lastState/terminated/exitCode") != 0
-                || !matches!(self.text("/lastState/terminated/reason"), "" | "Completed"))
-    }
-    fn ready(&self) -> bool {
-        self.raw.get("ready").and_then(Value::as_bool) == Some(true)
-    }
-    /// `container app` or `init container migrate`.
-    fn label(&self) -> String {
-        let kind = if self.init {
-            "init container"
-        } else {
-            "container"
-        };
-        format!("{kind} {}", self.name())
-    }
-}
 
 pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
     let conds = obj.conditions();
@@ -411,7 +354,8 @@ fn crashing(c: &Container, pod: &Object, now: Timestamp) -> Option<Judgement> {
     } else {
         crash_run(c, pod, now).filter(|r| r.failures >= CRASH_RESTARTS)
     }?;
-    let last = last_exit(c.raw.pointer("/lastState/terminated"))
+    let last = c
+        .exit("/lastState/terminated")
         .map(|t| format!("; last exit: {t}"))
         .unwrap_or_default();
     let again = match c.time("/state/running/startedAt") {
@@ -466,21 +410,6 @@ fn stuck(c: &Container) -> Option<Judgement> {
     ))
 }
 
-/// `OOMKilled, exit code 137: message` from a `terminated` state.
-fn last_exit(terminated: Option<&Value>) -> Option<String> {
-    let t = terminated?;
-    let reason = t.get("reason").and_then(Value::as_str).unwrap_or("Error");
-    let code = t.get("exitCode").and_then(Value::as_i64).unwrap_or(0);
-    let message = t
-        .get("message")
-        .and_then(Value::as_str)
-        .map(str::trim)
-        .filter(|m| !m.is_empty())
-        .map(|m| format!(": {m}"))
-        .unwrap_or_default();
-    Some(format!("{reason}, exit code {code}{message}"))
-}
-
 /// A pod in phase Failed: evicted, deadline, or a container that failed.
 fn failed(obj: &Object, containers: &[Container]) -> Judgement {
     if let Some(reason) = obj.str("/status/reason") {
@@ -501,7 +430,7 @@ fn failed(obj: &Object, containers: &[Container]) -> Judgement {
     match failed {
         Some(c) => {
             let reason = Reason::or(c.text("/state/terminated/reason"), Lifecycle::Error);
-            let exit = last_exit(c.raw.pointer("/state/terminated")).unwrap_or_default();
+            let exit = c.exit("/state/terminated").unwrap_or_default();
             Judgement::new(
                 Verdict::Failed,
                 reason,
@@ -521,25 +450,22 @@ fn restarts(containers: &[&Container], snap: &Judged<'_>) -> String {
     }
     let last = containers
         .iter()
-        .filter_map(|c| {
-            let t = c.raw.pointer("/lastState/terminated")?;
-            Some((parse(t.get("finishedAt")), t))
-        })
-        .max_by_key(|(at, _)| *at)
-        .and_then(|(at, t)| {
-            let when = at
+        .filter(|c| c.raw.pointer("/lastState/terminated").is_some())
+        .max_by_key(|c| c.time("/lastState/terminated/finishedAt"))
+        .and_then(|c| {
+            let when = c
+                .time("/lastState/terminated/finishedAt")
                 .map(|at| format!(", {} ago", age(snap.now, at)))
                 .unwrap_or_default();
-            last_exit(Some(t)).map(|e| format!(" (last: {e}{when})"))
+            c.exit("/lastState/terminated")
+                .map(|e| format!(" (last: {e}{when})"))
         })
         .unwrap_or_default();
     format!("; restarted {}{last}", count(total, "time"))
 }
 
 fn statuses(obj: &Object) -> Vec<Container<'_>> {
-    obj.container_statuses()
-        .map(|(init, raw)| Container { init, raw })
-        .collect()
+    obj.containers().collect()
 }
 
 fn ready_since(conds: &[crate::model::Condition]) -> Option<jiff::Timestamp> {
