@@ -54,16 +54,16 @@ impl<R: Reader> Crawl<'_, R> {
             self.tried += 1;
             return;
         }
-        // Per namespace, the read of each object's own events.
-        let mut by_ns: BTreeMap<String, Vec<Read>> = BTreeMap::new();
-        let mut cluster: Vec<Read> = Vec::new();
+        // Per namespace, the read of each object's own events, by its uid.
+        let mut by_ns: BTreeMap<String, Vec<(String, Read)>> = BTreeMap::new();
+        let mut cluster: Vec<(String, Read)> = Vec::new();
         for obj in &self.objects {
             if self.events_read.uids.contains(&obj.uid)
                 || (self.events_of == EventsOf::Unhealthy && !plan::wants_events(obj))
             {
                 continue;
             }
-            let read = plan::events_of(&rt, obj);
+            let read = (obj.uid.clone(), plan::events_of(&rt, obj));
             match obj.namespace() {
                 Some(ns) => by_ns.entry(ns.to_string()).or_default().push(read),
                 None => cluster.push(read),
@@ -76,7 +76,7 @@ impl<R: Reader> Crawl<'_, R> {
                 by_ns.entry(ns.clone()).or_default();
             }
         }
-        let mut by_uid: Vec<Read> = Vec::new();
+        let mut by_uid: Vec<(String, Read)> = Vec::new();
         let mut pages: Vec<(Read, Option<String>)> = Vec::new();
         let mut found: Vec<Event> = Vec::new();
         // Each namespace list read, and what its watch starts from: the
@@ -132,15 +132,13 @@ impl<R: Reader> Crawl<'_, R> {
             }
         }
         by_uid.extend(cluster.into_iter().take(plan::CLUSTER_EVENTS_AT_MOST));
-        for read in &by_uid {
-            if let Some(uid) = read
-                .fields
-                .as_deref()
-                .and_then(|f| f.strip_prefix("involvedObject.uid="))
-            {
-                self.events_read.uids.insert(uid.to_string());
-            }
-        }
+        let by_uid: Vec<Read> = by_uid
+            .into_iter()
+            .map(|(uid, read)| {
+                self.events_read.uids.insert(uid);
+                read
+            })
+            .collect();
         // The rest of busy namespaces, page by page.
         for (read, mut token) in pages {
             while let Some(t) = token.take() {

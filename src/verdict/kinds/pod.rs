@@ -384,7 +384,19 @@ fn stuck(c: &Container) -> Option<Judgement> {
     }
     let message = c.text("/state/waiting/message").trim();
     let image = c.text("/image");
-    if reason.contains("Image") && !image.is_empty() {
+    let pulling = matches!(
+        Reason::of(reason),
+        Reason::Pod(
+            Pod::ErrImagePull
+                | Pod::ImagePullBackOff
+                | Pod::ErrImageNeverPull
+                | Pod::InvalidImageName
+                | Pod::ImageInspectError
+                | Pod::RegistryUnavailable
+                | Pod::SignatureValidationFailed
+        )
+    );
+    if pulling && !image.is_empty() {
         // `Back-off pulling image "x": ErrImagePull: ...` repeats the image.
         let back_off = format!("Back-off pulling image \"{image}\"");
         let detail = match message.strip_prefix(&back_off) {
