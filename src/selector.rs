@@ -1,13 +1,16 @@
 //! Label selectors: the JSON `LabelSelector` of workloads turned into the
 //! query-string form the API server filters by, and matched in memory, both
 //! by kube-core's `Selector`; and the `-l` text form matched against
-//! snapshots (kube-core has no parser for it).
+//! snapshots (kube-core has no parser for it); and the selectors of
+//! Services and budgets, and the workloads whose pod templates they match.
 
 use std::collections::BTreeMap;
 
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
 use kube::core::{Selector, SelectorExt};
 use serde_json::Value;
+
+use crate::model::{Object, Snapshot};
 
 /// A `LabelSelector` as kube-core reads it. `None` for null (selects
 /// nothing) and for a selector the API server would refuse (an unknown
@@ -35,6 +38,64 @@ pub fn matches(selector: &Value, labels: &BTreeMap<String, String>) -> bool {
 /// A Service's `spec.selector` map as a `LabelSelector`.
 pub fn from_map(map: &Value) -> Value {
     serde_json::json!({ "matchLabels": map })
+}
+
+// Selector queries over a snapshot: whose pods a Service or a budget
+// selects, and which workloads would make them.
+
+/// The workloads of a Service's namespace whose pod template its selector
+/// matches: what would make its pods.
+pub fn backing_workloads<'a>(snap: &'a Snapshot, svc: &Object) -> Vec<&'a Object> {
+    let Some(sel) = selector_of(svc) else {
+        return Vec::new();
+    };
+    let mut found: Vec<&Object> = snap
+        .objects()
+        .iter()
+        .filter(|o| {
+            o.namespace() == svc.namespace()
+                && template_labels(o).is_some_and(|labels| matches(&sel, &labels))
+        })
+        .collect();
+    found.sort_by_key(|o| (o.kind(), o.name()));
+    found
+}
+
+/// Whether a workload's pod template carries the labels a selector (query
+/// form) asks for.
+pub fn template_matches(query: &str, workload: &Object) -> bool {
+    template_labels(workload).is_some_and(|labels| matches_query(query, &labels).unwrap_or(false))
+}
+
+/// A Deployment's, StatefulSet's or DaemonSet's pod template labels; none
+/// for any other kind, or a template without labels.
+fn template_labels(workload: &Object) -> Option<BTreeMap<String, String>> {
+    if workload.group() != "apps"
+        || !matches!(workload.kind(), "Deployment" | "StatefulSet" | "DaemonSet")
+    {
+        return None;
+    }
+    let labels: BTreeMap<String, String> = workload
+        .at("/spec/template/metadata/labels")
+        .and_then(|l| l.as_object())
+        .into_iter()
+        .flatten()
+        .filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_string())))
+        .collect();
+    (!labels.is_empty()).then_some(labels)
+}
+
+/// A Service's or PodDisruptionBudget's pod selector as a `LabelSelector`;
+/// none when it selects nothing by design (a Service without a selector).
+pub fn selector_of(obj: &Object) -> Option<serde_json::Value> {
+    match (obj.group(), obj.kind()) {
+        ("", "Service") => obj
+            .at("/spec/selector")
+            .filter(|s| s.as_object().is_some_and(|m| !m.is_empty()))
+            .map(from_map),
+        ("policy", "PodDisruptionBudget") => obj.at("/spec/selector").cloned(),
+        _ => None,
+    }
 }
 
 #[cfg(test)]

@@ -22,6 +22,7 @@ use serde::Serialize;
 use crate::model::{Object, ObjectRef, Snapshot, group_of};
 use crate::selector;
 
+pub use crate::selector::{backing_workloads, selector_of};
 pub use controller::named_like;
 pub use managers::{helm_release, helm_revision, manager_of, source_of};
 pub use near::near_miss;
@@ -329,50 +330,4 @@ fn selected(snap: &Snapshot, obj: &Object) -> Vec<String> {
         .collect();
     pods.sort_by_key(|o| o.name());
     pods.into_iter().map(|o| o.uid.clone()).collect()
-}
-
-/// The workloads of a Service's namespace whose pod template its selector
-/// matches: what would make its pods.
-pub fn backing_workloads<'a>(snap: &'a Snapshot, svc: &Object) -> Vec<&'a Object> {
-    let Some(query) = selector_of(svc).and_then(|s| selector::to_query(&s)) else {
-        return Vec::new();
-    };
-    let mut found: Vec<&Object> = snap
-        .objects()
-        .iter()
-        .filter(|o| o.namespace() == svc.namespace() && template_matches(&query, o))
-        .collect();
-    found.sort_by_key(|o| (o.kind(), o.name()));
-    found
-}
-
-/// Whether a workload's pod template carries the labels a selector (query
-/// form) asks for.
-pub fn template_matches(query: &str, workload: &Object) -> bool {
-    if workload.group() != "apps"
-        || !matches!(workload.kind(), "Deployment" | "StatefulSet" | "DaemonSet")
-    {
-        return false;
-    }
-    let labels: std::collections::BTreeMap<String, String> = workload
-        .at("/spec/template/metadata/labels")
-        .and_then(|l| l.as_object())
-        .into_iter()
-        .flatten()
-        .filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_string())))
-        .collect();
-    !labels.is_empty() && selector::matches_query(query, &labels).unwrap_or(false)
-}
-
-/// A Service's or PodDisruptionBudget's pod selector as a `LabelSelector`;
-/// none when it selects nothing by design (a Service without a selector).
-pub fn selector_of(obj: &Object) -> Option<serde_json::Value> {
-    match (obj.group(), obj.kind()) {
-        ("", "Service") => obj
-            .at("/spec/selector")
-            .filter(|s| s.as_object().is_some_and(|m| !m.is_empty()))
-            .map(selector::from_map),
-        ("policy", "PodDisruptionBudget") => obj.at("/spec/selector").cloned(),
-        _ => None,
-    }
 }

@@ -17,7 +17,7 @@ pub(super) fn step_for(code: Network, cx: &Cx) -> Option<NextStep> {
         Network::ScaledToZero => {
             let svc = who.uid.as_deref().and_then(|u| cx.snap.get(u));
             let scale: Vec<String> = svc
-                .map(|s| crate::relations::backing_workloads(cx.snap, s))
+                .map(|s| crate::selector::backing_workloads(cx.snap, s))
                 .unwrap_or_default()
                 .iter()
                 .map(|w| format!("{} scale {} --replicas=1", kubectl(&w.id), arg(&w.id)))

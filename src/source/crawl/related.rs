@@ -164,7 +164,7 @@ impl<R: Reader> Crawl<'_, R> {
             new.extend(answered.into_iter().flat_map(|(read, objects)| {
                 let keep = kept_if.iter().find(|(r, _)| *r == read).map(|(_, s)| s);
                 objects.into_iter().filter(move |o| match keep {
-                    Some(Select::Template(q)) => crate::relations::template_matches(q, o),
+                    Some(Select::Template(q)) => crate::selector::template_matches(q, o),
                     Some(Select::NamedLike(names)) => crate::relations::named_like(names, o.name()),
                     _ => true,
                 })

@@ -175,7 +175,7 @@ fn endpoints(obj: &Object, snap: &Judged<'_>, selector: &[(String, String)]) -> 
 
 /// A Service whose every backing workload is scaled to 0 replicas.
 fn scaled_to_zero(obj: &Object, snap: &Judged<'_>, selector_text: &str) -> Option<Judgement> {
-    let workloads = crate::relations::backing_workloads(snap, obj);
+    let workloads = crate::selector::backing_workloads(snap, obj);
     let scaled: Vec<String> = workloads
         .iter()
         .filter(|w| {
@@ -200,7 +200,7 @@ fn scaled_to_zero(obj: &Object, snap: &Judged<'_>, selector_text: &str) -> Optio
 /// workloads that would make them, when they were read (the chain follows
 /// them: they are related to the Service).
 fn no_pods(obj: &Object, snap: &Judged<'_>, selector_text: &str) -> Judgement {
-    let workloads = crate::relations::backing_workloads(snap, obj);
+    let workloads = crate::selector::backing_workloads(snap, obj);
     let mut message = format!("selector {selector_text} matches no pods");
     if !workloads.is_empty() {
         let names: Vec<String> = workloads
