@@ -123,31 +123,10 @@ pub fn is_lease(o: &Object) -> bool {
     o.kind() == "Lease" && o.group() == "coordination.k8s.io"
 }
 
-/// The words of a name, lower case: split at anything but letters and
-/// digits, and where a lower-case letter meets an upper-case one
-/// (`PrometheusOperator` → `prometheus`, `operator`).
-pub fn words(name: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut word = String::new();
-    let mut last_lower = false;
-    for c in name.chars() {
-        if !c.is_ascii_alphanumeric() {
-            if !word.is_empty() {
-                out.push(std::mem::take(&mut word));
-            }
-            last_lower = false;
-            continue;
-        }
-        if c.is_ascii_uppercase() && last_lower && !word.is_empty() {
-            out.push(std::mem::take(&mut word));
-        }
-        last_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
-        word.push(c.to_ascii_lowercase());
-    }
-    if !word.is_empty() {
-        out.push(word);
-    }
-    out
+/// The words of a name, lower case (`PrometheusOperator` → `prometheus`,
+/// `operator`): the vocabulary's one splitter.
+fn words(name: &str) -> Vec<String> {
+    crate::verdict::camel_words(name)
 }
 
 /// Words every controller's names share, which say nothing of which one.

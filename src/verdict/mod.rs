@@ -35,7 +35,7 @@ pub use reason::Reason;
 #[cfg(test)]
 pub use value::Ready;
 pub use value::{Judgement, Verdict};
-pub use vocabulary::{Polarity, polarity};
+pub use vocabulary::{Polarity, camel_words, polarity};
 
 use jiff::SignedDuration;
 

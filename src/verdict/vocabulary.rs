@@ -355,7 +355,7 @@ pub fn reason_class(reason: &str) -> ReasonClass {
 
 /// `ImagePullBackOff` → `image pull back off`; `HTTPError` → `http error`;
 /// `no_matching` → `no matching`. Lower case.
-fn camel_words(s: &str) -> Vec<String> {
+pub fn camel_words(s: &str) -> Vec<String> {
     let chars: Vec<char> = s.chars().collect();
     let mut words = Vec::new();
     let mut word = String::new();
