@@ -388,6 +388,22 @@ impl Logged {
     pub fn err(&self) -> String {
         std::fs::read_to_string(&self.stderr).unwrap_or_default()
     }
+
+    /// Waits up to `limit` for it to exit by itself: its exit status (-1
+    /// if a signal ended it), or `None` if it still runs (it is then left
+    /// running, and killed when dropped).
+    pub fn wait_exit(&mut self, limit: Duration) -> Option<i32> {
+        let deadline = Instant::now() + limit;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return Some(status.code().unwrap_or(-1));
+            }
+            if Instant::now() >= deadline {
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
 }
 
 impl Drop for Logged {
