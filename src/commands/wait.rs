@@ -113,15 +113,14 @@ pub async fn run(settings: &Settings, specs: &[TargetSpec], wait: Wait) -> anyho
             )
         })??;
     let retarget = Retarget::new(&loaded.fetched, Subject::Named);
-    let Some(live) = loaded.live else {
+    let Some(mut live) = loaded.live.take() else {
         return Err(needs_live().into());
     };
-    let mut cache = Cache::start(
-        live.api(),
-        std::mem::take(&mut loaded.fetched.watches),
-        loaded.fetched.gaps.clone(),
-    );
+    let mut cache = watch_answer(&live, &mut loaded.fetched);
     let mut snapshot = loaded.fetched.snapshot;
+    // Children an operator made after the first read, asked about again
+    // once each.
+    let mut asked_again: std::collections::HashSet<String> = std::collections::HashSet::new();
     let judge = Judge {
         failure_grace,
         ..settings.judge()
@@ -178,6 +177,20 @@ pub async fn run(settings: &Settings, specs: &[TargetSpec], wait: Wait) -> anyho
                         while cache.changes.try_recv().is_ok() {}
                         if cache.synced() {
                             snapshot = cache.snapshot(jiff::Timestamp::now());
+                            if made_since(&snapshot, &mut asked_again) {
+                                // Read the trees again, the new children in
+                                // full, and watch what that answer read.
+                                let again = load_keep(settings, specs, Mode::Tree { owners: false }, Some(live));
+                                let mut reloaded = tokio::time::timeout_at(deadline, again)
+                                    .await
+                                    .map_err(|_| anyhow::anyhow!("timed out after {timeout:?} reading the new children of the targets"))??;
+                                let Some(l) = reloaded.live.take() else {
+                                    return Err(needs_live().into());
+                                };
+                                live = l;
+                                cache = watch_answer(&live, &mut reloaded.fetched);
+                                snapshot = reloaded.fetched.snapshot;
+                            }
                             targets = retarget.targets(&judge.on(&snapshot));
                             // A watch this user may not open is said at once.
                             for gap in cache.unwatchable() {
@@ -194,6 +207,38 @@ pub async fn run(settings: &Settings, specs: &[TargetSpec], wait: Wait) -> anyho
             }
         }
     }
+}
+
+/// The watches of an answer, and of what operators may make below its
+/// custom resources later.
+fn watch_answer(
+    live: &crate::source::live::Live,
+    fetched: &mut crate::source::live::Fetched,
+) -> Cache {
+    let mut watches = std::mem::take(&mut fetched.watches);
+    let objects: Vec<&crate::model::Object> = fetched.snapshot.objects().iter().collect();
+    watches.extend(live.children_watches(&objects));
+    Cache::start(live.api(), watches, fetched.gaps.clone())
+}
+
+/// Whether an object read only by the children watches (its metadata) is
+/// controlled by a custom resource the answer holds in full, and was not
+/// asked about yet: a child its operator made after the first read (the
+/// children of built-in kinds are watched by their known edges already).
+fn made_since(snap: &Snapshot, asked: &mut std::collections::HashSet<String>) -> bool {
+    let mut new = false;
+    for o in snap.objects().iter().filter(|o| o.metadata_only) {
+        let owned = o
+            .controller()
+            .and_then(|c| snap.get(&c.uid))
+            .is_some_and(|owner| {
+                !owner.metadata_only && !crate::catalog::is_builtin_group(owner.group())
+            });
+        if owned && asked.insert(o.uid.clone()) {
+            new = true;
+        }
+    }
+    new
 }
 
 /// The end of `--timeout` kept for reading the diagnosis: a tenth, at most

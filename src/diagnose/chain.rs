@@ -150,7 +150,9 @@ pub fn id_of(snap: &Judged<'_>, node: &TreeNode) -> ObjectRef {
 }
 
 /// Paths from the root to every node that is not converged while all its
-/// children are.
+/// children are; and to a Failed node whose children are only under way
+/// (an aborted Rollout whose stable ReplicaSet scales back up): its failure
+/// is its own, not theirs.
 fn collect<'a>(
     node: &'a TreeNode,
     path: &mut Vec<&'a TreeNode>,
@@ -163,7 +165,14 @@ fn collect<'a>(
         .iter()
         .filter(|c| subtree_failing(c, verdict))
         .collect();
-    if failing_children.is_empty() {
+    // Only what it owns: an object a relation reaches (the Deployment
+    // behind a Service) may explain the failure while still under way.
+    let own_failure = verdict(&node.key()) == Verdict::Failed
+        && failing_children.iter().all(|c| {
+            c.edge.is_none_or(|e| e == Edge::Owns)
+                && worst(c, verdict) < Verdict::Unknown.severity()
+        });
+    if failing_children.is_empty() || own_failure {
         if verdict(&node.key()) != Verdict::Converged {
             out.push(path.clone());
         }
@@ -173,6 +182,14 @@ fn collect<'a>(
         }
     }
     path.pop();
+}
+
+/// The severity of the worst verdict in a subtree.
+fn worst(node: &TreeNode, verdict: &dyn Fn(&str) -> Verdict) -> u8 {
+    node.children
+        .iter()
+        .map(|c| worst(c, verdict))
+        .fold(verdict(&node.key()).severity(), u8::max)
 }
 
 fn subtree_failing(node: &TreeNode, verdict: &dyn Fn(&str) -> Verdict) -> bool {

@@ -196,6 +196,39 @@ impl Live {
         &self.api
     }
 
+    /// Watches of what an operator may make below custom resources, for an
+    /// answer that stays live (`wait`): metadata-only lists of the
+    /// namespaces' ReplicaSets, StatefulSets, DaemonSets, Deployments, Jobs
+    /// and Pods. A child made after the first read (a Rollout's new
+    /// ReplicaSet) shows there, and the question is asked again for it.
+    pub fn children_watches(&self, objects: &[&Object]) -> Vec<Watch> {
+        let namespaces: BTreeSet<&str> = objects
+            .iter()
+            .filter(|o| !crate::catalog::is_builtin_group(o.group()))
+            .filter_map(|o| o.namespace())
+            .collect();
+        let kinds = [
+            ("apps", "ReplicaSet"),
+            ("apps", "StatefulSet"),
+            ("apps", "DaemonSet"),
+            ("apps", "Deployment"),
+            ("batch", "Job"),
+            ("", "Pod"),
+        ];
+        let mut out = Vec::new();
+        for ns in namespaces {
+            for (group, kind) in kinds {
+                if let Some(rt) = self.catalog.by_kind(group, kind) {
+                    out.push(Watch {
+                        read: Read::list(rt, Some(ns)).metadata_only(),
+                        from: None,
+                    });
+                }
+            }
+        }
+        out
+    }
+
     /// [`Ask::fetch`] over the API client, with a catalog revalidated
     /// before the answer when it goes through every type, and after it
     /// when it leaned on the list of types after all (the question is then

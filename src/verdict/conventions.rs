@@ -12,8 +12,8 @@ use crate::model::{Condition, Object, age};
 
 use super::conditions::{cite, find, reason_or};
 use super::vocabulary::{
-    POSITIVE_CONDITIONS, Polarity, ReasonClass, Word, is_negative_condition, polarity,
-    reason_class, status_word, unqualified,
+    POSITIVE_CONDITIONS, Polarity, ReasonClass, Word, is_health_condition, is_negative_condition,
+    polarity, reason_class, status_word, unqualified,
 };
 use super::{Judgement, Verdict, shapes};
 use crate::verdict::reason::{Lifecycle, Network, Pod, Reason, Workload};
@@ -119,26 +119,9 @@ fn word_fields(obj: &Object) -> Vec<(String, &str, Word)> {
     let Some(status) = obj.status().and_then(Value::as_object) else {
         return out;
     };
-    let named = |k: &str| {
-        let k = k.to_ascii_lowercase();
-        k.ends_with("state")
-            || k.ends_with("status")
-            || matches!(k.as_str(), "phase" | "health" | "compliant" | "compliance")
-    };
     let mut found: Vec<(String, &Value)> = Vec::new();
-    for (key, v) in status {
-        if key == "conditions" {
-            continue;
-        }
-        if named(key) {
-            found.push((format!("status.{key}"), v));
-        }
-        if let Some(inner) = v.as_object() {
-            for (k, iv) in inner.iter().filter(|(k, _)| named(k)) {
-                found.push((format!("status.{key}.{k}"), iv));
-            }
-        }
-    }
+    let mut budget = WORD_FIELDS_VISITED;
+    collect_words(status, "status", 0, &mut found, &mut budget);
     for (path, v) in found {
         if let Some(value) = v.as_str()
             && let Some(word) = status_word(value)
@@ -148,6 +131,55 @@ fn word_fields(obj: &Object) -> Vec<(String, &str, Word)> {
         }
     }
     out
+}
+
+/// How many fields of a status the search for words looks at, at most: a
+/// status of thousands of members is read in part, never at length.
+const WORD_FIELDS_VISITED: usize = 512;
+
+/// How deep below `status` words are looked for: a field of the status, of
+/// an object in it, or of an entry of a map in it (`status.statuses.<reporter>.state`,
+/// `status.brokersState.<id>.configurationState`).
+const WORD_DEPTH: usize = 2;
+
+/// Whether a key names a field that holds a status word.
+fn names_a_word(k: &str) -> bool {
+    let k = k.to_ascii_lowercase();
+    k.ends_with("state")
+        || k.ends_with("status")
+        || matches!(
+            k.as_str(),
+            "phase" | "health" | "compliant" | "compliance" | "result" | "outcome"
+        )
+}
+
+/// The fields of `map` that name a word, and those of the objects below it
+/// to [`WORD_DEPTH`], in order, within the visit budget.
+fn collect_words<'a>(
+    map: &'a serde_json::Map<String, Value>,
+    path: &str,
+    depth: usize,
+    found: &mut Vec<(String, &'a Value)>,
+    budget: &mut usize,
+) {
+    for (key, v) in map {
+        if *budget == 0 {
+            return;
+        }
+        *budget -= 1;
+        if key == "conditions" {
+            continue;
+        }
+        let here = format!("{path}.{key}");
+        if names_a_word(key) {
+            found.push((here.clone(), v));
+        }
+        if depth < WORD_DEPTH
+            && let Some(inner) = v.as_object()
+        {
+            collect_words(inner, &here, depth + 1, found, budget);
+        }
+    }
 }
 
 /// Step 5: status words, error fields, booleans, nested and Ready-style
@@ -163,11 +195,11 @@ pub fn judge(obj: &Object, conds: &[Condition], snap: &Judged<'_>) -> Option<Jud
     if let Some((field, value, _)) = word(Word::Failed) {
         return Some(said(obj, field, value, Verdict::Failed, Lifecycle::Failed));
     }
-    if obj.bool("/status/healthy") == Some(false) {
+    if let Some(field) = false_verdict_field(obj) {
         return Some(Judgement::new(
             Verdict::Failed,
             Pod::Unhealthy,
-            with_detail(obj, "status.healthy is false".into()),
+            with_detail(obj, format!("{field} is false")),
         ));
     }
     if let Some(e) = shapes::error(obj) {
@@ -200,6 +232,9 @@ pub fn judge(obj: &Object, conds: &[Condition], snap: &Judged<'_>) -> Option<Jud
         .filter(|j| j.verdict != Verdict::Converged)
     {
         return Some(j.clone());
+    }
+    if let Some(j) = operation(obj) {
+        return Some(j);
     }
     if let Some((field, value, _)) = word(Word::Suspended) {
         return Some(said(
@@ -235,6 +270,8 @@ pub fn judge(obj: &Object, conds: &[Condition], snap: &Judged<'_>) -> Option<Jud
     for (field, reason) in [
         ("/status/ready", Reason::from(Pod::NotReady)),
         ("/status/readyToUse", Reason::from(Lifecycle::NotReadyToUse)),
+        ("/status/available", Reason::from(Workload::NotAvailable)),
+        ("/status/synced", Reason::from(Lifecycle::InProgress)),
     ] {
         if obj.bool(field) == Some(false) {
             return Some(Judgement::new(
@@ -256,7 +293,16 @@ pub fn judge(obj: &Object, conds: &[Condition], snap: &Judged<'_>) -> Option<Jud
             Lifecycle::Current,
         ));
     }
-    for field in ["/status/healthy", "/status/ready", "/status/readyToUse"] {
+    for field in [
+        "/status/healthy",
+        "/status/ready",
+        "/status/readyToUse",
+        "/status/available",
+        "/status/valid",
+        "/status/pass",
+        "/status/succeeded",
+        "/status/synced",
+    ] {
         if obj.bool(field) == Some(true) {
             return Some(Judgement::new(
                 Verdict::Converged,
@@ -265,7 +311,71 @@ pub fn judge(obj: &Object, conds: &[Condition], snap: &Judged<'_>) -> Option<Jud
             ));
         }
     }
-    None
+    every_part_well(obj, snap)
+}
+
+/// Every part (each parent of a route, each listener) reports health and
+/// all of it is good: the object is Converged, as its parts say.
+fn every_part_well(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
+    let parts = shapes::parts(obj);
+    let mut first: Option<Judgement> = None;
+    for part in &parts {
+        let j = positive(&part.conditions, snap)?;
+        if j.verdict != Verdict::Converged {
+            return None;
+        }
+        first.get_or_insert(Judgement {
+            message: format!("{}: {}", part.label, j.message),
+            ..j
+        });
+    }
+    let j = first?;
+    Some(if parts.len() > 1 {
+        Judgement {
+            message: format!(
+                "every one of {} parts well, e.g. {}",
+                parts.len(),
+                j.message
+            ),
+            ..j
+        }
+    } else {
+        j
+    })
+}
+
+/// A boolean at the top of `status` whose `false` is a verdict, not a
+/// wait: `healthy`, `valid`, `pass`, `succeeded` (a finished run's result),
+/// or any `…Healthy`.
+fn false_verdict_field(obj: &Object) -> Option<String> {
+    let status = obj.status()?.as_object()?;
+    status
+        .iter()
+        .find(|(k, v)| {
+            v.as_bool() == Some(false)
+                && (matches!(k.as_str(), "healthy" | "valid" | "pass" | "succeeded")
+                    || k.ends_with("Healthy"))
+        })
+        .map(|(k, _)| format!("status.{k}"))
+}
+
+/// An operation record's state against what was asked: `currentState`
+/// not yet `desiredState` is work under way.
+fn operation(obj: &Object) -> Option<Judgement> {
+    let current = obj.str("/status/currentState")?;
+    let desired = obj
+        .str("/status/desiredState")
+        .or_else(|| obj.str("/spec/desiredState"))?;
+    (!current.eq_ignore_ascii_case(desired)).then(|| {
+        Judgement::new(
+            Verdict::Progressing,
+            Lifecycle::InProgress,
+            with_detail(
+                obj,
+                format!("status.currentState is {current}, desiredState {desired}"),
+            ),
+        )
+    })
 }
 
 /// `Running` and `Active` as a run reports them: the run is under way.
@@ -353,10 +463,17 @@ fn failure_reason(conds: &[Condition]) -> Option<Judgement> {
 /// The Ready-style conditions: any False one decides by its reason, then
 /// any Unknown one is work under way, then all True is converged.
 fn positive(conds: &[Condition], snap: &Judged<'_>) -> Option<Judgement> {
-    let present: Vec<&Condition> = POSITIVE_CONDITIONS
+    // The well-known types first (their citation leads), then every other
+    // type that says health by its last word (`RevisionHealthy`).
+    let mut present: Vec<&Condition> = POSITIVE_CONDITIONS
         .iter()
         .filter_map(|t| conds.iter().find(|c| unqualified(&c.type_) == *t))
         .collect();
+    for c in conds {
+        if is_health_condition(&c.type_) && !present.iter().any(|p| p.type_ == c.type_) {
+            present.push(c);
+        }
+    }
     if let Some(c) = present.iter().find(|c| c.is_false()) {
         return Some(not_well(c, snap));
     }
@@ -375,6 +492,31 @@ fn positive(conds: &[Condition], snap: &Judged<'_>) -> Option<Judgement> {
         Judgement::new(Verdict::Converged, Reason::of(&c.type_), cite(c))
             .since(c.last_transition_time),
     )
+}
+
+/// A custom resource under way by any rule, health rules included, while
+/// a Ready-style condition of it is False: as the conventions judge that
+/// condition, a terminal reason fails it and any other fails it once it
+/// has stood for [`NO_PROGRESS_GRACE`]; a reason that names work under way
+/// leaves the wait as it was. So no rule keeps a `Ready=False` waiting
+/// for ever.
+pub fn bounded_wait(obj: &Object, j: Judgement, snap: &Judged<'_>) -> Judgement {
+    if j.verdict != Verdict::Progressing {
+        return j;
+    }
+    let conds = obj.conditions();
+    let Some(c) = conds
+        .iter()
+        .find(|c| c.is_false() && is_health_condition(&c.type_))
+    else {
+        return j;
+    };
+    let judged = not_well(c, snap);
+    if judged.verdict == Verdict::Failed {
+        judged
+    } else {
+        j
+    }
 }
 
 /// A Ready-style condition that is False: Failed for a terminal reason,

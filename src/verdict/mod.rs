@@ -78,7 +78,8 @@ pub fn judge(obj: &Object, snap: &Judged<'_>) -> Judgement {
         return j;
     }
     let j = kinds::failed_below(obj, j, snap);
-    kinds::bounded(obj, j, snap)
+    let j = kinds::bounded(obj, j, snap);
+    conventions::bounded_wait(obj, j, snap)
 }
 
 /// The kind's own rule, for the built-in kinds that have one.
@@ -139,11 +140,20 @@ fn judge_own(obj: &Object, snap: &Judged<'_>) -> Judgement {
     if expects_status && status_is_empty(obj) {
         return no_status(obj, snap);
     }
+
     if let Some(j) = rule.and_then(|r| (r.judge)(obj, snap)) {
         return j;
     }
     if let Some(j) = conventions::judge(obj, &conds, snap) {
         return j;
+    }
+    // Nothing in the status speaks, and it holds nothing but identifiers
+    // or empty lists: no health reported yet, rather than no signal.
+    if expects_status
+        && rule.is_none()
+        && let Some(fields) = reports_no_health(obj)
+    {
+        return no_health(obj, snap, &fields);
     }
     default(obj)
 }
@@ -284,6 +294,75 @@ fn no_status(obj: &Object, snap: &Judged<'_>) -> Judgement {
             Lifecycle::WaitingForController,
             "waiting for its controller to write status (age unknown)",
         ),
+    }
+}
+
+/// Status fields that identify what the controller made (AWS ACK's
+/// `ackResourceMetadata`, an `arn`, an `id`) and say nothing of its health.
+const IDENTIFIERS: &[&str] = &[
+    "ackResourceMetadata",
+    "arn",
+    "id",
+    "resourceId",
+    "resourceID",
+    "externalID",
+    "externalName",
+];
+
+/// A status that holds only identifiers, or empty lists and maps
+/// (`conditions: []`): the controller has not reported health yet. The
+/// fields it does hold, to name them.
+fn reports_no_health(obj: &Object) -> Option<Vec<String>> {
+    let status = obj.status()?.as_object()?;
+    let empty = |v: &serde_json::Value| match v {
+        serde_json::Value::Array(a) => a.is_empty(),
+        serde_json::Value::Object(m) => m.is_empty(),
+        serde_json::Value::Null => true,
+        _ => false,
+    };
+    // An observedGeneration alone is evidence the spec was acted on
+    // (`NoHealthSignal`), not a lack of report.
+    let said: Vec<(&String, &serde_json::Value)> = status
+        .iter()
+        .filter(|(k, _)| k.as_str() != "observedGeneration")
+        .collect();
+    (!said.is_empty()
+        && said
+            .iter()
+            .all(|(k, v)| IDENTIFIERS.contains(&k.as_str()) || empty(v)))
+    .then(|| {
+        said.iter()
+            .map(|(k, v)| {
+                if empty(v) {
+                    format!("{k}: {v}")
+                } else {
+                    k.to_string()
+                }
+            })
+            .collect()
+    })
+}
+
+/// A status that reports no health yet: waiting for its controller within
+/// [`NO_STATUS_GRACE`] of creation, then Unknown, naming what it holds.
+fn no_health(obj: &Object, snap: &Judged<'_>, fields: &[String]) -> Judgement {
+    let holds = format!("its status holds only {}", fields.join(", "));
+    match obj.created {
+        Some(created) if snap.now.duration_since(created) > NO_STATUS_GRACE => Judgement::new(
+            Verdict::Unknown,
+            Lifecycle::NoStatus,
+            format!(
+                "{holds}: no health reported since creation {} ago",
+                age(snap.now, created)
+            ),
+        )
+        .since(obj.created),
+        _ => Judgement::new(
+            Verdict::Progressing,
+            Lifecycle::WaitingForController,
+            format!("{holds}: waiting for its controller to report health"),
+        )
+        .since(obj.created),
     }
 }
 

@@ -191,10 +191,21 @@ pub fn error(obj: &Object) -> Option<String> {
     if let Some(e) = obj.at("/status/error").and_then(text) {
         return Some(format!("status.error: {e}"));
     }
-    let errors = obj.at("/status/errors").and_then(Value::as_array)?;
+    // A list of errors, or an operation's (`lastOperation.state:
+    // Succeeded` with `lastErrors`: it did not succeed).
+    let (field, errors) = [
+        ("status.errors", "/status/errors"),
+        ("status.lastErrors", "/status/lastErrors"),
+        (
+            "status.lastOperation.errors",
+            "/status/lastOperation/errors",
+        ),
+    ]
+    .into_iter()
+    .find_map(|(field, p)| Some((field, obj.at(p)?.as_array().filter(|a| !a.is_empty())?)))?;
     let first = errors.iter().find_map(text)?;
     Some(format!(
-        "status.errors has {} {}: {first}",
+        "{field} has {} {}: {first}",
         errors.len(),
         if errors.len() == 1 {
             "entry"

@@ -909,3 +909,86 @@ fn a_wait_on_a_missing_or_unready_issuer_is_bounded() {
         "{message}"
     );
 }
+
+/// A custom resource of `kind` with this status, created 2026-11-29T22:00Z,
+/// at generation 1, judged at [`NOW`] (30 minutes later) by the
+/// conventions.
+fn custom(kind: &str, status: serde_json::Value) -> (Verdict, String, String) {
+    let obj = crate::model::Object::from_value(serde_json::json!({
+        "apiVersion": "example.io/v1", "kind": kind,
+        "metadata": {"name": "x", "namespace": "ns", "uid": "u", "generation": 1,
+            "creationTimestamp": "2026-11-29T22:00:00Z"},
+        "spec": {"size": 1},
+        "status": status,
+    }))
+    .unwrap();
+    let snap = crate::model::Snapshot::new(vec![obj.clone()], vec![], vec![], NOW.parse().unwrap());
+    let j = judge(&obj, &Judged::builtin(&snap));
+    (j.verdict, j.reason.to_string(), j.message)
+}
+
+#[test]
+fn long_tail_signals_are_read_by_their_words_and_shapes() {
+    use serde_json::json;
+    let cond = |t: &str, s: &str, reason: &str, at: &str| json!({"type": t, "status": s, "reason": reason, "message": "m", "lastTransitionTime": at});
+    let old = "2026-11-29T22:00:00Z";
+    let recent = "2026-11-29T22:28:00Z";
+    #[rustfmt::skip]
+    let cases: Vec<(&str, serde_json::Value, Verdict, &str)> = vec![
+        // 1. Condition types by their last word, compound ones included.
+        ("a compound health type True", json!({"conditions": [cond("RevisionHealthy", "True", "Healthy", old)]}), Converged, "RevisionHealthy"),
+        ("a single Valid", json!({"conditions": [cond("Valid", "True", "", old)]}), Converged, "Valid"),
+        ("a remote sync True", json!({"conditions": [cond("RemoteSynced", "True", "", old)]}), Converged, "RemoteSynced"),
+        ("a compound health type False, recently", json!({"conditions": [cond("ChildrenResourcesHealthy", "False", "SomeChildren", recent)]}), Progressing, "SomeChildren"),
+        ("a compound health type False for long", json!({"conditions": [cond("DaemonHealthy", "False", "SomeChildren", old)]}), Failed, "SomeChildren"),
+        ("Orphan True", json!({"conditions": [cond("Orphan", "True", "OwnerDeleted", old)]}), Failed, "OwnerDeleted"),
+        ("an Invalid… type True", json!({"conditions": [cond("InvalidSpecification", "True", "", old)]}), Failed, "InvalidSpecification"),
+        // 2. Status maps keyed by reporter.
+        ("every reporter accepts", json!({"statuses": {"gloo-system": {"state": "Accepted"}, "edge": {"state": "Accepted"}}}), Converged, "Accepted"),
+        ("one reporter rejects", json!({"statuses": {"gloo-system": {"state": "Accepted"}, "edge": {"state": "Rejected", "reason": "bad route"}}}), Failed, "Rejected"),
+        ("one reporter warns", json!({"statuses": {"gloo-system": {"state": "Warning"}}}), Failed, "Warning"),
+        ("a member's state", json!({"brokersState": {"0": {"configurationState": "ConfigInSync"}, "1": {"configurationState": "ConfigOutOfSync", "gracefulActionState": {"errorMessage": ""}}}}), Progressing, "ConfigOutOfSync"),
+        // 3. Booleans at the top of status.
+        ("healthy true", json!({"healthy": true}), Converged, "Current"),
+        ("valid false", json!({"valid": false}), Failed, "Unhealthy"),
+        ("a …Healthy false", json!({"clusterHealthy": false}), Failed, "Unhealthy"),
+        ("available false", json!({"available": false}), Progressing, "NotAvailable"),
+        ("a finished run that did not pass", json!({"state": "Completed", "pass": false}), Failed, "Unhealthy"),
+        ("a finished run with a failed result", json!({"state": "Completed", "result": "Failed"}), Failed, "Failed"),
+        // 5. Empty reports.
+        ("only identifiers and no conditions", json!({"conditions": [], "ackResourceMetadata": {"arn": "arn:aws:s3:::x", "ownerAccountID": "1"}}), Unknown, "NoStatus"),
+        // 7. Operation records.
+        ("an operation processing", json!({"lastOperation": {"state": "Processing", "type": "Create"}}), Progressing, "Processing"),
+        ("an operation that succeeded with errors", json!({"lastOperation": {"state": "Succeeded"}, "lastErrors": [{"description": "quota", "code": "ERR"}]}), Failed, "Error"),
+        ("a current state short of the desired one", json!({"currentState": "Stopped", "desiredState": "Running"}), Progressing, "InProgress"),
+    ];
+    let mut wrong = Vec::new();
+    for (name, status, verdict, reason) in cases {
+        let (v, r, m) = custom("Gadget", status);
+        if v != verdict || r != reason {
+            wrong.push(format!("{name}: want {verdict} {reason}, got {v} {r}: {m}"));
+        }
+    }
+    assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
+    // A status holding only identifiers, young: waiting for its controller.
+    let obj = crate::model::Object::from_value(json!({
+        "apiVersion": "s3.services.k8s.aws/v1alpha1", "kind": "Bucket",
+        "metadata": {"name": "b", "namespace": "ns", "uid": "b", "generation": 1,
+            "creationTimestamp": "2026-11-29T22:29:40Z"},
+        "spec": {"name": "b"},
+        "status": {"ackResourceMetadata": {"ownerAccountID": "1"}, "conditions": []}}))
+    .unwrap();
+    let snap = crate::model::Snapshot::new(vec![obj.clone()], vec![], vec![], NOW.parse().unwrap());
+    let j = judge(&obj, &Judged::builtin(&snap));
+    assert_eq!(
+        (j.verdict, j.reason.as_str()),
+        (Progressing, "WaitingForController"),
+        "{}",
+        j.message
+    );
+    assert!(
+        j.message.contains("ackResourceMetadata, conditions: []"),
+        "{}",
+        j.message
+    );
+}

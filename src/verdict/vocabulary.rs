@@ -38,6 +38,7 @@ pub const WORDS: &[(&str, Word)] = &[
     ("expired", Word::Failed),
     ("cancelled", Word::Failed),
     ("canceled", Word::Failed),
+    ("warning", Word::Failed),
     // Work under way.
     ("pending", Word::Progressing),
     ("provisioning", Word::Progressing),
@@ -70,6 +71,7 @@ pub const WORDS: &[(&str, Word)] = &[
     ("submitted", Word::Progressing),
     ("retrying", Word::Progressing),
     ("outofsync", Word::Progressing),
+    ("processing", Word::Progressing),
     // Done, or in its steady state.
     ("succeeded", Word::Converged),
     ("success", Word::Converged),
@@ -85,6 +87,7 @@ pub const WORDS: &[(&str, Word)] = &[
     ("deployed", Word::Converged),
     ("established", Word::Converged),
     ("synced", Word::Converged),
+    ("insync", Word::Converged),
     ("provisioned", Word::Converged),
     ("issued", Word::Converged),
     ("online", Word::Converged),
@@ -95,6 +98,7 @@ pub const WORDS: &[(&str, Word)] = &[
     ("healthok", Word::Converged),
     ("compliant", Word::Converged),
     ("valid", Word::Converged),
+    ("accepted", Word::Converged),
     // Stopped on purpose.
     ("suspended", Word::Suspended),
     ("paused", Word::Suspended),
@@ -124,11 +128,16 @@ pub fn status_word(value: &str) -> Option<Word> {
     // Words that mean something else inside a phrase: `Failing over` is a
     // failover under way, `Setting up` and `a new replica` say nothing.
     const NOT_IN_PHRASES: [&str; 4] = ["failing", "up", "new", "current"];
-    let said: Vec<Word> = words
+    let mut said: Vec<Word> = words
         .iter()
         .filter(|w| !NOT_IN_PHRASES.contains(&w.as_str()))
         .filter_map(|w| lookup(w))
         .collect();
+    // Words that are one word of the table together (`Config Out Of Sync`,
+    // `In Sync`).
+    for n in [2, 3] {
+        said.extend(words.windows(n).filter_map(|w| lookup(&w.concat())));
+    }
     let negated = words.iter().any(|w| w == "not" || w == "no");
     [Word::Failed, Word::Progressing, Word::Suspended]
         .into_iter()
@@ -166,6 +175,8 @@ pub enum Polarity {
 /// `DisruptionTarget`) and those many operators share.
 const PROBLEM_TYPES: &[&str] = &[
     "Degraded",
+    "Orphan",
+    "Orphaned",
     "Stalled",
     "Failed",
     "Failure",
@@ -211,6 +222,37 @@ const WORK_TYPES: &[&str] = &[
     "Terminating",
 ];
 
+/// The last words of condition types whose `True` says the object is well,
+/// compound ones included (`RevisionHealthy`, `RemoteSynced`,
+/// `ChildrenResourcesHealthy`, `KruisePodReady`, `Valid`): good news when
+/// True, a problem when False.
+const GOOD_LAST_WORDS: &[&str] = &[
+    "ready",
+    "available",
+    "healthy",
+    "synced",
+    "succeeded",
+    "accepted",
+    "programmed",
+    "valid",
+    "completed",
+    "complete",
+    "reconciled",
+    "established",
+    "bound",
+    "initialized",
+    "resolved",
+];
+
+/// Whether a condition type says, by its whole word or its last, that the
+/// object is well when it is True (and not well when False).
+pub fn is_health_condition(type_: &str) -> bool {
+    polarity(type_) == Polarity::Good
+        && camel_words(unqualified(type_))
+            .last()
+            .is_some_and(|w| GOOD_LAST_WORDS.contains(&w.as_str()))
+}
+
 /// What a condition type's `True` says. A prefix such as AWS ACK's `ACK.`
 /// is ignored, and the words of the type (`In-progress`, `ACK.Terminal`)
 /// are compared without case or separators.
@@ -224,7 +266,9 @@ pub fn polarity(type_: &str) -> Polarity {
             && (words
                 .last()
                 .is_some_and(|w| PROBLEM_LAST_WORDS.contains(&w.as_str()))
-                || words.first().is_some_and(|w| w == "failed")))
+                || words
+                    .first()
+                    .is_some_and(|w| w == "failed" || w == "invalid")))
     {
         Polarity::Problem
     } else if is(WORK_TYPES)
