@@ -679,24 +679,16 @@ fn assert_converges_again(ns: &Namespace, generation: u64) {
     assert_eq!(r["status"]["observedGeneration"], generation.to_string());
 }
 
-#[test]
-fn argo_rollouts_controller_stopped_is_named_by_its_lease() {
-    let argo = ARGO_ROLLOUTS.exclusive();
-    let ns = Namespace::new("op-argo-stopped");
-    healthy_rollout(&ns, 2, TIMED_PAUSE);
-    argo.stop();
-    let changed = Instant::now();
-    let generation = patch_image(&ns, "example.test/app:2");
-    assert_change_unobserved(&ns, generation);
-
-    // Once the Lease (15 s) has expired and the lag outlasted its 30 s
-    // grace, `why` traces it to the controller.
+/// `why TARGET` once it traces the lag to a controller that is down (its
+/// Lease expired and the lag outlasted its grace): the item, whose
+/// controller is the `lease` (namespace, name).
+fn down_by_lease(ns: &Namespace, target: &str, changed: Instant, lease: (&str, &str)) -> Value {
     let mut item = Value::Null;
     wait_until(
         "why to find the controller down",
         Duration::from_secs(90),
         || {
-            item = item_of(&ns, "why", "rollout/web").1;
+            item = item_of(ns, "why", target).1;
             item["rootCause"]["reason"] == "ControllerDown"
         },
     );
@@ -710,9 +702,31 @@ fn argo_rollouts_controller_stopped_is_named_by_its_lease() {
             c["lease"]["namespace"].as_str(),
             c["lease"]["name"].as_str()
         ),
-        (Some("argo-rollouts"), Some("argo-rollouts-controller-lock")),
+        (Some(lease.0), Some(lease.1)),
         "{c:#}"
     );
+    item
+}
+
+#[test]
+fn argo_rollouts_controller_stopped_is_named_by_its_lease() {
+    let argo = ARGO_ROLLOUTS.exclusive();
+    let ns = Namespace::new("op-argo-stopped");
+    healthy_rollout(&ns, 2, TIMED_PAUSE);
+    argo.stop();
+    let changed = Instant::now();
+    let generation = patch_image(&ns, "example.test/app:2");
+    assert_change_unobserved(&ns, generation);
+
+    // Once the Lease (15 s) has expired and the lag outlasted its 30 s
+    // grace, `why` traces it to the controller.
+    let item = down_by_lease(
+        &ns,
+        "rollout/web",
+        changed,
+        ("argo-rollouts", "argo-rollouts-controller-lock"),
+    );
+    let c = &item["controller"];
     assert_eq!(
         (c["expired"].as_bool(), c["down"].as_bool()),
         (Some(true), Some(true)),
@@ -1103,28 +1117,13 @@ fn cert_manager_stopped_is_named_by_its_lease() {
         "{item:#}"
     );
 
-    let mut item = Value::Null;
-    wait_until(
-        "why to find cert-manager down",
-        Duration::from_secs(90),
-        || {
-            item = item_of(&ns, "why", "certificate/web").1;
-            item["rootCause"]["reason"] == "ControllerDown"
-        },
-    );
-    eprintln!(
-        "why named cert-manager down {:?} after the change",
-        changed.elapsed()
+    let item = down_by_lease(
+        &ns,
+        "certificate/web",
+        changed,
+        ("kube-system", "cert-manager-controller"),
     );
     let c = &item["controller"];
-    assert_eq!(
-        (
-            c["lease"]["namespace"].as_str(),
-            c["lease"]["name"].as_str()
-        ),
-        (Some("kube-system"), Some("cert-manager-controller")),
-        "{c:#}"
-    );
     assert_eq!(c["down"], true, "{c:#}");
     let matched = c["matchedBy"].as_str().unwrap_or_default();
     assert!(matched.contains("cert-manager"), "matched by: {matched:?}");

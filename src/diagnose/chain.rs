@@ -123,22 +123,38 @@ pub fn ranked_causes(
 
 /// Causes that will not pass without a change rank above the rest.
 pub fn hardness(reason: &Reason) -> u8 {
-    match reason {
-        Reason::Pod(
-            Pod::CrashLoopBackOff
-            | Pod::ImagePullBackOff
-            | Pod::ErrImagePull
-            | Pod::InvalidImageName
-            | Pod::CreateContainerConfigError
-            | Pod::Evicted,
-        )
+    let hard = match reason {
+        // Exits: the logs may show it passes on a retry.
+        Reason::Pod(Pod::CreateContainerError | Pod::RunContainerError | Pod::PodFailed) => false,
+        r if is_container_failure(r) => true,
+        Reason::Pod(Pod::Evicted)
         | Reason::Workload(Workload::BackoffLimitExceeded | Workload::DeadlineExceeded)
         | Reason::Lifecycle(Lifecycle::NotFound)
         | Reason::Admission(Admission::FailedCreate)
-        | Reason::Scheduling(Scheduling::Unschedulable | Scheduling::NodeNotReady)
-        | Reason::Network(Network::ScaledToZero | Network::NamedPortNotFound) => 2,
-        _ => 1,
-    }
+        | Reason::Scheduling(Scheduling::NodeNotReady)
+        | Reason::Network(Network::ScaledToZero | Network::NamedPortNotFound) => true,
+        _ => false,
+    };
+    if hard { 2 } else { 1 }
+}
+
+/// A failure of a pod's containers themselves (an image, a crash, a config
+/// they need, an exit), or of its scheduling: what the pod's own step
+/// says, not its node.
+pub fn is_container_failure(reason: &Reason) -> bool {
+    matches!(
+        reason,
+        Reason::Pod(
+            Pod::CrashLoopBackOff
+                | Pod::ImagePullBackOff
+                | Pod::ErrImagePull
+                | Pod::InvalidImageName
+                | Pod::CreateContainerConfigError
+                | Pod::CreateContainerError
+                | Pod::RunContainerError
+                | Pod::PodFailed
+        ) | Reason::Scheduling(Scheduling::Unschedulable)
+    )
 }
 
 /// The identity of a node: the object's, or the missing one's.

@@ -1475,3 +1475,143 @@ fn steps_edit_what_the_user_owns_in_the_operators_own_verbs() {
         d.next_steps[0].text
     );
 }
+
+#[test]
+fn a_schedule_whose_runs_are_skipped_is_not_converged_and_names_the_hanging_job() {
+    let cron = obj(json!({"apiVersion": "batch/v1", "kind": "CronJob",
+        "metadata": {"name": "report", "namespace": "ops", "uid": "cj", "generation": 1,
+            "creationTimestamp": "2026-11-29T22:00:00Z"},
+        "spec": {"schedule": "* * * * *", "concurrencyPolicy": "Forbid",
+            "jobTemplate": {"spec": {"template": {"spec": {"containers": [{"name": "r", "image": "r:1"}]}}}}},
+        "status": {"active": [{"kind": "Job", "name": "report-29400000", "namespace": "ops", "uid": "job"}],
+            "lastScheduleTime": "2026-11-29T22:13:00Z", "lastSuccessfulTime": "2026-11-29T22:12:40Z"}}));
+    let job = obj(json!({"apiVersion": "batch/v1", "kind": "Job",
+        "metadata": {"name": "report-29400000", "namespace": "ops", "uid": "job",
+            "creationTimestamp": "2026-11-29T22:13:00Z",
+            "ownerReferences": [{"apiVersion": "batch/v1", "kind": "CronJob", "name": "report", "uid": "cj", "controller": true}]},
+        "spec": {"template": {"spec": {"containers": [{"name": "r", "image": "r:1"}]}}},
+        "status": {"active": 1, "ready": 1, "startTime": "2026-11-29T22:13:00Z"}}));
+    let skipped = Event::from_value(&json!({"apiVersion": "v1", "kind": "Event",
+        "metadata": {"name": "report.1", "namespace": "ops", "uid": "e1"},
+        "involvedObject": {"apiVersion": "batch/v1", "kind": "CronJob", "name": "report", "namespace": "ops", "uid": "cj"},
+        "type": "Normal", "reason": "JobAlreadyActive", "count": 16,
+        "message": "Not starting job because prior execution is running and concurrency policy is Forbid",
+        "firstTimestamp": "2026-11-29T22:14:00Z", "lastTimestamp": "2026-11-29T22:29:00Z",
+        "source": {"component": "cronjob-controller"}}))
+    .unwrap();
+    let snap = Snapshot::new(
+        vec![cron.clone(), job],
+        vec![skipped],
+        vec![],
+        NOW.parse().unwrap(),
+    );
+    let d = diagnose(&Judged::builtin(&snap), &cron.uid);
+    assert_eq!(
+        (d.item.judgement.verdict, d.item.judgement.reason.as_str()),
+        (Verdict::Failed, "RunsSkipped"),
+        "{}",
+        d.item.judgement.message
+    );
+    assert!(
+        d.item
+            .judgement
+            .message
+            .contains("JobAlreadyActive (16 times)"),
+        "{}",
+        d.item.judgement.message
+    );
+    let text = step_text(&d);
+    assert!(
+        text.contains("Job report-29400000 has not finished"),
+        "{text}"
+    );
+    assert!(
+        text.contains("kubectl -n ops logs job/report-29400000"),
+        "{text}"
+    );
+    // Without the controller's word, the schedule is kept.
+    let quiet = Snapshot::new(
+        snap.objects().to_vec(),
+        vec![],
+        vec![],
+        NOW.parse().unwrap(),
+    );
+    assert_eq!(
+        diagnose(&Judged::builtin(&quiet), &cron.uid)
+            .item
+            .judgement
+            .verdict,
+        Verdict::Converged
+    );
+}
+
+#[test]
+fn a_startup_probe_that_never_passes_is_told_from_readiness_and_named_with_its_budget() {
+    let pod = |restarts: i64, waiting: serde_json::Value| {
+        obj(json!({"apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": "api-0", "namespace": "shop", "uid": "p", "creationTimestamp": "2026-11-29T22:00:00Z"},
+            "spec": {"nodeName": "n1", "containers": [{"name": "app", "image": "api:2",
+                "startupProbe": {"httpGet": {"path": "/healthz", "port": 8080}, "failureThreshold": 30, "periodSeconds": 10}}]},
+            "status": {"phase": "Running", "startTime": "2026-11-29T22:00:00Z",
+                "conditions": [{"type": "Ready", "status": "False", "lastTransitionTime": "2026-11-29T22:00:00Z"},
+                               {"type": "ContainersReady", "status": "False", "lastTransitionTime": "2026-11-29T22:00:00Z"}],
+                "containerStatuses": [{"name": "app", "ready": false, "started": false, "restartCount": restarts, "image": "api:2",
+                    "state": waiting,
+                    "lastState": {"terminated": {"exitCode": 137, "reason": "Error", "startedAt": "2026-11-29T22:24:00Z", "finishedAt": "2026-11-29T22:29:00Z"}}}]}}))
+    };
+    let event = |reason: &str, type_: &str, message: &str| {
+        Event::from_value(&json!({"apiVersion": "v1", "kind": "Event",
+            "metadata": {"name": format!("api-0.{reason}"), "namespace": "shop", "uid": format!("e-{reason}")},
+            "involvedObject": {"kind": "Pod", "name": "api-0", "namespace": "shop", "uid": "p"},
+            "type": type_, "reason": reason, "message": message, "count": 30,
+            "firstTimestamp": "2026-11-29T22:00:10Z", "lastTimestamp": "2026-11-29T22:29:50Z",
+            "source": {"component": "kubelet"}}))
+        .unwrap()
+    };
+    let events = vec![
+        event(
+            "Unhealthy",
+            "Warning",
+            "Startup probe failed: HTTP probe failed with statuscode: 503",
+        ),
+        event(
+            "Killing",
+            "Normal",
+            "Container app failed startup probe, will be restarted",
+        ),
+    ];
+    // Restarted by its startup probe, in back-off: the step names the
+    // probe and its budget, not the readiness probe.
+    let crashing = pod(
+        5,
+        json!({"waiting": {"reason": "CrashLoopBackOff", "message": "back-off 2m40s restarting failed container=app pod=api-0"}}),
+    );
+    let snap = Snapshot::new(
+        vec![crashing.clone()],
+        events.clone(),
+        vec![],
+        NOW.parse().unwrap(),
+    );
+    let text = step_text(&diagnose(&Judged::builtin(&snap), &crashing.uid));
+    assert!(
+        text.contains(
+            "does not pass its startup probe (GET /healthz on port 8080, 30 × 10s = 300s allowed)"
+        ),
+        "{text}"
+    );
+    assert!(!text.contains("readiness"), "{text}");
+    // Running, not started: the startup probe, not the readiness probe.
+    let running = pod(1, json!({"running": {"startedAt": "2026-11-29T22:29:30Z"}}));
+    let snap = Snapshot::new(vec![running.clone()], events, vec![], NOW.parse().unwrap());
+    let d = diagnose(&Judged::builtin(&snap), &running.uid);
+    assert_eq!(
+        d.item.judgement.reason, "StartupProbeFailed",
+        "{}",
+        d.item.judgement.message
+    );
+    assert!(
+        d.item.judgement.message.contains("startup probe failed"),
+        "{}",
+        d.item.judgement.message
+    );
+}

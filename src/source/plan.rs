@@ -273,6 +273,11 @@ pub fn wants_events(obj: &Object) -> bool {
                 || obj.condition("ReplicaFailure").is_some_and(|c| c.is_true())
         }
         ("apps", "DaemonSet") => int("/status/numberReady") < int("/status/desiredNumberScheduled"),
+        // A run still going may be one its next runs are skipped for.
+        ("batch", "CronJob") => obj
+            .at("/status/active")
+            .and_then(|a| a.as_array())
+            .is_some_and(|a| !a.is_empty()),
         ("batch", "Job") => {
             obj.int("/status/failed").is_some_and(|f| f > 0)
                 || (obj.at("/status/completionTime").is_none() && int("/status/active") == 0)

@@ -347,23 +347,17 @@ fn reports_no_health(obj: &Object) -> Option<Vec<String>> {
 /// [`NO_STATUS_GRACE`] of creation, then Unknown, naming what it holds.
 fn no_health(obj: &Object, snap: &Judged<'_>, fields: &[String]) -> Judgement {
     let holds = format!("its status holds only {}", fields.join(", "));
-    match obj.created {
-        Some(created) if snap.now.duration_since(created) > NO_STATUS_GRACE => Judgement::new(
-            Verdict::Unknown,
-            Lifecycle::NoStatus,
-            format!(
-                "{holds}: no health reported since creation {} ago",
-                age(snap.now, created)
-            ),
-        )
-        .since(obj.created),
-        _ => Judgement::new(
-            Verdict::Progressing,
-            Lifecycle::WaitingForController,
-            format!("{holds}: waiting for its controller to report health"),
-        )
-        .since(obj.created),
-    }
+    let mut j = no_status(obj, snap);
+    j.message = match j.verdict {
+        Verdict::Unknown => format!(
+            "{holds}: no health reported since creation{}",
+            obj.created
+                .map(|c| format!(" {} ago", age(snap.now, c)))
+                .unwrap_or_default()
+        ),
+        _ => format!("{holds}: waiting for its controller to report health"),
+    };
+    j
 }
 
 fn status_is_empty(obj: &Object) -> bool {

@@ -189,6 +189,8 @@ families! {
         CreateContainerConfigError,
         PreStartHookError,
         ReadinessProbeFailed,
+        /// A container whose startup probe does not pass (`started: false`).
+        StartupProbeFailed,
         NotReady,
         Evicted,
         ContainerCreating,
@@ -250,6 +252,8 @@ families! {
         /// A run (`Succeeded=False`) that failed without a reason.
         RunFailed,
         LastJobFailed,
+        /// A schedule whose runs the controller skips or misses.
+        RunsSkipped,
         LastRunFailed,
         Scaling,
         Stable,

@@ -28,6 +28,9 @@ pub(super) fn step_for(code: Pod, cx: &Cx) -> Option<NextStep> {
         {
             out_of_memory(cx)
         }
+        Pod::CrashLoopBackOff if killed_by_probe(cx).is_some() => {
+            probe_step(cx, killed_by_probe(cx).unwrap_or("liveness"))
+        }
         Pod::CrashLoopBackOff => step(
             "The container keeps exiting and is restarted with back-off: read the logs of the last run for the error.",
             vec![cx.logs(true), describe(who)],
@@ -37,6 +40,7 @@ pub(super) fn step_for(code: Pod, cx: &Cx) -> Option<NextStep> {
             "The container's configuration refers to something missing (a Secret, ConfigMap or key): create it or fix the reference.",
             vec![describe(who)],
         ),
+        Pod::StartupProbeFailed => probe_step(cx, "startup"),
         Pod::ReadinessProbeFailed | Pod::NotReady => step(
             "The containers run but never pass their readiness probe: check the probe's path and port, and the application's health endpoint.",
             vec![describe(who), cx.logs(false)],
@@ -59,6 +63,91 @@ pub(super) fn step_for(code: Pod, cx: &Cx) -> Option<NextStep> {
         | Pod::ReadinessGateNotSet
         | Pod::Unhealthy => return None,
     })
+}
+
+/// The probe the kubelet restarts the cause's container for, from its
+/// `Killing` event (`Container app failed startup probe, will be
+/// restarted`): `startup` or `liveness`.
+fn killed_by_probe(cx: &Cx) -> Option<&'static str> {
+    let pod = cx.who_obj?;
+    let container = cx.container.as_deref();
+    cx.snap
+        .events_for(&pod.uid)
+        .filter(|e| e.reason == "Killing")
+        .filter(|e| container.is_none_or(|c| e.message.contains(&format!("Container {c} "))))
+        .find_map(|e| {
+            ["startup", "liveness"]
+                .into_iter()
+                .find(|p| e.message.contains(&format!("failed {p} probe")))
+        })
+}
+
+/// A probe that does not pass: which, what it asks, and its budget
+/// (`failureThreshold` × `periodSeconds`, after `initialDelaySeconds`).
+fn probe_step(cx: &Cx, which: &str) -> NextStep {
+    let field = format!("{which}Probe");
+    let probe = cx.who_obj.and_then(|pod| {
+        pod.at("/spec/containers")?
+            .as_array()?
+            .iter()
+            .filter(|c| {
+                cx.container
+                    .as_deref()
+                    .is_none_or(|n| c.get("name").and_then(Value::as_str) == Some(n))
+            })
+            .find_map(|c| c.get(&field))
+    });
+    let what = probe.map(probe_text).unwrap_or_default();
+    let restarts = if which == "readiness" {
+        "keeps it out of its Services"
+    } else {
+        "restarts it"
+    };
+    step(
+        format!(
+            "The container{} does not pass its {which} probe{what}, and the kubelet {restarts}: check the probe against the application (its path and port, how long it takes to start), or give it the time it needs.",
+            cx.named()
+        ),
+        vec![describe(&cx.who), cx.logs(which != "readiness")],
+    )
+}
+
+/// ` (GET /healthz on port 8080, 30 × 10s = 300s allowed)`.
+fn probe_text(probe: &Value) -> String {
+    let int = |k: &str, default: i64| probe.get(k).and_then(Value::as_i64).unwrap_or(default);
+    let port = |p: &Value| match p {
+        Value::Number(n) => n.to_string(),
+        Value::String(s) => s.clone(),
+        _ => "?".into(),
+    };
+    let asks = if let Some(get) = probe.get("httpGet") {
+        format!(
+            "GET {} on port {}",
+            get.get("path").and_then(Value::as_str).unwrap_or("/"),
+            get.get("port").map(port).unwrap_or_default()
+        )
+    } else if let Some(tcp) = probe.get("tcpSocket") {
+        format!(
+            "a TCP connection to port {}",
+            tcp.get("port").map(port).unwrap_or_default()
+        )
+    } else if let Some(cmd) = probe.pointer("/exec/command").and_then(Value::as_array) {
+        let words: Vec<&str> = cmd.iter().filter_map(Value::as_str).collect();
+        format!("`{}`", words.join(" "))
+    } else if probe.get("grpc").is_some() {
+        "a gRPC health check".into()
+    } else {
+        String::new()
+    };
+    let (threshold, period) = (int("failureThreshold", 3), int("periodSeconds", 10));
+    let delay = match int("initialDelaySeconds", 0) {
+        0 => String::new(),
+        d => format!(" after {d}s"),
+    };
+    format!(
+        " ({asks}, {threshold} × {period}s = {}s allowed{delay})",
+        threshold * period
+    )
 }
 
 /// A container that exited with an error (the pod's own failure, a

@@ -3,7 +3,7 @@
 
 use super::{Cx, NextStep, describe, kubectl, step};
 use crate::model::Object;
-use crate::verdict::reason::{Pod, Scheduling};
+use crate::verdict::reason::Scheduling;
 use crate::verdict::{Judged, Reason};
 
 pub(super) fn step_for(code: Scheduling, cx: &Cx) -> Option<NextStep> {
@@ -79,20 +79,7 @@ fn unschedulable(cx: &Cx) -> NextStep {
 /// controller while its node could not be read (partial RBAC): the events
 /// are the evidence, so the step is about the node, not the probes.
 pub(super) fn node_not_ready(snap: &Judged<'_>, pod: &Object, reason: &Reason) -> Option<NextStep> {
-    let container_failure = matches!(
-        reason,
-        Reason::Pod(
-            Pod::CrashLoopBackOff
-                | Pod::ImagePullBackOff
-                | Pod::ErrImagePull
-                | Pod::InvalidImageName
-                | Pod::CreateContainerConfigError
-                | Pod::CreateContainerError
-                | Pod::RunContainerError
-                | Pod::PodFailed
-        ) | Reason::Scheduling(Scheduling::Unschedulable)
-    );
-    if pod.kind() != "Pod" || container_failure {
+    if pod.kind() != "Pod" || crate::diagnose::chain::is_container_failure(reason) {
         return None;
     }
     let node = pod.str("/spec/nodeName")?;

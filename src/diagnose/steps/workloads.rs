@@ -24,6 +24,7 @@ pub(super) fn step_for(code: Workload, cx: &Cx) -> Option<NextStep> {
         Workload::BackoffLimitExceeded | Workload::DeadlineExceeded => {
             job_gave_up(cx.snap, who, cx.t())
         }
+        Workload::RunsSkipped => hanging_run(cx.snap, who),
         Workload::FailedGetResourceMetric
         | Workload::FailedGetPodsMetric
         | Workload::FailedGetExternalMetric
@@ -143,6 +144,32 @@ fn rollback(snap: &Judged<'_>, t: &ObjectRef) -> NextStep {
         None => step(
             "The rollout is stuck and there is no earlier revision to roll back to: fix the pod template (see the root cause).",
             vec![describe(t)],
+        ),
+    }
+}
+
+/// A schedule whose runs are skipped: the run that holds it, and why it
+/// does not finish.
+fn hanging_run(snap: &Judged<'_>, cron: &ObjectRef) -> NextStep {
+    let hanging = cron.uid.as_deref().and_then(|uid| {
+        snap.controlled(uid)
+            .filter(|j| j.kind() == "Job" && j.at("/status/completionTime").is_none())
+            .min_by_key(|j| j.created)
+    });
+    match hanging {
+        Some(job) => step(
+            format!(
+                "Job {} has not finished, and the schedule starts no run while it is active (concurrencyPolicy Forbid): find why it hangs (its pods' logs), fix it, and delete the Job; an activeDeadlineSeconds on the job template bounds a run.",
+                job.name()
+            ),
+            vec![
+                format!("{} logs job/{}", kubectl(&job.id), job.name()),
+                describe(&job.id),
+            ],
+        ),
+        None => step(
+            "The controller skips or misses the schedule's runs (see its events): check the active runs and startingDeadlineSeconds.",
+            vec![describe(cron)],
         ),
     }
 }

@@ -38,7 +38,55 @@ pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
     if let Some(j) = last_run_failed(obj, snap, &message) {
         return Some(j);
     }
+    if let Some(j) = runs_skipped(obj, snap, &message) {
+        return Some(j);
+    }
     Some(Judgement::new(Verdict::Converged, Scheduling::Scheduled, message).since(last))
+}
+
+/// What the CronJob controller says when it does not start a run: a run
+/// is still active under `concurrencyPolicy: Forbid`, or runs were missed.
+const SKIPPED: [&str; 3] = ["JobAlreadyActive", "TooManyMissedTimes", "MissSchedule"];
+
+/// The controller's newest word on the schedule is that it skipped or
+/// missed a run: the schedule is not being kept, whatever the last success
+/// said. Named with the run that holds it, where one is active.
+fn runs_skipped(obj: &Object, snap: &Judged<'_>, message: &str) -> Option<Judgement> {
+    let newest = snap
+        .events_for(&obj.uid)
+        .max_by_key(|e| (e.last_seen, e.reason.clone()))?;
+    if !SKIPPED.contains(&newest.reason.as_str()) {
+        return None;
+    }
+    let holding = controlled(snap, &obj.uid, "Job")
+        .into_iter()
+        .filter(|j| j.at("/status/completionTime").is_none())
+        .min_by_key(|j| j.created)
+        .map(|j| {
+            let running = j
+                .created
+                .map(|c| format!(", running for {}", age(snap.now, c)))
+                .unwrap_or_default();
+            format!("; Job {} has not finished{running}", j.name())
+        })
+        .unwrap_or_default();
+    let times = if newest.count > 1 {
+        format!(" ({} times)", newest.count)
+    } else {
+        String::new()
+    };
+    Some(
+        Judgement::new(
+            Verdict::Failed,
+            Workload::RunsSkipped,
+            format!(
+                "runs are skipped: {}{times}: {}{holding}; {message}",
+                newest.reason,
+                newest.message.trim()
+            ),
+        )
+        .since(newest.first_seen.or(newest.last_seen)),
+    )
 }
 
 /// The most recent run failed: judged from the CronJob's Jobs when the

@@ -213,12 +213,23 @@ fn not_ready(obj: &Object, snap: &Judged<'_>, counts: &str) -> Judgement {
             .since(since);
         }
     }
+    // Not started yet (`started: false`): its startup probe, not its
+    // readiness probe, is what fails.
+    let starting = statuses(obj)
+        .iter()
+        .any(|c| !c.init && c.raw.get("started").and_then(Value::as_bool) == Some(false));
+    let (probe, code) = if starting {
+        ("Startup", Pod::StartupProbeFailed)
+    } else {
+        ("Readiness", Pod::ReadinessProbeFailed)
+    };
+    let said = format!("{probe} probe failed");
     let probe_failures: Vec<_> = snap
         .events_for(&obj.uid)
         .filter(|e| {
             e.is_warning()
-                && e.reason == "Unhealthy"
-                && e.message.starts_with("Readiness probe failed")
+                && e.reason == Pod::Unhealthy.as_str()
+                && e.message.starts_with(&said)
                 && (since.is_none() || e.last_seen >= since)
         })
         .collect();
@@ -229,7 +240,8 @@ fn not_ready(obj: &Object, snap: &Judged<'_>, counts: &str) -> Judgement {
         let times: u32 = probe_failures.iter().map(|e| e.count).sum();
         let detail = last
             .message
-            .strip_prefix("Readiness probe failed:")
+            .strip_prefix(&said)
+            .map(|d| d.trim_start_matches(':'))
             .unwrap_or(&last.message)
             .trim();
         let when = last
@@ -238,12 +250,21 @@ fn not_ready(obj: &Object, snap: &Judged<'_>, counts: &str) -> Judgement {
             .unwrap_or_default();
         return Judgement::new(
             Verdict::Failed,
-            Pod::ReadinessProbeFailed,
+            code,
             format!(
-                "not ready for {}: readiness probe failed {} ({detail}{when}); {counts}",
+                "not ready for {}: {} probe failed {} ({detail}{when}); {counts}",
                 since.map(|t| age(snap.now, t)).unwrap_or_default(),
+                probe.to_ascii_lowercase(),
                 count(times as i64, "time"),
             ),
+        )
+        .since(since);
+    }
+    if starting && !probe_failures.is_empty() {
+        return Judgement::new(
+            Verdict::Progressing,
+            Pod::StartupProbeFailed,
+            format!("{counts}; not started: its startup probe has not passed yet"),
         )
         .since(since);
     }
