@@ -235,6 +235,9 @@ fn failing_containers(pod: &Object) -> Vec<Link> {
         } else if c.exited_badly() {
             message.extend(c.exit("/state/terminated"));
             Reason::or(c.text("/state/terminated/reason"), Lifecycle::Error)
+        } else if c.init && c.raw.pointer("/state/running").is_some() {
+            message.push("running, has not exited".into());
+            Pod::InitContainerRunning.into()
         } else if c.running_unready() {
             message.push("running but not ready".into());
             Pod::NotReady.into()

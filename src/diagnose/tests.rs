@@ -1615,3 +1615,55 @@ fn a_startup_probe_that_never_passes_is_told_from_readiness_and_named_with_its_b
         d.item.judgement.message
     );
 }
+
+#[test]
+fn an_init_container_that_never_exits_is_the_cause_and_is_bounded() {
+    let pod = |started: &str| {
+        obj(json!({"apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": "app-0", "namespace": "shop", "uid": "p", "creationTimestamp": "2026-11-29T22:00:00Z"},
+            "spec": {"nodeName": "n1",
+                "initContainers": [{"name": "wait-db", "image": "busybox", "command": ["sh", "-c", "until nc -z db 5432; do sleep 2; done"]}],
+                "containers": [{"name": "app", "image": "app:1"}]},
+            "status": {"phase": "Pending", "startTime": "2026-11-29T22:00:00Z",
+                "conditions": [{"type": "Initialized", "status": "False", "reason": "ContainersNotInitialized"},
+                               {"type": "Ready", "status": "False", "reason": "ContainersNotReady"}],
+                "initContainerStatuses": [{"name": "wait-db", "ready": false, "started": true, "restartCount": 0, "image": "busybox",
+                    "state": {"running": {"startedAt": started}}}],
+                "containerStatuses": [{"name": "app", "ready": false, "started": false, "restartCount": 0, "image": "app:1",
+                    "state": {"waiting": {"reason": "PodInitializing"}}}]}}))
+    };
+    let judged = |p: &Object| {
+        let snap = Snapshot::new(vec![p.clone()], vec![], vec![], NOW.parse().unwrap());
+        diagnose(&Judged::builtin(&snap), &p.uid)
+    };
+    // Two minutes in: under way, and the init container is named.
+    let d = judged(&pod("2026-11-29T22:28:00Z"));
+    assert_eq!(
+        (d.item.judgement.verdict, d.item.judgement.reason.as_str()),
+        (Verdict::Progressing, "InitContainerRunning")
+    );
+    assert!(
+        d.item
+            .judgement
+            .message
+            .starts_with("init container wait-db is running"),
+        "{}",
+        d.item.judgement.message
+    );
+    // Twenty minutes in: past INIT_GRACE, Failed, and the step reads the
+    // init container's logs.
+    let d = judged(&pod("2026-11-29T22:10:00Z"));
+    assert_eq!(
+        (d.item.judgement.verdict, d.item.judgement.reason.as_str()),
+        (Verdict::Failed, "InitContainerStuck")
+    );
+    assert_eq!(
+        d.chain.last().unwrap().container.as_deref(),
+        Some("wait-db")
+    );
+    let text = step_text(&d);
+    assert!(
+        text.contains("kubectl -n shop logs pod/app-0 -c wait-db"),
+        "{text}"
+    );
+}

@@ -195,6 +195,10 @@ families! {
         Evicted,
         ContainerCreating,
         PodInitializing,
+        /// An init container still running: the pod starts after it exits.
+        InitContainerRunning,
+        /// An init container that has run past its bound without exiting.
+        InitContainerStuck,
         Running,
         Completed,
         Succeeded,

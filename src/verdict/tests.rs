@@ -179,7 +179,7 @@ const CASES: &[Case] = &[
     case("pdb-zero-disruptions.yaml", Converged, "NoDisruptionsAllowed", "2 healthy, 2 required; 0 disruptions allowed: it blocks every voluntary eviction and node drain"),
     case("pdb-insufficient.yaml", Progressing, "InsufficientPods", "0 of 2 required pods healthy; 0 disruptions allowed"),
     case("ingress-no-address.yaml", Progressing, "PendingAddress", "waiting for an ingress controller to write an address (2m23s so far)").at("2026-11-29T22:15:00Z"),
-    case("ingress-no-address.yaml", Unknown, "NoAddress", "no ingress controller has written an address in 17m; is one running?"),
+    case("ingress-no-address.yaml", Failed, "NoAddress", "no ingress controller has written an address in 17m; is one running?"),
     case("ingress-address.yaml", Converged, "Address", "served at 203.0.113.20"),
     // 5. Ready-style conditions of any kind.
     case("cr-ready-false.yaml", Progressing, "DoesNotExist", "Issuing certificate as Secret does not exist"),
@@ -650,6 +650,7 @@ fn the_docs_state_every_grace_period() {
         ("PROVISION_GRACE", super::kinds::PROVISION_GRACE),
         ("GATE_GRACE", super::kinds::GATE_GRACE),
         ("REFERENCE_GRACE", super::kinds::REFERENCE_GRACE),
+        ("INIT_GRACE", super::kinds::INIT_GRACE),
         (
             "CONTROLLER_GRACE",
             crate::diagnose::controller::CONTROLLER_GRACE,

@@ -41,6 +41,13 @@ pub(super) fn step_for(code: Pod, cx: &Cx) -> Option<NextStep> {
             vec![describe(who)],
         ),
         Pod::StartupProbeFailed => probe_step(cx, "startup"),
+        Pod::InitContainerRunning | Pod::InitContainerStuck => step(
+            format!(
+                "The pod waits for its init container{} to exit, and it has not: read its logs for what it waits on (a database, a Service, a file), and fix that or the container's command.",
+                cx.named()
+            ),
+            vec![cx.logs(false), describe(who)],
+        ),
         Pod::ReadinessProbeFailed | Pod::NotReady => step(
             "The containers run but never pass their readiness probe: check the probe's path and port, and the application's health endpoint.",
             vec![describe(who), cx.logs(false)],

@@ -9,7 +9,7 @@ use crate::verdict::reason::Network;
 use crate::verdict::{Judgement, Verdict};
 
 /// How long an ingress controller may take to write an address before the
-/// tool doubts that one is running.
+/// wait for one is a failure (is one running for its class?).
 const ADDRESS_GRACE: SignedDuration = SignedDuration::from_mins(10);
 
 pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
@@ -42,7 +42,7 @@ pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
     {
         return Some(
             Judgement::new(
-                Verdict::Unknown,
+                Verdict::Failed,
                 Network::NoAddress,
                 format!(
                     "no ingress controller{class} has written an address in {}; is one running?",

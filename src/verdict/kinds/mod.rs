@@ -29,7 +29,7 @@ pub use daemonset::node_selector;
 pub use owned::failed_below;
 pub use pdb::BLOCKS as PDB_BLOCKS;
 #[cfg(test)]
-pub use pod::GATE_GRACE;
+pub use pod::{GATE_GRACE, INIT_GRACE};
 #[cfg(test)]
 pub use pods::HARD_FAILURE_GRACE;
 #[cfg(test)]

@@ -11,6 +11,15 @@ use crate::verdict::reason::{Lifecycle, Pod, Reason, Scheduling, Volume};
 use crate::verdict::words::{count, list};
 use crate::verdict::{Judgement, Verdict};
 
+/// How long an init container may run without exiting before it is the
+/// pod's failure: most finish in seconds; one that waits on a dependency
+/// waits for ever.
+pub const INIT_GRACE: SignedDuration = SignedDuration::from_mins(5);
+
+/// The same under `--fail-fast`: a minute of running, long enough for a
+/// migration's first steps.
+const INIT_FAIL_FAST: SignedDuration = SignedDuration::from_mins(1);
+
 /// A CrashLoopBackOff is a hard failure from this many restarts on.
 pub const CRASH_RESTARTS: i64 = 3;
 
@@ -106,6 +115,38 @@ pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
     }
     if let Some(j) = containers.iter().find_map(|c| stuck(c)) {
         return Some(j.since(ready_since(&conds)).ready(ready, total));
+    }
+    // An init container that runs and does not exit holds the whole pod
+    // (`until nc -z db 5432; do sleep 2; done`): the cause, bounded.
+    if let Some(c) = containers
+        .iter()
+        .find(|c| c.init && c.raw.pointer("/state/running").is_some())
+    {
+        let started = c.time("/state/running/startedAt");
+        let for_ = started
+            .map(|t| format!(" for {}", age(snap.now, t)))
+            .unwrap_or_default();
+        let stuck = started.is_some_and(|t| snap.now.duration_since(t) > INIT_GRACE)
+            || (snap.judge.failure_grace.is_some_and(|g| g.is_zero())
+                && started.is_some_and(|t| snap.now.duration_since(t) > INIT_FAIL_FAST));
+        let (verdict, code, what) = if stuck {
+            (Verdict::Failed, Pod::InitContainerStuck, "has not exited")
+        } else {
+            (
+                Verdict::Progressing,
+                Pod::InitContainerRunning,
+                "is running; the pod starts once it exits",
+            )
+        };
+        return Some(
+            Judgement::new(
+                verdict,
+                code,
+                format!("{} {what} (running{for_})", c.label()),
+            )
+            .since(started)
+            .ready(ready, total),
+        );
     }
     if let Some(c) = containers
         .iter()
