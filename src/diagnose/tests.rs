@@ -1667,3 +1667,43 @@ fn an_init_container_that_never_exits_is_the_cause_and_is_bounded() {
         "{text}"
     );
 }
+
+#[test]
+fn a_missing_image_pull_secret_is_the_cause_not_the_image() {
+    let pod = obj(json!({"apiVersion": "v1", "kind": "Pod",
+        "metadata": {"name": "web-1", "namespace": "shop", "uid": "p", "creationTimestamp": "2026-11-29T22:00:00Z"},
+        "spec": {"nodeName": "n1", "imagePullSecrets": [{"name": "regcred"}],
+            "containers": [{"name": "web", "image": "registry.example.com/shop/web:1"}]},
+        "status": {"phase": "Pending", "startTime": "2026-11-29T22:00:00Z",
+            "conditions": [{"type": "Ready", "status": "False", "reason": "ContainersNotReady"}],
+            "containerStatuses": [{"name": "web", "ready": false, "restartCount": 0, "image": "registry.example.com/shop/web:1",
+                "state": {"waiting": {"reason": "ImagePullBackOff",
+                    "message": "Back-off pulling image \"registry.example.com/shop/web:1\": ErrImagePull: pull access denied"}}}]}}));
+    // The read plan asks for the Secret by name; it was not there.
+    let reads = crate::relations::reads_for(std::slice::from_ref(&pod), &[]);
+    assert!(
+        reads.iter().any(|r| matches!(&r.resource, crate::relations::Resource::Kind { kind, .. } if kind == "Secret")
+            && r.expect == ["regcred"]),
+        "{reads:?}"
+    );
+    let mut snap = Snapshot::new(vec![pod.clone()], vec![], vec![], NOW.parse().unwrap());
+    snap.absent.push(ObjectRef {
+        api_version: "v1".into(),
+        kind: "Secret".into(),
+        namespace: Some("shop".into()),
+        name: "regcred".into(),
+        uid: None,
+    });
+    let d = diagnose(&Judged::builtin(&snap), &pod.uid);
+    let cause = d.root_cause.clone().unwrap();
+    assert_eq!(
+        (cause.reason.as_str(), cause.objects[0].kind.as_str()),
+        ("NotFound", "Secret")
+    );
+    let text = step_text(&d);
+    assert!(
+        text.contains("pulls its images with Secret \"regcred\""),
+        "{text}"
+    );
+    assert!(!text.contains("set image"), "{text}");
+}

@@ -24,6 +24,21 @@ fn refs(pod: &Object, with_optional: bool) -> Vec<(Edge, Named)> {
         return out;
     };
     out.extend(service_account(spec, ns));
+    // The Secrets its images are pulled with: one that does not exist is
+    // why an image cannot be pulled (the kubelet only warns
+    // FailedToRetrieveImagePullSecret).
+    for s in array(spec.get("imagePullSecrets")) {
+        if let Some(name) = s
+            .get("name")
+            .and_then(Value::as_str)
+            .filter(|n| !n.is_empty())
+        {
+            let named = Named::new("v1", "Secret", ns, name);
+            if !out.iter().any(|(_, n)| *n == named) {
+                out.push((Edge::Uses, named));
+            }
+        }
+    }
     if let Some(node) = spec.get("nodeName").and_then(Value::as_str) {
         out.push((Edge::RunsOn, Named::new("v1", "Node", None, node)));
     }

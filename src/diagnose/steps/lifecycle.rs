@@ -208,6 +208,22 @@ pub(super) fn made_by(cause: &Cause, chain: &[Link]) -> Option<NextStep> {
     ))
 }
 
+/// Whether the object (a pod, or a workload's pod template) names the
+/// Secret among its imagePullSecrets.
+fn pulls_with(snap: &Judged<'_>, referrer: &ObjectRef, secret: &str) -> bool {
+    let Some(obj) = referrer.uid.as_deref().and_then(|u| snap.get(u)) else {
+        return false;
+    };
+    [
+        "/spec/imagePullSecrets",
+        "/spec/template/spec/imagePullSecrets",
+    ]
+    .iter()
+    .filter_map(|p| obj.at(p).and_then(serde_json::Value::as_array))
+    .flatten()
+    .any(|s| s.get("name").and_then(serde_json::Value::as_str) == Some(secret))
+}
+
 /// A missing object that something in the chain refers to.
 fn missing_step(snap: &Judged<'_>, who: &ObjectRef, referrer: &ObjectRef) -> NextStep {
     let by = format!("{}/{}", referrer.kind, referrer.name);
@@ -266,6 +282,20 @@ fn missing_step(snap: &Judged<'_>, who: &ObjectRef, referrer: &ObjectRef) -> Nex
                     kubectl(referrer),
                     arg(referrer)
                 ),
+            ],
+        ),
+        "Secret" if pulls_with(snap, referrer, &who.name) => step(
+            format!(
+                "{by} pulls its images with Secret \"{}\" (imagePullSecrets), which does not exist{place}: create it, or fix imagePullSecrets; until then the image cannot be pulled.",
+                who.name
+            ),
+            vec![
+                format!(
+                    "{} create secret docker-registry {} --docker-server=REGISTRY --docker-username=USER --docker-password=PASSWORD",
+                    kubectl(who),
+                    who.name
+                ),
+                format!("{} describe {}", kubectl(referrer), arg(referrer)),
             ],
         ),
         "Secret" if !crate::relations::producers(snap, who).is_empty() => {
