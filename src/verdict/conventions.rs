@@ -494,6 +494,43 @@ fn positive(conds: &[Condition], snap: &Judged<'_>) -> Option<Judgement> {
     )
 }
 
+/// A custom resource that is not converged, with the most specific False
+/// condition's message beside the one that decided: a Flux `Stalled`
+/// "Failed to install after 4 attempts" gains its `Ready`'s "context
+/// deadline exceeded"; a Cluster API summary "1 of 2 completed" gains
+/// `InfrastructureReady=False … InsufficientInstanceCapacity`. The most
+/// specific: an Error severity, then a reason that names a failure; one
+/// whose message the verdict already quotes adds nothing.
+pub fn explained(obj: &Object, j: Judgement) -> Judgement {
+    if matches!(j.verdict, Verdict::Converged | Verdict::Suspended) {
+        return j;
+    }
+    let conds = obj.conditions();
+    let telling = |c: &&Condition| {
+        c.is_false()
+            && !c.message.trim().is_empty()
+            && !j.message.contains(c.message.trim())
+            && is_health_condition(&c.type_)
+    };
+    let best = conds
+        .iter()
+        .filter(telling)
+        .find(|c| c.severity == "Error")
+        .or_else(|| {
+            conds
+                .iter()
+                .filter(telling)
+                .find(|c| reason_class(&c.reason) == ReasonClass::Terminal)
+        });
+    match best {
+        Some(c) => Judgement {
+            message: format!("{}; {}", j.message, cite(c)),
+            ..j
+        },
+        None => j,
+    }
+}
+
 /// A custom resource under way by any rule, health rules included, while
 /// a Ready-style condition of it is False: as the conventions judge that
 /// condition, a terminal reason fails it and any other fails it once it

@@ -75,11 +75,11 @@ pub fn judge(obj: &Object, snap: &Judged<'_>) -> Judgement {
         }
     };
     if j.verdict != Verdict::Progressing {
-        return j;
+        return conventions::explained(obj, j);
     }
     let j = kinds::failed_below(obj, j, snap);
     let j = kinds::bounded(obj, j, snap);
-    conventions::bounded_wait(obj, j, snap)
+    conventions::explained(obj, conventions::bounded_wait(obj, j, snap))
 }
 
 /// The kind's own rule, for the built-in kinds that have one.

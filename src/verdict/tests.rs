@@ -194,6 +194,8 @@ const CASES: &[Case] = &[
     case("flux-kustomization-suspended.yaml", Suspended, "Suspended", "reconciliation is suspended (spec.suspend: true)"),
     case("crossplane-bucket-creating.yaml", Progressing, "Creating", "Ready=False (Creating)"),
     case("capi-machine-severity-error.yaml", Failed, "InstanceProvisionFailed", "Ready=False: 1 of 2 completed"),
+    // The message that explains, beside the one that decided.
+    case("capi-machine-severity-error.yaml", Failed, "InstanceProvisionFailed", "1 of 2 completed; InfrastructureReady=False: the instance could not be created"),
     case("capi-machine-waiting.yaml", Progressing, "Pending", "Ready=False (WaitingForInfrastructure)"),
     case("capi-cluster-paused.yaml", Suspended, "Paused", "reconciliation is paused (spec.paused: true)"),
     case("argo-rollout-degraded.yaml", Failed, "ProgressDeadlineExceeded", "ProgressDeadlineExceeded: ReplicaSet \"checkout-6c9d8f7b4\" has timed out progressing."),
@@ -992,4 +994,68 @@ fn long_tail_signals_are_read_by_their_words_and_shapes() {
         "{}",
         j.message
     );
+}
+
+#[test]
+fn one_pod_no_node_can_take_fails_a_rollout_past_the_grace() {
+    use serde_json::json;
+    let o = |v: serde_json::Value| crate::model::Object::from_value(v).unwrap();
+    let owner = |kind: &str, name: &str, uid: &str| json!([{"apiVersion": "apps/v1", "kind": kind, "name": name, "uid": uid, "controller": true}]);
+    let running = |name: &str| {
+        o(json!({"apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": name, "namespace": "shop", "uid": name, "creationTimestamp": "2026-11-29T22:00:00Z",
+                "ownerReferences": owner("ReplicaSet", "web-1", "rs")},
+            "spec": {"nodeName": "n1", "containers": [{"name": "web", "image": "web:1"}]},
+            "status": {"phase": "Running", "conditions": [{"type": "Ready", "status": "True", "lastTransitionTime": "2026-11-29T22:00:05Z"}],
+                "containerStatuses": [{"name": "web", "ready": true, "started": true, "restartCount": 0, "image": "web:1",
+                    "state": {"running": {"startedAt": "2026-11-29T22:00:03Z"}}}]}}))
+    };
+    let objects = vec![
+        o(json!({"apiVersion": "apps/v1", "kind": "Deployment",
+            "metadata": {"name": "web", "namespace": "shop", "uid": "d", "generation": 1, "creationTimestamp": "2026-11-29T22:00:00Z"},
+            "spec": {"replicas": 3, "selector": {"matchLabels": {"app": "web"}}},
+            "status": {"observedGeneration": 1, "replicas": 3, "updatedReplicas": 3, "readyReplicas": 2, "availableReplicas": 2,
+                "conditions": [{"type": "Available", "status": "True", "reason": "MinimumReplicasAvailable"},
+                               {"type": "Progressing", "status": "True", "reason": "ReplicaSetUpdated"}]}})),
+        o(json!({"apiVersion": "apps/v1", "kind": "ReplicaSet",
+            "metadata": {"name": "web-1", "namespace": "shop", "uid": "rs", "generation": 1, "creationTimestamp": "2026-11-29T22:00:00Z",
+                "annotations": {"deployment.kubernetes.io/revision": "1"}, "ownerReferences": owner("Deployment", "web", "d")},
+            "spec": {"replicas": 3},
+            "status": {"observedGeneration": 1, "replicas": 3, "readyReplicas": 2, "availableReplicas": 2}})),
+        running("web-1-a"),
+        running("web-1-b"),
+        o(json!({"apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": "web-1-c", "namespace": "shop", "uid": "c", "creationTimestamp": "2026-11-29T22:20:00Z",
+                "ownerReferences": owner("ReplicaSet", "web-1", "rs")},
+            "spec": {"containers": [{"name": "web", "image": "web:1"}]},
+            "status": {"phase": "Pending", "conditions": [{"type": "PodScheduled", "status": "False", "reason": "Unschedulable",
+                "message": "0/2 nodes are available: 2 Insufficient cpu.", "lastTransitionTime": "2026-11-29T22:20:00Z"}]}})),
+    ];
+    let verdict = |now: &str, fail_fast: bool| {
+        let snap =
+            crate::model::Snapshot::new(objects.clone(), vec![], vec![], now.parse().unwrap());
+        let judge_ = super::Judge {
+            failure_grace: fail_fast.then_some(jiff::SignedDuration::ZERO),
+            ..super::Judge::builtin().clone()
+        };
+        let d = snap
+            .objects()
+            .iter()
+            .find(|x| x.kind() == "Deployment")
+            .unwrap();
+        let j = judge(d, &judge_.on(&snap));
+        (j.verdict, j.reason.to_string(), j.message)
+    };
+    // A minute in: still waiting, without --fail-fast.
+    let (v, _, m) = verdict("2026-11-29T22:21:00Z", false);
+    assert_eq!(v, Progressing, "{m}");
+    // Past the hard-failure grace, or at once under --fail-fast: Failed.
+    for (now, fail_fast) in [
+        ("2026-11-29T22:30:00Z", false),
+        ("2026-11-29T22:20:30Z", true),
+    ] {
+        let (v, reason, m) = verdict(now, fail_fast);
+        assert_eq!((v, reason.as_str()), (Failed, "Unschedulable"), "{m}");
+        assert!(m.starts_with("Pod web-1-c Unschedulable"), "{m}");
+    }
 }

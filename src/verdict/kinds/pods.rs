@@ -108,7 +108,33 @@ pub fn explain(j: Judgement, snap: &Judged<'_>, new_pods: &[&Object]) -> Judgeme
         a.hard_since
             .filter(|t| snap.now.duration_since(*t) > grace || grace.is_zero())
     };
+    // Every new pod failing hard; or one that no node can take, which no
+    // retry clears: a partial shortfall that is final.
     let all_hard = ailments.len() == live && ailments.iter().all(|a| hard_for(a).is_some());
+    let unplaceable = ailments.iter().find(|a| {
+        a.judgement.reason == crate::verdict::reason::Scheduling::Unschedulable
+            && hard_for(a).is_some()
+    });
+    if !all_hard && let Some(stuck) = unplaceable {
+        let for_ = hard_for(stuck)
+            .map(|t| age(snap.now, t))
+            .unwrap_or_default();
+        let mut failed = Judgement::new(
+            Verdict::Failed,
+            stuck.judgement.reason.clone(),
+            format!(
+                "Pod {} {} ({}); {}; no node can take it for {for_}, {}",
+                stuck.pod.name(),
+                stuck.judgement.reason,
+                stuck.judgement.message,
+                j.message,
+                grace_text(snap)
+            ),
+        )
+        .since(hard_for(stuck));
+        failed.ready = j.ready;
+        return failed;
+    }
     // The cause first, then the counts: a row cut to the terminal's
     // width keeps what matters.
     let pod = format!("Pod {} {}", first.pod.name(), first.judgement.reason);
