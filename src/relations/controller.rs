@@ -338,6 +338,33 @@ mod tests {
     }
 
     #[test]
+    fn a_built_in_workload_whose_status_was_never_written_lags() {
+        let rs = |status: serde_json::Value, metadata_only: bool| {
+            let mut o = Object::from_value(json!({"apiVersion": "apps/v1", "kind": "ReplicaSet",
+                "metadata": {"name": "web-7c5b", "namespace": "shop", "generation": 1,
+                    "ownerReferences": [{"apiVersion": "argoproj.io/v1alpha1", "kind": "Rollout", "name": "web", "uid": "r", "controller": true}]},
+                "spec": {"replicas": 2},
+                "status": status}))
+            .unwrap();
+            o.metadata_only = metadata_only;
+            o
+        };
+        // kube-controller-manager stopped before it wrote anything.
+        assert!(lags(&rs(json!({}), false)));
+        assert_eq!(
+            control_plane_lease(&rs(json!({}), false)),
+            Some("kube-controller-manager")
+        );
+        // Written once: observedGeneration is there.
+        assert!(!lags(&rs(
+            json!({"observedGeneration": 1, "replicas": 2}),
+            false
+        )));
+        // Only its metadata was read (a sweep): nothing to say.
+        assert!(!lags(&rs(json!({}), true)));
+    }
+
+    #[test]
     fn words_split_as_a_reader_would() {
         assert_eq!(words("PrometheusOperator"), ["prometheus", "operator"]);
         assert_eq!(
