@@ -177,7 +177,9 @@ pub async fn run(settings: &Settings, specs: &[TargetSpec], wait: Wait) -> anyho
                         while cache.changes.try_recv().is_ok() {}
                         if cache.synced() {
                             snapshot = cache.snapshot(jiff::Timestamp::now());
-                            if made_since(&snapshot, &mut asked_again) {
+                            if asked_again.len() < MAX_CHILDREN_ASKED
+                                && made_since(&snapshot, &mut asked_again)
+                            {
                                 // Read the trees again, the new children in
                                 // full, and watch what that answer read.
                                 let again = load_keep(settings, specs, Mode::Tree { owners: false }, Some(live));
@@ -208,6 +210,11 @@ pub async fn run(settings: &Settings, specs: &[TargetSpec], wait: Wait) -> anyho
         }
     }
 }
+
+/// How many children made after the first read a wait reads the trees
+/// again for, at most: an operator that makes pods without end does not
+/// make the wait read without end (past it, the watches alone go on).
+const MAX_CHILDREN_ASKED: usize = 64;
 
 /// The watches of an answer, and of what operators may make below its
 /// custom resources later.

@@ -122,31 +122,7 @@ pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
         .iter()
         .find(|c| c.init && c.raw.pointer("/state/running").is_some())
     {
-        let started = c.time("/state/running/startedAt");
-        let for_ = started
-            .map(|t| format!(" for {}", age(snap.now, t)))
-            .unwrap_or_default();
-        let stuck = started.is_some_and(|t| snap.now.duration_since(t) > INIT_GRACE)
-            || (snap.judge.failure_grace.is_some_and(|g| g.is_zero())
-                && started.is_some_and(|t| snap.now.duration_since(t) > INIT_FAIL_FAST));
-        let (verdict, code, what) = if stuck {
-            (Verdict::Failed, Pod::InitContainerStuck, "has not exited")
-        } else {
-            (
-                Verdict::Progressing,
-                Pod::InitContainerRunning,
-                "is running; the pod starts once it exits",
-            )
-        };
-        return Some(
-            Judgement::new(
-                verdict,
-                code,
-                format!("{} {what} (running{for_})", c.label()),
-            )
-            .since(started)
-            .ready(ready, total),
-        );
+        return Some(init_running(c, snap).ready(ready, total));
     }
     if let Some(c) = containers
         .iter()
@@ -436,6 +412,36 @@ fn crashing(c: &Container, pod: &Object, now: Timestamp) -> Option<Judgement> {
         )
         .since(run.since),
     )
+}
+
+/// An init container still running: under way until [`INIT_GRACE`] of
+/// running (a minute under `--fail-fast`), then the pod's failure.
+fn init_running(c: &Container, snap: &Judged<'_>) -> Judgement {
+    let started = c.time("/state/running/startedAt");
+    let for_ = started
+        .map(|t| format!(" for {}", age(snap.now, t)))
+        .unwrap_or_default();
+    let bound = if snap.judge.failure_grace.is_some_and(|g| g.is_zero()) {
+        INIT_FAIL_FAST
+    } else {
+        INIT_GRACE
+    };
+    let stuck = started.is_some_and(|t| snap.now.duration_since(t) > bound);
+    let (verdict, code, what) = if stuck {
+        (Verdict::Failed, Pod::InitContainerStuck, "has not exited")
+    } else {
+        (
+            Verdict::Progressing,
+            Pod::InitContainerRunning,
+            "is running; the pod starts once it exits",
+        )
+    };
+    Judgement::new(
+        verdict,
+        code,
+        format!("{} {what} (running{for_})", c.label()),
+    )
+    .since(started)
 }
 
 /// A container waiting for a reason that will not clear by itself.
