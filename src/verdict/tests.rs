@@ -1059,3 +1059,46 @@ fn one_pod_no_node_can_take_fails_a_rollout_past_the_grace() {
         assert!(m.starts_with("Pod web-1-c Unschedulable"), "{m}");
     }
 }
+
+#[test]
+fn a_custom_pod_set_whose_pods_all_fail_hard_is_failed() {
+    use serde_json::json;
+    let o = |v: serde_json::Value| crate::model::Object::from_value(v).unwrap();
+    let pod = |name: &str| {
+        o(json!({"apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": name, "namespace": "ns", "uid": name, "creationTimestamp": "2026-11-29T22:00:00Z",
+                "ownerReferences": [{"apiVersion": "apps.kruise.io/v1alpha1", "kind": "CloneSet", "name": "web", "uid": "cs", "controller": true}]},
+            "spec": {"nodeName": "n1", "containers": [{"name": "web", "image": "unpullable.invalid/app:1"}]},
+            "status": {"phase": "Pending", "conditions": [{"type": "Ready", "status": "False", "lastTransitionTime": "2026-11-29T22:00:00Z"}],
+                "containerStatuses": [{"name": "web", "ready": false, "restartCount": 0, "image": "unpullable.invalid/app:1",
+                    "state": {"waiting": {"reason": "ImagePullBackOff", "message": "Back-off pulling image \"unpullable.invalid/app:1\""}}}]}}))
+    };
+    let set = o(
+        json!({"apiVersion": "apps.kruise.io/v1alpha1", "kind": "CloneSet",
+        "metadata": {"name": "web", "namespace": "ns", "uid": "cs", "generation": 1, "creationTimestamp": "2026-11-29T22:00:00Z"},
+        "spec": {"replicas": 2},
+        "status": {"observedGeneration": 1, "replicas": 2, "readyReplicas": 0, "availableReplicas": 0, "updatedReplicas": 2}}),
+    );
+    let snap = crate::model::Snapshot::new(
+        vec![set.clone(), pod("web-a"), pod("web-b")],
+        vec![],
+        vec![],
+        NOW.parse().unwrap(),
+    );
+    let j = judge(&set, &Judged::builtin(&snap));
+    assert_eq!(
+        (j.verdict, j.reason.as_str()),
+        (Failed, "ImagePullBackOff"),
+        "{}",
+        j.message
+    );
+    assert!(
+        j.message.contains("all 2 new pods failing"),
+        "{}",
+        j.message
+    );
+    // Without its pods the counts alone say it waits.
+    let alone =
+        crate::model::Snapshot::new(vec![set.clone()], vec![], vec![], NOW.parse().unwrap());
+    assert_eq!(judge(&set, &Judged::builtin(&alone)).verdict, Progressing);
+}
