@@ -815,7 +815,8 @@ fn failed_fast(wait: &mut support::Logged, thawed: Instant, what: &str, reason: 
     let out = format!("stdout:\n{}\nstderr:\n{}", wait.out(), wait.err());
     assert_eq!(code, Some(1), "{out}");
     assert!(
-        wait.err().contains("failed; it will not converge"),
+        wait.err()
+            .contains(&format!("failed ({reason}); it will not converge")),
         "{what} failed {failing:?} after the thaw, yet --fail-fast ran to its timeout ({:?} after the thaw):\n{out}",
         thawed.elapsed()
     );

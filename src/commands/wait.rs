@@ -152,9 +152,16 @@ pub async fn run(settings: &Settings, specs: &[TargetSpec], wait: Wait) -> anyho
                 return Ok(Outcome { stdout, code: 0 });
             }
             State::Failed(items) => {
+                // What failed, as the wait saw it: the diagnosis after is
+                // read afresh and may come a moment later.
+                let why: Vec<String> = items
+                    .iter()
+                    .map(|i| render::escape(i.judgement.reason.as_str()).into_owned())
+                    .collect();
                 progress.say(&format!(
-                    "error: {} failed; it will not converge without a change",
-                    names(&items)
+                    "error: {} failed ({}); it will not converge without a change",
+                    names(&items),
+                    why.join(", ")
                 ));
                 return diagnose(settings, &items, deadline, &snapshot, &judge).await;
             }
