@@ -443,6 +443,9 @@ pub struct GlobalArgs {
     /// Read cluster state from a snapshot (file, directory or -) instead of a server
     #[arg(long, global = true, value_name = "PATH", value_hint = ValueHint::AnyPath)]
     pub snapshot: Option<String>,
+    /// With --snapshot: how many bytes its files may hold in all (e.g. 1Gi); default 256Mi
+    #[arg(long, global = true, value_name = "SIZE")]
+    pub snapshot_limit: Option<String>,
     /// With --snapshot: the instant to judge at (RFC 3339); default the newest timestamp in the snapshot
     #[arg(long, global = true, value_name = "RFC3339")]
     pub now: Option<String>,

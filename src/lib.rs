@@ -27,6 +27,7 @@ pub(crate) mod sync;
 pub(crate) mod targets;
 pub(crate) mod terminal;
 pub(crate) mod verdict;
+pub(crate) mod yaml;
 
 #[cfg(test)]
 mod testutil;
@@ -52,6 +53,7 @@ pub mod pipeline {
     pub use crate::render::{Style, json, status, tree, why, yaml};
     pub use crate::report::{StatusReport, TreeReport, WhyReport};
     pub use crate::source::file::{SourceText, build_snapshot, load_snapshot};
+    pub use crate::source::local::MAX_SNAPSHOT_BYTES;
     pub use crate::source::offline::resolve;
     pub use crate::targets::TargetSpec;
     pub use crate::verdict::reason::FROM_KUBERNETES;

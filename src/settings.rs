@@ -31,6 +31,8 @@ pub struct Settings {
     /// Terminal width, when stdout is a terminal.
     pub width: Option<usize>,
     pub snapshot: Option<String>,
+    /// `--snapshot-limit`: how many bytes a snapshot's files may hold.
+    pub snapshot_limit: u64,
     pub now: Option<Timestamp>,
     pub cache_dir: PathBuf,
     /// `--health-rules`: the user's rule file given on the command line.
@@ -81,7 +83,7 @@ pub fn cache_dir(args: &GlobalArgs) -> PathBuf {
 fn shape_of(output: &Output) -> Result<Shape, String> {
     {
         let read = |flag: &str, path: &std::path::Path| {
-            std::fs::read_to_string(path)
+            crate::source::local::read_small_text(path)
                 .map(|t| t.trim_end_matches('\n').to_string())
                 .map_err(|e| format!("cannot read the {flag} file {}: {e}", path.display()))
         };
@@ -192,6 +194,11 @@ impl Settings {
                 .transpose()?,
             width,
             snapshot: args.snapshot.clone(),
+            snapshot_limit: match &args.snapshot_limit {
+                Some(text) => crate::source::local::parse_size(text)
+                    .map_err(|e| format!("--snapshot-limit {e}"))?,
+                None => crate::source::local::MAX_SNAPSHOT_BYTES,
+            },
             now,
             cache_dir: cache_dir(args),
             health_rules: args.health_rules.clone(),

@@ -194,7 +194,12 @@ fn bad_snapshots_say_what_is_wrong() {
 fn text_is_cut_to_a_fixed_terminal_width() {
     use kubectl_reconcile::pipeline::{self, Judged, Style, TargetSpec, TreeReport, tree};
 
-    let snap = pipeline::load_snapshot(common::root().join(SHOP).to_str().unwrap(), None).unwrap();
+    let snap = pipeline::load_snapshot(
+        common::root().join(SHOP).to_str().unwrap(),
+        None,
+        pipeline::MAX_SNAPSHOT_BYTES,
+    )
+    .unwrap();
     let targets = pipeline::resolve(
         &snap,
         &[TargetSpec::Name {

@@ -58,7 +58,7 @@ async fn load_more(
     settle: Option<Arc<dyn Settle + Send>>,
 ) -> anyhow::Result<Loaded> {
     if let Some(path) = &settings.snapshot {
-        let snapshot = file::load_snapshot(path, settings.now)?;
+        let snapshot = file::load_snapshot(path, settings.now, settings.snapshot_limit)?;
         let targets: Vec<Target> = offline::resolve(&snapshot, specs, offline_namespace(settings))
             .map_err(super::UsageError)?;
         return Ok(Loaded {

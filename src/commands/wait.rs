@@ -130,7 +130,32 @@ pub async fn run(settings: &Settings, specs: &[TargetSpec], wait: Wait) -> anyho
     let mut said: std::collections::HashSet<String> = std::collections::HashSet::new();
     loop {
         let report = StatusReport::build(&judge.on(&snapshot), &targets);
-        match evaluate(&report.items, want) {
+        let mut state = evaluate(&report.items, want);
+        // Converged is only said of a whole answer: a list of the targets'
+        // own children that failed could hide the failure.
+        let hiding = hiding_gaps(&snapshot, want);
+        if matches!(state, State::Done) && !hiding.is_empty() {
+            let lines: Vec<String> = hiding
+                .iter()
+                .map(|g| render::escape(&gap_line(g)).into_owned())
+                .collect();
+            let items: Vec<&Item> = report.items.iter().collect();
+            if hiding.iter().all(|g| is_permanent(g)) {
+                progress.say(&format!(
+                    "error: {} cannot be confirmed converged: {} could not be read, and will not be without a change of permissions",
+                    names(&items),
+                    lines.join("; ")
+                ));
+                return diagnose(settings, &items, deadline, &snapshot, &judge).await;
+            }
+            for line in lines {
+                if said.insert(line.clone()) {
+                    progress.say(&format!("warning: not read yet, so not converged: {line}"));
+                }
+            }
+            state = State::Pending(items);
+        }
+        match state {
             State::Done => {
                 progress.clear();
                 let stdout = match &settings.view.output {
@@ -215,6 +240,32 @@ pub async fn run(settings: &Settings, specs: &[TargetSpec], wait: Wait) -> anyho
                 }
             }
         }
+    }
+}
+
+/// The gaps of `snapshot` that could hide a failure of the targets or
+/// their trees (a list of their children); none matter to `--for
+/// deleted`, which needs only the targets' own reads.
+fn hiding_gaps(snapshot: &Snapshot, want: WaitFor) -> Vec<&Incomplete> {
+    match want {
+        WaitFor::Deleted => Vec::new(),
+        WaitFor::Converged => snapshot
+            .incomplete
+            .iter()
+            .filter(|g| !super::explains_only(&g.resource))
+            .collect(),
+    }
+}
+
+/// A gap that no retry heals: the read is forbidden, or not served.
+fn is_permanent(gap: &Incomplete) -> bool {
+    gap.error.starts_with("forbidden") || gap.error.starts_with("not found")
+}
+
+fn gap_line(gap: &Incomplete) -> String {
+    match &gap.namespace {
+        Some(ns) => format!("{} in {ns} ({})", gap.resource, gap.error),
+        None => format!("{} ({})", gap.resource, gap.error),
     }
 }
 

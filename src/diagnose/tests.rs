@@ -331,6 +331,7 @@ fn shop() -> Snapshot {
     crate::source::file::load_snapshot(
         concat!(env!("CARGO_MANIFEST_DIR"), "/examples/shop.yaml"),
         None,
+        crate::source::local::MAX_SNAPSHOT_BYTES,
     )
     .unwrap()
 }

@@ -128,6 +128,9 @@ pub fn parse(text: &str, origin: &Origin) -> Result<Vec<Rule>, RulesError> {
         origin: origin.clone(),
         message,
     };
+    // Aliases are bounded first (the typed parse below expands them
+    // without a bound); a rules file is small, so reading it twice is cheap.
+    crate::yaml::parse(text).map_err(|e| format(e.to_string()))?;
     let doc: Option<Doc> = serde_yaml_ng::from_str(text).map_err(|e| format(e.to_string()))?;
     let mut rules: Vec<Rule> = Vec::new();
     for (i, rule) in doc

@@ -75,7 +75,7 @@ pub fn load(locations: &Locations) -> Result<Arc<RuleSet>, RulesError> {
 }
 
 fn read(path: &Path, origin: &Origin) -> Result<String, RulesError> {
-    std::fs::read_to_string(path).map_err(|e| RulesError::Read {
+    crate::source::local::read_small_text(path).map_err(|e| RulesError::Read {
         origin: origin.clone(),
         message: e.to_string(),
         hint: match origin {

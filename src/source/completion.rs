@@ -145,5 +145,5 @@ fn read_snapshot(path: &str) -> Option<crate::model::Snapshot> {
     if path == "-" {
         return None;
     }
-    file::load_snapshot(path, None).ok()
+    file::load_snapshot(path, None, super::local::MAX_SNAPSHOT_BYTES).ok()
 }

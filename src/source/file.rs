@@ -16,14 +16,14 @@
 //! building the snapshot are pure.
 
 use std::fmt;
-use std::io::{self, Read};
+use std::io;
 use std::path::{Path, PathBuf};
 
 use jiff::Timestamp;
-use serde::Deserialize;
 use serde_json::Value;
 
 use super::builder::{SnapshotBuilder, redact};
+use super::local;
 use crate::escape::escape;
 use crate::model::{Event, Object, Snapshot, parse_time};
 
@@ -126,8 +126,8 @@ impl fmt::Display for Place {
 
 /// Reads the snapshot at `path` (a file, a directory or `-` for stdin). With
 /// `now` unset, "now" is the newest timestamp in the snapshot.
-pub fn load_snapshot(path: &str, now: Option<Timestamp>) -> anyhow::Result<Snapshot> {
-    let sources = read_sources(path, true)?;
+pub fn load_snapshot(path: &str, now: Option<Timestamp>, limit: u64) -> anyhow::Result<Snapshot> {
+    let sources = read_sources(path, true, limit)?;
     Ok(build_snapshot(&sources, now)?)
 }
 
@@ -135,13 +135,16 @@ pub fn load_snapshot(path: &str, now: Option<Timestamp>) -> anyhow::Result<Snaps
 /// A directory yields its `.json`, `.yaml` and `.yml` files in sorted
 /// order, with `recursive` those of its subdirectories too (a snapshot
 /// always; manifests with `-R`, as kubectl); symlinked files are followed,
-/// symlinked directories are not (no cycles).
-pub fn read_sources(path: &str, recursive: bool) -> Result<Vec<SourceText>, SnapshotError> {
+/// symlinked directories are not (no cycles). At most `limit` bytes in
+/// all, and only regular files or standard input (`-`).
+pub fn read_sources(
+    path: &str,
+    recursive: bool,
+    limit: u64,
+) -> Result<Vec<SourceText>, SnapshotError> {
     if path == "-" {
-        let mut bytes = Vec::new();
-        io::stdin()
-            .read_to_end(&mut bytes)
-            .map_err(|e| read_error("<stdin>", &e))?;
+        let bytes = local::read_bounded(io::stdin().lock(), limit)
+            .map_err(|e| local_error("<stdin>", &e, false))?;
         return Ok(vec![SourceText::new("<stdin>", decode(&bytes, "<stdin>")?)]);
     }
     let shown = show_path(Path::new(path));
@@ -165,15 +168,33 @@ pub fn read_sources(path: &str, recursive: bool) -> Result<Vec<SourceText>, Snap
     } else {
         vec![PathBuf::from(path)]
     };
+    let mut left = limit;
     files
         .iter()
         .map(|file| {
             let origin = show_path(file);
-            let bytes = std::fs::read(file).map_err(|e| read_error(&origin, &e))?;
+            let bytes = local::read_file(file, left)
+                .map_err(|e| local_error(&origin, &e, files.len() > 1))?;
+            left -= bytes.len() as u64;
             let text = decode(&bytes, &origin)?;
             Ok(SourceText { origin, text })
         })
         .collect()
+}
+
+/// A local read refused or failed; past the size limit, how to raise it.
+fn local_error(origin: &str, e: &local::LocalError, many: bool) -> SnapshotError {
+    let mut cause = e.to_string();
+    if matches!(e, local::LocalError::TooLarge(_)) {
+        if many {
+            cause.push_str(" with the files before it");
+        }
+        cause.push_str("\nhint: --snapshot-limit raises the limit, e.g. --snapshot-limit 1Gi");
+    }
+    SnapshotError::Read {
+        path: origin.to_string(),
+        cause,
+    }
 }
 
 /// Collects the manifest files of `dir` (and with `recursive` of its
@@ -284,7 +305,7 @@ pub fn parse_documents(text: &str, origin: &str) -> Result<Vec<Value>, SnapshotE
             Ok(docs) => Ok(docs),
             // `{kind: Pod, ...}` is YAML in flow style; only when that fails
             // too was it broken JSON.
-            Err(json_err) => parse_yaml(text).map_err(|_| SnapshotError::Syntax {
+            Err(json_err) => crate::yaml::parse(text).map_err(|_| SnapshotError::Syntax {
                 origin: origin.to_string(),
                 format: "JSON",
                 line: Some(json_err.line()),
@@ -292,10 +313,10 @@ pub fn parse_documents(text: &str, origin: &str) -> Result<Vec<Value>, SnapshotE
             }),
         };
     }
-    parse_yaml(text).map_err(|e| SnapshotError::Syntax {
+    crate::yaml::parse(text).map_err(|e| SnapshotError::Syntax {
         origin: origin.to_string(),
         format: "YAML",
-        line: e.location().map(|l| l.line()),
+        line: e.line(),
         message: e.to_string(),
     })
 }
@@ -371,12 +392,6 @@ fn too_deep(text: &str) -> Option<usize> {
         prev = b;
     }
     None
-}
-
-fn parse_yaml(text: &str) -> Result<Vec<Value>, serde_yaml_ng::Error> {
-    serde_yaml_ng::Deserializer::from_str(text)
-        .map(Value::deserialize)
-        .collect()
 }
 
 /// Builds the snapshot from the texts of its files. Pure: the same texts
@@ -1305,16 +1320,20 @@ binaryData:
             write(d, "events.yaml", KUBECTL_GET_LIST);
 
             let names = |recursive: bool| -> Vec<String> {
-                read_sources(d.to_str().unwrap(), recursive)
-                    .unwrap()
-                    .iter()
-                    .map(|s| {
-                        s.origin
-                            .strip_prefix(d.to_str().unwrap())
-                            .unwrap()
-                            .to_string()
-                    })
-                    .collect()
+                read_sources(
+                    d.to_str().unwrap(),
+                    recursive,
+                    crate::source::local::MAX_SNAPSHOT_BYTES,
+                )
+                .unwrap()
+                .iter()
+                .map(|s| {
+                    s.origin
+                        .strip_prefix(d.to_str().unwrap())
+                        .unwrap()
+                        .to_string()
+                })
+                .collect()
             };
             assert_eq!(
                 names(true),
@@ -1325,11 +1344,22 @@ binaryData:
             let other = tempfile::tempdir().unwrap();
             write(other.path(), "deeper/z.yml", &ns("z"));
             let only_deeper = other.path().to_str().unwrap();
-            let err = read_sources(only_deeper, false).unwrap_err();
+            let err = read_sources(only_deeper, false, crate::source::local::MAX_SNAPSHOT_BYTES)
+                .unwrap_err();
             assert!(err.to_string().contains("-R (--recursive)"), "{err}");
-            assert_eq!(read_sources(only_deeper, true).unwrap().len(), 1);
+            assert_eq!(
+                read_sources(only_deeper, true, crate::source::local::MAX_SNAPSHOT_BYTES)
+                    .unwrap()
+                    .len(),
+                1
+            );
 
-            let snap = load_snapshot(d.to_str().unwrap(), None).unwrap();
+            let snap = load_snapshot(
+                d.to_str().unwrap(),
+                None,
+                crate::source::local::MAX_SNAPSHOT_BYTES,
+            )
+            .unwrap();
             assert_eq!(
                 kinds(&snap)[..3],
                 ["Namespace/ac", "Namespace/aaz", "Namespace/bb"]
@@ -1344,7 +1374,12 @@ binaryData:
             let dir = tempfile::tempdir().unwrap();
             write(dir.path(), "good.yaml", &ns("ok"));
             write(dir.path(), "sub/bad.yaml", "kind: [unclosed\n");
-            let err = load_snapshot(dir.path().to_str().unwrap(), None).unwrap_err();
+            let err = load_snapshot(
+                dir.path().to_str().unwrap(),
+                None,
+                crate::source::local::MAX_SNAPSHOT_BYTES,
+            )
+            .unwrap_err();
             let msg = err.to_string();
             let bad = dir.path().join("sub/bad.yaml");
             assert!(
@@ -1358,7 +1393,12 @@ binaryData:
             let dir = tempfile::tempdir().unwrap();
             write(dir.path(), "snapshot.out", &ns("x"));
             let path = dir.path().join("snapshot.out");
-            let snap = load_snapshot(path.to_str().unwrap(), None).unwrap();
+            let snap = load_snapshot(
+                path.to_str().unwrap(),
+                None,
+                crate::source::local::MAX_SNAPSHOT_BYTES,
+            )
+            .unwrap();
             assert_eq!(kinds(&snap), ["Namespace/x"]);
         }
 
@@ -1366,7 +1406,12 @@ binaryData:
         fn missing_paths_and_empty_directories_say_what_to_do() {
             let dir = tempfile::tempdir().unwrap();
             let missing = dir.path().join("nope.yaml");
-            let err = load_snapshot(missing.to_str().unwrap(), None).unwrap_err();
+            let err = load_snapshot(
+                missing.to_str().unwrap(),
+                None,
+                crate::source::local::MAX_SNAPSHOT_BYTES,
+            )
+            .unwrap_err();
             assert_eq!(
                 err.to_string(),
                 format!(
@@ -1375,7 +1420,12 @@ binaryData:
                 )
             );
             write(dir.path(), "README.md", "nothing");
-            let err = load_snapshot(dir.path().to_str().unwrap(), None).unwrap_err();
+            let err = load_snapshot(
+                dir.path().to_str().unwrap(),
+                None,
+                crate::source::local::MAX_SNAPSHOT_BYTES,
+            )
+            .unwrap_err();
             assert!(
                 err.to_string().starts_with(&format!(
                     "no .json, .yaml or .yml files in directory {}",
@@ -1396,10 +1446,20 @@ binaryData:
                 dir.path().join("link.yaml"),
             )
             .unwrap();
-            let sources = read_sources(dir.path().to_str().unwrap(), true).unwrap();
+            let sources = read_sources(
+                dir.path().to_str().unwrap(),
+                true,
+                crate::source::local::MAX_SNAPSHOT_BYTES,
+            )
+            .unwrap();
             assert_eq!(sources.len(), 2, "{sources:?}");
             // The same object read twice is one object.
-            let snap = load_snapshot(dir.path().to_str().unwrap(), None).unwrap();
+            let snap = load_snapshot(
+                dir.path().to_str().unwrap(),
+                None,
+                crate::source::local::MAX_SNAPSHOT_BYTES,
+            )
+            .unwrap();
             assert_eq!(kinds(&snap), ["Namespace/x"]);
         }
     }

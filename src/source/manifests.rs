@@ -12,7 +12,7 @@ use crate::targets::TargetSpec;
 /// too, as kubectl reads them.
 pub fn identities(path: &str, recursive: bool) -> anyhow::Result<Vec<TargetSpec>> {
     let mut out = Vec::new();
-    for source in read_sources(path, recursive)
+    for source in read_sources(path, recursive, super::local::MAX_SNAPSHOT_BYTES)
         .with_context(|| format!("cannot read the manifests in {path}"))?
     {
         for (index, doc) in parse_documents(&source.text, &source.origin)?

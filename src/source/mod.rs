@@ -12,6 +12,7 @@ pub mod credential;
 pub mod discovery;
 pub mod file;
 pub mod live;
+pub mod local;
 pub mod manifests;
 #[cfg(test)]
 pub mod memory;

@@ -382,3 +382,132 @@ fn a_duration_past_the_clock_is_no_crash() {
         );
     }
 }
+
+/// A "billion laughs" padded with ordinary nodes, which buy alias jumps
+/// under the YAML parser's own guard: a 20,000-item list, then nine levels
+/// of nine aliases, in a file of about 150 KB.
+fn padded_alias_ladder() -> String {
+    let mut text = String::from("apiVersion: v1\nkind: List\nitems: []\npad:\n");
+    for i in 0..20_000 {
+        text.push_str(&format!("- {i}\n"));
+    }
+    text.push_str("l0: &l0 [lol]\n");
+    for level in 1..10 {
+        let refs = vec![format!("*l{}", level - 1); 9].join(", ");
+        text.push_str(&format!("l{level}: &l{level} [{refs}]\n"));
+    }
+    text
+}
+
+#[test]
+fn a_padded_alias_bomb_is_refused_at_once_in_every_yaml_input() {
+    let dir = scratch();
+    let bomb = dir.path().join("bomb.yaml");
+    std::fs::write(&bomb, padded_alias_ladder()).unwrap();
+    let file = bomb.to_str().unwrap();
+    let rules = dir.path().join("rules.yaml");
+    std::fs::write(&rules, format!("rules: []\n{}", padded_alias_ladder())).unwrap();
+    let ok = dir.path().join("ok.yaml");
+    std::fs::write(
+        &ok,
+        "apiVersion: v1\nkind: Namespace\nmetadata: {name: default}\n",
+    )
+    .unwrap();
+    for args in [
+        vec!["status", "--snapshot", file],
+        vec!["status", "-f", file, "--snapshot", ok.to_str().unwrap()],
+        vec!["rules", "--health-rules", rules.to_str().unwrap()],
+    ] {
+        let out = run(dir.path(), &args, Duration::from_secs(60));
+        // Before the bound: 22 s and 1.6 GB for a quarter of this padding.
+        out.assert(2, Duration::from_secs(3));
+        assert!(
+            out.stderr.contains("alias bomb") && out.stderr.contains("line"),
+            "{args:?}: {}",
+            out.stderr
+        );
+    }
+}
+
+/// Local input is read only from regular files (or standard input), and
+/// never past a stated size: `/dev/zero` grew to the memory limit and a
+/// FIFO with no writer blocked forever.
+#[test]
+fn local_files_are_bounded_and_never_block() {
+    let dir = scratch();
+    let fifo = dir.path().join("snap.yaml");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    let fifo = fifo.to_str().unwrap();
+    for (args, said) in [
+        (
+            vec!["status", "--snapshot", "/dev/zero"],
+            "a device, not a regular file",
+        ),
+        (
+            vec!["status", "--snapshot", fifo],
+            "a FIFO (named pipe), not a regular file",
+        ),
+        (
+            vec!["rules", "--health-rules", "/dev/zero"],
+            "a device, not a regular file",
+        ),
+        (
+            vec![
+                "status",
+                "--snapshot",
+                fifo,
+                "-o",
+                "jsonpath-file=/dev/zero",
+            ],
+            "a device, not a regular file",
+        ),
+    ] {
+        let out = run(dir.path(), &args, Duration::from_secs(30));
+        out.assert(2, Duration::from_secs(3));
+        assert!(out.stderr.contains(said), "{args:?}: {}", out.stderr);
+    }
+    // Past the limit, refused with the flag that raises it; raised, read.
+    let snap = dir.path().join("big.yaml");
+    let pad = "#".repeat(4096);
+    std::fs::write(
+        &snap,
+        format!("{pad}\napiVersion: v1\nkind: Namespace\nmetadata: {{name: default, uid: u}}\n"),
+    )
+    .unwrap();
+    let snap = snap.to_str().unwrap();
+    let out = run(
+        dir.path(),
+        &[
+            "status",
+            "--snapshot",
+            snap,
+            "--snapshot-limit",
+            "4Ki",
+            "-A",
+        ],
+        Duration::from_secs(30),
+    );
+    out.assert(2, Duration::from_secs(3));
+    assert!(
+        out.stderr.contains("larger than 4 KiB") && out.stderr.contains("--snapshot-limit"),
+        "{}",
+        out.stderr
+    );
+    let out = run(
+        dir.path(),
+        &[
+            "status",
+            "--snapshot",
+            snap,
+            "--snapshot-limit",
+            "8Ki",
+            "-A",
+        ],
+        Duration::from_secs(30),
+    );
+    assert_ne!(out.code, 2, "{}", out.stderr);
+}

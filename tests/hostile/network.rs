@@ -323,3 +323,70 @@ fn a_request_the_server_closed_unanswered_is_sent_again() {
     pod_is_converged_at(&server);
     assert_eq!(tries.load(Ordering::SeqCst), 2, "sent once more");
 }
+
+/// A Widget whose controller says it is ready.
+fn ready_widget() -> serde_json::Value {
+    let mut w = widget();
+    w["status"]["conditions"][0] = serde_json::json!({"type": "Ready", "status": "True",
+        "reason": "Ready", "message": "", "lastTransitionTime": "2026-01-01T00:00:00Z"});
+    w
+}
+
+/// `wait` never exits 0 on an answer with a gap: a converged Widget whose
+/// children (the pods list of its tree) may not be read cannot be
+/// confirmed converged, and a forbidden list will not heal by waiting.
+#[test]
+fn wait_never_says_converged_over_a_list_that_failed() {
+    let server = fake::answering(|path| {
+        if let Some(doc) = fake::discovery(path) {
+            return Some((200, doc));
+        }
+        if path.contains("watch=") {
+            return None;
+        }
+        let path = path.split('?').next().unwrap();
+        Some(if path.ends_with("/pods") {
+            (
+                403,
+                fake::status(
+                    403,
+                    "Forbidden",
+                    "pods is forbidden: User \"ci\" cannot list resource \"pods\"",
+                ),
+            )
+        } else if path.ends_with("/widgets/w") {
+            (200, ready_widget().to_string())
+        } else {
+            let items = if path.ends_with("/widgets") {
+                vec![ready_widget()]
+            } else {
+                vec![]
+            };
+            (200, serde_json::json!({"kind": "List", "apiVersion": "v1", "metadata": {"resourceVersion": "7"}, "items": items}).to_string())
+        })
+    });
+    let dir = scratch();
+    let kc = token_kubeconfig(dir.path(), &server.url());
+    let out = run(
+        dir.path(),
+        &[
+            "wait",
+            "widgets/w",
+            "--timeout",
+            "20s",
+            "--kubeconfig",
+            kc.to_str().unwrap(),
+        ],
+        Duration::from_secs(40),
+    );
+    // At once, not at the timeout: permissions do not change by waiting.
+    out.assert(1, Duration::from_secs(10));
+    assert!(
+        out.stderr
+            .contains("Widget/w cannot be confirmed converged: pods")
+            && out.stderr.contains("forbidden"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stdout.contains("Incomplete"), "{}", out.stdout);
+}
