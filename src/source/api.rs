@@ -88,10 +88,11 @@ impl Api {
                 Ok(r) => r,
             };
         let error = result.as_ref().err();
+        // The Accept that was sent (a metadata-only watch's, for one).
         crate::log::response(
             "GET",
             path_and_query,
-            None,
+            Some(accept),
             &status_text(error),
             started.elapsed(),
         );

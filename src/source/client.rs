@@ -132,13 +132,15 @@ pub async fn connect(conn: &Connection) -> anyhow::Result<Connected> {
     if let Some(uid) = &conn.as_uid {
         config.auth_info.impersonate_uid = Some(uid.clone());
     }
-    let server = config
-        .cluster_url
+    // A password in the server URL is never shown: not in errors, not in
+    // `-v` logs, not in the discovery cache's path.
+    let shown_url = without_userinfo(&config.cluster_url);
+    let server = shown_url
         .authority()
         .map(|a| a.to_string())
-        .unwrap_or_else(|| config.cluster_url.to_string());
+        .unwrap_or_else(|| shown_url.to_string());
     let default_namespace = config.default_namespace.clone();
-    crate::log::set_connection(&config.cluster_url.to_string(), logged_headers(&config));
+    crate::log::set_connection(&shown_url.to_string(), logged_headers(&config));
     let timeout = conn.request_timeout;
     let another: NewClient = std::sync::Arc::new(move || {
         Ok(
@@ -205,6 +207,19 @@ fn check_context(kubeconfig: &Kubeconfig, context: Option<&str>) -> anyhow::Resu
     ))
 }
 
+/// `uri` with any `user:password@` taken out of its authority.
+fn without_userinfo(uri: &http::Uri) -> http::Uri {
+    let Some(authority) = uri.authority() else {
+        return uri.clone();
+    };
+    let Some((_, host)) = authority.as_str().rsplit_once('@') else {
+        return uri.clone();
+    };
+    let mut parts = uri.clone().into_parts();
+    parts.authority = host.parse().ok();
+    http::Uri::from_parts(parts).unwrap_or_else(|_| uri.clone())
+}
+
 fn server_uri(server: &str) -> anyhow::Result<http::Uri> {
     // kubectl takes a bare host:port as https.
     let url = if server.contains("://") {
@@ -212,8 +227,26 @@ fn server_uri(server: &str) -> anyhow::Result<http::Uri> {
     } else {
         format!("https://{server}")
     };
-    url.parse()
-        .map_err(|e| anyhow::anyhow!("--server {server} is not a URL: {e}"))
+    url.parse().map_err(|e| {
+        anyhow::anyhow!(
+            "--server {} is not a URL: {e}",
+            without_userinfo_text(server)
+        )
+    })
+}
+
+/// A server address as typed, with any `user:password@` masked.
+fn without_userinfo_text(server: &str) -> String {
+    match server.split_once("://") {
+        Some((scheme, rest)) => match rest.split('/').next().and_then(|a| a.rsplit_once('@')) {
+            Some((_, host)) => format!(
+                "{scheme}://{host}{}",
+                &rest[rest.find('/').unwrap_or(rest.len())..]
+            ),
+            None => server.to_string(),
+        },
+        None => server.to_string(),
+    }
 }
 
 /// kubectl's connection flags over what the kubeconfig said.
@@ -228,7 +261,19 @@ fn apply_flags(config: &mut kube::Config, conn: &Connection) -> anyhow::Result<(
         config.root_cert = None;
     }
     if conn.insecure_skip_tls_verify {
+        // As kubectl: the flag drops the kubeconfig's CA.
         config.accept_invalid_certs = true;
+        config.root_cert = None;
+        config.root_cert_file = None;
+    }
+    // kubectl refuses a CA beside skipping verification: a kubeconfig that
+    // says both is a mistake, not a request to connect unverified.
+    if config.accept_invalid_certs
+        && (config.root_cert.is_some() || config.root_cert_file.is_some())
+    {
+        anyhow::bail!(
+            "specifying a root certificates file with the insecure flag is not allowed\nhint: remove either certificate-authority or insecure-skip-tls-verify from the cluster in the kubeconfig"
+        );
     }
     if let Some(name) = &conn.tls_server_name {
         config.tls_server_name = Some(name.clone());
@@ -278,4 +323,27 @@ fn logged_headers(config: &kube::Config) -> Vec<(String, String)> {
         out.push(("Impersonate-Uid".into(), uid.clone()));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn passwords_in_server_urls_are_never_shown() {
+        let uri: http::Uri = "https://alice:s3cr3tPW@127.0.0.1:6443/base"
+            .parse()
+            .unwrap();
+        assert_eq!(
+            without_userinfo(&uri).to_string(),
+            "https://127.0.0.1:6443/base"
+        );
+        let plain: http::Uri = "https://127.0.0.1:6443".parse().unwrap();
+        assert_eq!(without_userinfo(&plain), plain);
+        assert_eq!(
+            without_userinfo_text("https://alice:pw@h:1/x y"),
+            "https://h:1/x y"
+        );
+        assert_eq!(without_userinfo_text("h:1"), "h:1");
+    }
 }

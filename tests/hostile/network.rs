@@ -390,3 +390,168 @@ fn wait_never_says_converged_over_a_list_that_failed() {
     );
     assert!(out.stdout.contains("Incomplete"), "{}", out.stdout);
 }
+
+/// A kubeconfig that names a CA and skips verification is refused, as
+/// kubectl refuses it, before any connection; the flag
+/// `--insecure-skip-tls-verify` drops the kubeconfig's CA, as kubectl's does.
+#[test]
+fn a_ca_beside_insecure_skip_tls_verify_is_refused() {
+    let dir = scratch();
+    let ca = dir.path().join("ca.crt");
+    let made = std::process::Command::new("openssl")
+        .args([
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "1",
+            "-subj",
+            "/CN=fake-ca",
+        ])
+        .arg("-keyout")
+        .arg(dir.path().join("ca.key"))
+        .arg("-out")
+        .arg(&ca)
+        .output()
+        .expect("openssl runs");
+    assert!(
+        made.status.success(),
+        "{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    let server = fake::refusing();
+    let kc = dir.path().join("kubeconfig");
+    std::fs::write(
+        &kc,
+        format!(
+            "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: https://127.0.0.1:{}\n    certificate-authority: {}\n    insecure-skip-tls-verify: true\ncontexts:\n- name: c\n  context: {{cluster: c, user: u}}\ncurrent-context: c\nusers:\n- name: u\n  user: {{token: t0ken}}\n",
+            server.port,
+            ca.display()
+        ),
+    )
+    .unwrap();
+    let kc = kc.to_str().unwrap();
+    let out = run(
+        dir.path(),
+        &["status", "--kubeconfig", kc],
+        Duration::from_secs(30),
+    );
+    out.assert(2, Duration::from_secs(5));
+    assert!(
+        out.stderr
+            .contains("specifying a root certificates file with the insecure flag is not allowed"),
+        "{}",
+        out.stderr
+    );
+    let out = run(
+        dir.path(),
+        &["status", "--kubeconfig", kc, "--insecure-skip-tls-verify"],
+        Duration::from_secs(30),
+    );
+    out.assert(2, Duration::from_secs(5));
+    assert!(!out.stderr.contains("root certificates"), "{}", out.stderr);
+}
+
+/// A password in the server's URL is never printed: not in the connection
+/// error, not in `-v 8`'s request lines, not in a bad URL's message.
+#[test]
+fn a_password_in_the_server_url_is_never_shown() {
+    let dir = scratch();
+    let server = fake::refusing();
+    for url in [
+        format!("https://alice:s3cr3tPW@127.0.0.1:{}", server.port),
+        format!("https://alice:s3cr3tPW@127.0.0.1:{} bad", server.port),
+    ] {
+        let out = run(
+            dir.path(),
+            &["-s", &url, "--token", "t0ken", "-v", "8", "status"],
+            Duration::from_secs(30),
+        );
+        out.assert(2, Duration::from_secs(5));
+        assert!(out.stderr.contains("127.0.0.1"), "{}", out.stderr);
+        assert!(
+            !out.stderr.contains("s3cr3t") && !out.stdout.contains("s3cr3t"),
+            "{}",
+            out.stderr
+        );
+    }
+}
+
+/// `-v 8` logs the Accept header each request was sent with: a watch of
+/// metadata only says so, as its list does, so that an audit of the
+/// metadata-only promise by the log sees what the server saw.
+#[test]
+fn the_logged_accept_of_every_watch_is_the_one_sent() {
+    let server = fake::answering(|path| {
+        if let Some(doc) = fake::discovery(path) {
+            return Some((200, doc));
+        }
+        if path.contains("watch=") {
+            // Ends at once; the watch is opened again.
+            return Some((200, String::new()));
+        }
+        let path = path.split('?').next().unwrap();
+        Some(if path.ends_with("/widgets/w") {
+            (200, widget().to_string())
+        } else {
+            let items = if path.ends_with("/widgets") {
+                vec![widget()]
+            } else {
+                vec![]
+            };
+            (200, serde_json::json!({"kind": "List", "apiVersion": "v1", "metadata": {"resourceVersion": "7"}, "items": items}).to_string())
+        })
+    });
+    let dir = scratch();
+    let kc = token_kubeconfig(dir.path(), &server.url());
+    let out = run(
+        dir.path(),
+        &[
+            "wait",
+            "widgets/w",
+            "--timeout",
+            "2s",
+            "-v",
+            "8",
+            "--kubeconfig",
+            kc.to_str().unwrap(),
+        ],
+        Duration::from_secs(30),
+    );
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let seen = server.seen.lock().unwrap().clone();
+    let watches: Vec<&fake::Seen> = seen.iter().filter(|s| s.path.contains("watch=")).collect();
+    assert!(!watches.is_empty(), "the wait watched");
+    let lines: Vec<&str> = out.stderr.lines().collect();
+    let mut checked = 0;
+    for (i, line) in lines.iter().enumerate() {
+        let Some(path) = line
+            .strip_prefix("GET ")
+            .and_then(|l| l.split_whitespace().next())
+            .filter(|u| u.contains("watch="))
+        else {
+            continue;
+        };
+        let logged = lines[i + 1]
+            .strip_prefix("Request Header: \"Accept: ")
+            .and_then(|l| l.strip_suffix('"'))
+            .expect("the Accept header follows the request line");
+        let path = &path[server.url().len()..];
+        let sent = watches
+            .iter()
+            .find(|s| s.path == path)
+            .and_then(|s| s.header("accept"))
+            .expect("the logged watch was sent");
+        assert_eq!(logged, sent, "{path}");
+        checked += 1;
+    }
+    assert!(checked > 0, "{}", out.stderr);
+    assert!(
+        watches.iter().any(|s| s
+            .header("accept")
+            .is_some_and(|a| a.contains("PartialObjectMetadata"))),
+        "a metadata-only watch was among them"
+    );
+}
