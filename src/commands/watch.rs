@@ -248,6 +248,13 @@ struct Printer<O: Write, E: Write> {
 
 /// The line that says the API server does not answer, and since when.
 fn outage_line(lost: &Outage) -> String {
+    if let Some(ending) = &lost.ending {
+        return format!(
+            "{} as soon as it opens, again and again for {}s; retrying with a backoff; showing the last state seen",
+            crate::render::escape(ending),
+            lost.lasted.as_secs()
+        );
+    }
     match &lost.cause {
         // Not the server's fault: the plugin's own words say what to do.
         Some(cause) => format!(
@@ -577,6 +584,7 @@ mod tests {
     #[test]
     fn an_outage_is_said_once_where_the_answer_goes_and_its_end_too() {
         let lost = |secs, cause: Option<&str>| Outage {
+            ending: None,
             lasted: Duration::from_secs(secs),
             cause: cause.map(str::to_string),
         };

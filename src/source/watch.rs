@@ -35,6 +35,8 @@ const WATCH_IDLE: Duration = Duration::from_secs(WATCH_SECONDS + 30);
 const WATCH_TOO_SHORT: Duration = Duration::from_secs(1);
 /// Backoff between reconnections: doubling from the first, up to the last.
 const BACKOFF: (Duration, Duration) = (Duration::from_millis(500), Duration::from_secs(8));
+/// Watches in a row that ended with nothing applied, before it is said.
+const FUTILE_SAID: u32 = 3;
 /// Events kept per watch; the oldest go first, so memory stays bounded.
 const MAX_EVENTS: usize = 5000;
 /// Where a watch is forbidden but a list is not, how often it is re-listed.
@@ -75,6 +77,10 @@ struct Store {
     /// Why, when it is known and not the server's doing: the credential
     /// plugin that failed to renew the token.
     lost_cause: Option<String>,
+    /// Watches that the server keeps ending with nothing applied (an
+    /// error event, a lone bookmark, a line that is not an event), said
+    /// after [`FUTILE_SAID`] such ends in a row: since when, and how.
+    futile: HashMap<usize, (Instant, String)>,
 }
 
 /// The API server has not answered for `lasted`; `cause` says why when
@@ -83,6 +89,9 @@ struct Store {
 pub struct Outage {
     pub lasted: Duration,
     pub cause: Option<String>,
+    /// The server answers, but ends a watch as soon as it opens, again and
+    /// again: what it ends it with.
+    pub ending: Option<String>,
 }
 
 /// The cache that the watches feed, and a channel that says "changed".
@@ -171,9 +180,18 @@ impl Cache {
     /// it does not.
     pub fn outage(&self) -> Option<Outage> {
         let store = locked(&self.store);
-        store.lost_since.map(|t| Outage {
-            lasted: t.elapsed(),
-            cause: store.lost_cause.clone(),
+        if let Some(t) = store.lost_since {
+            return Some(Outage {
+                lasted: t.elapsed(),
+                cause: store.lost_cause.clone(),
+                ending: None,
+            });
+        }
+        let (since, how) = store.futile.values().min_by_key(|(since, _)| *since)?;
+        Some(Outage {
+            lasted: since.elapsed(),
+            cause: None,
+            ending: Some(how.clone()),
         })
     }
 
@@ -244,6 +262,8 @@ async fn run(
         let _ = opened.wait_for(|open| *open).await;
     }
     let mut backoff = BACKOFF.0;
+    // Watches in a row that ended with no change applied.
+    let mut futile = 0u32;
     loop {
         // List: the whole current state and the version to watch from
         // (only the version, for a watch that starts now).
@@ -318,7 +338,16 @@ async fn run(
                 .await
             {
                 Ok(stream) => stream,
-                Err(ApiError::Gone) => break,
+                Err(ApiError::Gone) => {
+                    // Listed again, after a backoff when this keeps
+                    // happening: each is a full, uncached LIST.
+                    futile = futile.saturating_add(1);
+                    if futile > 1 {
+                        tokio::time::sleep(backoff).await;
+                        backoff = (backoff * 2).min(BACKOFF.1);
+                    }
+                    break;
+                }
                 Err(e @ ApiError::Forbidden(_)) => {
                     // Said at once; the list is then repeated instead.
                     let first = locked(&store)
@@ -339,9 +368,12 @@ async fn run(
                     continue;
                 }
             };
-            answered(&store);
+            if futile < FUTILE_SAID {
+                answered(&store);
+            }
             let opened = Instant::now();
-            let mut events = 0usize;
+            let mut changes = 0usize;
+            let mut ended = "ended with no event".to_string();
             let mut stream = std::pin::pin!(stream);
             let mut relist = false;
             loop {
@@ -355,38 +387,64 @@ async fn run(
                         break;
                     }
                 };
-                events += 1;
                 match event {
                     Ok(WatchEvent::Added(v) | WatchEvent::Modified(v)) => {
                         rv = version(&v).unwrap_or(rv);
                         apply(&store, id, &read, v, false);
+                        changes += 1;
                         let _ = tx.send(());
                     }
                     Ok(WatchEvent::Deleted(v)) => {
                         rv = version(&v).unwrap_or(rv);
                         apply(&store, id, &read, v, true);
+                        changes += 1;
                         let _ = tx.send(());
                     }
-                    Ok(WatchEvent::Bookmark(b)) => rv = b.metadata.resource_version,
+                    Ok(WatchEvent::Bookmark(b)) => {
+                        rv = b.metadata.resource_version;
+                        ended = "ended after a bookmark alone".into();
+                    }
                     Ok(WatchEvent::Error(status)) => {
                         relist = status.code == 410;
+                        ended = format!("ended with error {}: {}", status.code, status.message);
                         break;
                     }
                     Err(ApiError::Gone) => {
                         relist = true;
+                        ended = "answered 410 Gone".into();
                         break;
                     }
-                    Err(_) => break,
+                    Err(e) => {
+                        ended = format!("ended with {}", e.short());
+                        break;
+                    }
                 }
+            }
+            // A watch that applied a change, or lasted, was worth it; one
+            // that ended at once with nothing (an error event, a lone
+            // bookmark, a line that is not an event, a 410 that sends us
+            // back to list) is opened again only after a backoff, whatever
+            // it brought: without one, a server that ends every watch at
+            // once is asked thousands of times a second.
+            if changes > 0 || opened.elapsed() >= WATCH_TOO_SHORT {
+                backoff = BACKOFF.0;
+                if futile >= FUTILE_SAID {
+                    answered(&store);
+                }
+                futile = 0;
+                locked(&store).futile.remove(&id);
+            } else {
+                futile = futile.saturating_add(1);
+                if futile == FUTILE_SAID {
+                    let how = format!("the watch of {} {ended}", read.rt.full_name());
+                    locked(&store).futile.insert(id, (Instant::now(), how));
+                    let _ = tx.send(());
+                }
+                tokio::time::sleep(backoff).await;
+                backoff = (backoff * 2).min(BACKOFF.1);
             }
             if relist {
                 break;
-            }
-            if events == 0 && opened.elapsed() < WATCH_TOO_SHORT {
-                tokio::time::sleep(backoff).await;
-                backoff = (backoff * 2).min(BACKOFF.1);
-            } else {
-                backoff = BACKOFF.0;
             }
         }
     }
