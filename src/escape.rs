@@ -230,11 +230,27 @@ pub fn yaml<T: serde::Serialize>(value: &T) -> String {
     }
     let mut quoted = Vec::new();
     placeholders(&mut doc, &format!("zq{nonce}x"), &mut quoted);
-    let mut out = serde_yaml_ng::to_string(&doc).expect("reports serialize");
-    // Longest placeholder first, so `zq0x1` never eats into `zq0x12`.
-    for (i, text) in quoted.iter().enumerate().rev() {
-        out = out.replacen(&format!("zq{nonce}x{i}"), text, 1);
+    let emitted = serde_yaml_ng::to_string(&doc).expect("reports serialize");
+    // One pass, linear however many strings were swapped: a placeholder
+    // is a whole plain scalar, its number read to the last digit.
+    let prefix = format!("zq{nonce}x");
+    let mut out = String::with_capacity(emitted.len());
+    let mut rest = emitted.as_str();
+    while let Some(at) = rest.find(&prefix) {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + prefix.len()..];
+        let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+        match after[..digits]
+            .parse::<usize>()
+            .ok()
+            .and_then(|i| quoted.get(i))
+        {
+            Some(text) => out.push_str(text),
+            None => out.push_str(&rest[at..at + prefix.len() + digits]),
+        }
+        rest = &after[digits..];
     }
+    out.push_str(rest);
     out
 }
 

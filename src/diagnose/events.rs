@@ -3,7 +3,7 @@
 //! their count and first and last seen, warnings first, in time order.
 
 use crate::verdict::Judged;
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use jiff::Timestamp;
 use serde::Serialize;
@@ -39,6 +39,11 @@ pub const NO_EVENTS: &str = "no events found for these objects; events expire af
 /// The merged timeline of the events about `uids`.
 pub fn timeline(snap: &Judged<'_>, uids: &HashSet<&str>) -> Vec<EventLine> {
     let mut lines: Vec<EventLine> = Vec::new();
+    // Linear in the events: each line found by its key, each object of a
+    // line kept once (anyone who may create Events writes as many as they
+    // like about one object).
+    let mut index: HashMap<(String, String, String, String), usize> = HashMap::new();
+    let mut objects: Vec<BTreeSet<ObjectRef>> = Vec::new();
     for e in snap
         .events
         .iter()
@@ -51,41 +56,41 @@ pub fn timeline(snap: &Judged<'_>, uids: &HashSet<&str>) -> Vec<EventLine> {
             .unwrap_or_else(|| e.regarding());
         let key = generic(&e.message);
         // Events alike but for generated names, about objects of one kind, are one line.
-        let same = lines.iter_mut().find(|l| {
-            l.type_ == e.type_
-                && l.reason == e.reason
-                && l.key == key
-                && l.objects
-                    .first()
-                    .is_some_and(|o| o.kind == e.regarding_kind)
-        });
-        match same {
-            Some(line) => {
-                line.count += e.count;
+        let id = (
+            e.type_.clone(),
+            e.reason.clone(),
+            key,
+            e.regarding_kind.clone(),
+        );
+        match index.get(&id) {
+            Some(&i) => {
+                let line = &mut lines[i];
+                line.count = line.count.saturating_add(e.count);
                 line.first_seen = min_time(line.first_seen, e.first_seen);
                 line.last_seen = line.last_seen.max(e.last_seen);
                 if line.message != e.message {
-                    line.message = key.clone();
+                    line.message = line.key.clone();
                 }
-                if !line.objects.contains(&object) {
-                    line.objects.push(object);
-                }
+                objects[i].insert(object);
             }
-            None => lines.push(EventLine {
-                type_: e.type_.clone(),
-                reason: e.reason.clone(),
-                message: e.message.clone(),
-                count: e.count,
-                first_seen: e.first_seen,
-                last_seen: e.last_seen,
-                objects: vec![object],
-                key,
-            }),
+            None => {
+                index.insert(id.clone(), lines.len());
+                objects.push(BTreeSet::from([object]));
+                lines.push(EventLine {
+                    type_: e.type_.clone(),
+                    reason: e.reason.clone(),
+                    message: e.message.clone(),
+                    count: e.count,
+                    first_seen: e.first_seen,
+                    last_seen: e.last_seen,
+                    objects: Vec::new(),
+                    key: id.2,
+                });
+            }
         }
     }
-    for line in &mut lines {
-        let sorted: BTreeSet<ObjectRef> = line.objects.drain(..).collect();
-        line.objects = sorted.into_iter().collect();
+    for (line, objects) in lines.iter_mut().zip(objects) {
+        line.objects = objects.into_iter().collect();
     }
     // Warnings first; then oldest first, an event without any time first.
     lines.sort_by(|a, b| {
