@@ -100,6 +100,150 @@ pub fn compile(source: &str) -> Result<Program, ParseErrors> {
     env().compile(source)
 }
 
+/// What one evaluation of an expression may build in its comprehensions:
+/// each value a loop step yields costs one, and a string, list or map its
+/// length. The static limits bound an expression's size, not what it
+/// builds over an object whose size its writer chose (two nested `map`s
+/// over a 1 MiB field reached 5.9 GB): past this, the evaluation stops
+/// with an error that names the rule. Real rules spend hundreds.
+pub const MAX_RULE_COST: u64 = 2_000_000;
+
+/// The function [`metered`] calls in every loop step; its name is one the
+/// parser never yields, so no expression can call it or clash with it.
+const SPEND: &str = "@spend";
+
+/// `expr` with every comprehension's step metered: the values each step
+/// yields pass through [`SPEND`], which charges them to the evaluation's
+/// budget. The shapes the interpreter runs fast (`@result + [x]` for
+/// `map` and `filter`, `@result && p` for `all`) keep their shape: only
+/// their payload is wrapped.
+pub fn metered(expr: &IdedExpr) -> IdedExpr {
+    use ::cel::common::ast::operators::{ADD, CONDITIONAL, LOGICAL_AND, LOGICAL_OR};
+    let mut out = expr.clone();
+    rewrite(&mut out, &mut |c| {
+        let step = &mut c.loop_step;
+        let appends = match &mut step.expr {
+            Expr::Call(call) if call.func_name == CONDITIONAL && call.args.len() == 3 => {
+                wrap(&mut call.args[0]);
+                let appends = wrap_appended(&mut call.args[1], ADD);
+                if !appends {
+                    wrap(&mut call.args[1]);
+                }
+                appends
+            }
+            Expr::Call(call)
+                if (call.func_name == LOGICAL_AND || call.func_name == LOGICAL_OR)
+                    && call.args.len() == 2 =>
+            {
+                wrap(&mut call.args[1]);
+                false
+            }
+            _ => {
+                let appends = wrap_appended(step, ADD);
+                if !appends {
+                    wrap(step);
+                }
+                appends
+            }
+        };
+        // `all` and `exists` defer a step's error while a later element
+        // may decide the answer, so a spent budget in their step would not
+        // stop them: their condition, checked each time round, does. The
+        // appending loops (`map`, `filter`) stop at a step's error, and
+        // keep their literal condition, which their fast path needs.
+        if !appends {
+            wrap(&mut c.loop_cond);
+        }
+    });
+    out
+}
+
+/// Applies `f` to every comprehension below `e`, innermost first.
+fn rewrite(e: &mut IdedExpr, f: &mut impl FnMut(&mut ::cel::common::ast::ComprehensionExpr)) {
+    match &mut e.expr {
+        Expr::Call(call) => {
+            if let Some(t) = call.target.as_deref_mut() {
+                rewrite(t, f);
+            }
+            call.args.iter_mut().for_each(|a| rewrite(a, f));
+        }
+        Expr::Comprehension(c) => {
+            for x in [
+                &mut c.iter_range,
+                &mut c.accu_init,
+                &mut c.loop_cond,
+                &mut c.loop_step,
+                &mut c.result,
+            ] {
+                rewrite(x, f);
+            }
+            f(c);
+        }
+        Expr::List(list) => list.elements.iter_mut().for_each(|x| rewrite(x, f)),
+        Expr::Map(map) => map
+            .entries
+            .iter_mut()
+            .for_each(|entry| match &mut entry.expr {
+                EntryExpr::MapEntry(m) => {
+                    rewrite(&mut m.key, f);
+                    rewrite(&mut m.value, f);
+                }
+                EntryExpr::StructField(field) => rewrite(&mut field.value, f),
+            }),
+        Expr::Struct(st) => st
+            .entries
+            .iter_mut()
+            .for_each(|entry| match &mut entry.expr {
+                EntryExpr::MapEntry(m) => {
+                    rewrite(&mut m.key, f);
+                    rewrite(&mut m.value, f);
+                }
+                EntryExpr::StructField(field) => rewrite(&mut field.value, f),
+            }),
+        Expr::Select(select) => rewrite(&mut select.operand, f),
+        _ => {}
+    }
+}
+
+/// `@result + [x, ...]` with each element wrapped; false for other shapes.
+fn wrap_appended(step: &mut IdedExpr, add: &str) -> bool {
+    let Expr::Call(call) = &mut step.expr else {
+        return false;
+    };
+    if call.func_name != add || call.target.is_some() || call.args.len() != 2 {
+        return false;
+    }
+    let Expr::List(list) = &mut call.args[1].expr else {
+        return false;
+    };
+    list.elements.iter_mut().for_each(wrap);
+    true
+}
+
+/// `e` becomes `@spend(e)`, with `e`'s id (errors still point at it).
+fn wrap(e: &mut IdedExpr) {
+    let inner = std::mem::take(e);
+    *e = IdedExpr {
+        id: inner.id,
+        expr: Expr::Call(::cel::common::ast::CallExpr {
+            func_name: SPEND.to_string(),
+            target: None,
+            args: vec![inner],
+        }),
+    };
+}
+
+/// What a value built by a loop step costs.
+fn cost(v: &Value) -> u64 {
+    1 + match v {
+        Value::String(s) => s.len() as u64,
+        Value::Bytes(b) => b.len() as u64,
+        Value::List(l) => l.len() as u64,
+        Value::Map(m) => m.map.len() as u64,
+        _ => 0,
+    }
+}
+
 /// Names an expression may use besides the helpers: the variables, and
 /// CEL's type names and namespaces.
 const DECLARED: &[&str] = &[
@@ -182,6 +326,8 @@ fn walk<'a>(
 /// What the expressions of one object's checks are evaluated in.
 pub struct Scope {
     context: Context<'static, 'static>,
+    /// What the current evaluation has built ([`MAX_RULE_COST`]).
+    spent: Arc<std::sync::atomic::AtomicU64>,
 }
 
 impl Scope {
@@ -210,6 +356,8 @@ impl Scope {
         let lag = lag_message(obj);
         let stale = !lag.is_empty();
         let cited: Arc<Vec<Condition>> = Arc::new(obj.conditions());
+        let spent = Arc::new(std::sync::atomic::AtomicU64::new(0));
+        let charged = spent.clone();
         // Names are ours alone, so adding them cannot clash with the
         // standard library; a clash would be a bug caught by every test.
         let added = [
@@ -228,15 +376,30 @@ impl Scope {
                 find_condition(&cited, &type_).map(cite).unwrap_or_default()
             }),
             context.add_function("age", move |t: Arc<String>| age(now, &t)),
+            context.add_function(SPEND, move |v: Value| -> Result<Value, ExecutionError> {
+                let total = charged.fetch_add(cost(&v), std::sync::atomic::Ordering::Relaxed)
+                    + cost(&v);
+                if total > MAX_RULE_COST {
+                    return Err(ExecutionError::function_error(
+                        "the rule",
+                        format!(
+                            "stopped: its comprehensions built more than {MAX_RULE_COST} values and bytes over this object (the health rules' budget)"
+                        ),
+                    ));
+                }
+                Ok(v)
+            }),
         ];
         for result in added {
             result.expect("helper names do not clash with CEL's standard library");
         }
-        Scope { context }
+        Scope { context, spent }
     }
 
-    pub fn eval(&self, program: &Program) -> Result<Value, ExecutionError> {
-        program.execute(&self.context)
+    /// Evaluates a [`metered`] expression, with a budget of its own.
+    pub fn eval(&self, expr: &IdedExpr) -> Result<Value, ExecutionError> {
+        self.spent.store(0, std::sync::atomic::Ordering::Relaxed);
+        Value::resolve(expr, &self.context)
     }
 }
 
@@ -307,5 +470,93 @@ pub fn to_cel(json: &Json) -> Value {
                     .collect(),
             ),
         }),
+    }
+}
+
+#[cfg(test)]
+mod metering {
+    use super::*;
+
+    fn eval(source: &str, status: Json) -> Result<Value, ExecutionError> {
+        let obj = Object::from_value(serde_json::json!({
+            "apiVersion": "example.com/v1", "kind": "Widget",
+            "metadata": {"name": "w", "namespace": "default", "uid": "u"},
+            "status": status}))
+        .unwrap();
+        let scope = Scope::new(&obj, Timestamp::UNIX_EPOCH);
+        scope.eval(&metered(compile(source).unwrap().expression()))
+    }
+
+    #[test]
+    fn metered_comprehensions_mean_what_they_meant() {
+        let status = serde_json::json!({"items": [1, 2, 3], "names": ["a", "bb"]});
+        for (source, want) in [
+            ("object.status.items.all(x, x > 0)", Value::Bool(true)),
+            ("object.status.items.exists(x, x > 2)", Value::Bool(true)),
+            (
+                "object.status.items.exists_one(x, x > 2)",
+                Value::Bool(true),
+            ),
+            (
+                "object.status.items.map(x, x * 2) == [2, 4, 6]",
+                Value::Bool(true),
+            ),
+            (
+                "object.status.items.filter(x, x != 2) == [1, 3]",
+                Value::Bool(true),
+            ),
+            (
+                "object.status.names.map(n, n + '!') == ['a!', 'bb!']",
+                Value::Bool(true),
+            ),
+            (
+                "object.status.items.all(x, x / 0 > 0 || true)",
+                Value::Bool(true),
+            ),
+        ] {
+            assert_eq!(eval(source, status.clone()), Ok(want), "{source}");
+        }
+    }
+
+    #[test]
+    fn every_step_is_charged() {
+        let obj = Object::from_value(serde_json::json!({
+            "apiVersion": "example.com/v1", "kind": "Widget",
+            "metadata": {"name": "w", "namespace": "default", "uid": "u"},
+            "status": {"items": [1, 2, 3]}}))
+        .unwrap();
+        let scope = Scope::new(&obj, Timestamp::UNIX_EPOCH);
+        let e = metered(
+            compile("object.status.items.all(a, object.status.items.all(b, b >= 0))")
+                .unwrap()
+                .expression(),
+        );
+        assert_eq!(scope.eval(&e), Ok(Value::Bool(true)), "{e:?}");
+        assert_eq!(
+            scope.spent.load(std::sync::atomic::Ordering::Relaxed),
+            24,
+            "{e:?}"
+        );
+    }
+
+    #[test]
+    fn what_a_rule_builds_is_bounded() {
+        let items: Vec<u32> = (0..1000).collect();
+        let big = "x".repeat(1 << 20);
+        for (source, status) in [
+            (
+                "object.status.items.all(a, object.status.items.all(b, object.status.items.all(c, c >= 0)))",
+                serde_json::json!({"items": items}),
+            ),
+            (
+                "object.status.items.map(a, object.status.items.map(b, object.status.big + string(a))).size() > 0",
+                serde_json::json!({"items": items, "big": big}),
+            ),
+        ] {
+            let started = std::time::Instant::now();
+            let err = eval(source, status).unwrap_err();
+            assert!(err.to_string().contains("budget"), "{err}");
+            assert!(started.elapsed() < std::time::Duration::from_secs(20));
+        }
     }
 }

@@ -2,7 +2,7 @@
 //! check does with an object. Errors name the file, the rule, the check,
 //! the field and the position in the expression.
 
-use ::cel::{ExecutionError, Program, Value};
+use ::cel::{ExecutionError, Value};
 use serde::Deserialize;
 
 use super::cel::{Scope, compile, undeclared};
@@ -68,7 +68,9 @@ impl From<VerdictDoc> for Verdict {
 #[derive(Debug)]
 pub struct Expr {
     pub source: String,
-    program: Program,
+    /// The compiled expression with its comprehensions metered
+    /// ([`super::cel::metered`]).
+    program: ::cel::parser::Expression,
 }
 
 /// A reason: a CamelCase word as written, or an expression that yields one.
@@ -254,7 +256,7 @@ fn compile_expr(text: &str, at: Place<'_>) -> Result<Expr, RulesError> {
     }
     Ok(Expr {
         source: text.to_string(),
-        program,
+        program: super::cel::metered(program.expression()),
     })
 }
 
