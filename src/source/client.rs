@@ -82,6 +82,7 @@ pub async fn connect(conn: &Connection) -> anyhow::Result<Connected> {
         (Err(e), _) => return Err(e),
     };
     apply_flags(&mut config, conn)?;
+    unsupported_auth_provider(&config)?;
     // An exec credential plugin runs here, under the request deadline;
     // left in the config, kube would run it (twice) while building the
     // client, where nothing stops one that hangs. A token is sent by our
@@ -247,6 +248,35 @@ fn without_userinfo_text(server: &str) -> String {
         },
         None => server.to_string(),
     }
+}
+
+/// A user whose only credential is an `auth-provider` (gcp, azure, oidc)
+/// would be sent unauthenticated and told to "log in again": say instead
+/// that it is not supported, and what replaces it, as kubectl 1.26+ does.
+fn unsupported_auth_provider(config: &kube::Config) -> anyhow::Result<()> {
+    let auth = &config.auth_info;
+    let Some(provider) = &auth.auth_provider else {
+        return Ok(());
+    };
+    let other = auth.token.is_some()
+        || auth.token_file.is_some()
+        || auth.exec.is_some()
+        || (auth.username.is_some() && auth.password.is_some())
+        || auth.client_certificate.is_some()
+        || auth.client_certificate_data.is_some();
+    if other {
+        return Ok(());
+    }
+    let instead = match provider.name.as_str() {
+        "gcp" => "gke-gcloud-auth-plugin (`gcloud components install gke-gcloud-auth-plugin`, then `gcloud container clusters get-credentials`)",
+        "azure" => "kubelogin (`kubelogin convert-kubeconfig -l azurecli`)",
+        "oidc" => "an OIDC exec plugin such as kubelogin (`kubectl oidc-login setup`)",
+        _ => "the exec credential plugin your provider ships",
+    };
+    anyhow::bail!(
+        "the kubeconfig's user authenticates with the auth-provider {:?}, which is not supported (kubectl removed auth-providers in 1.26)\nhint: switch the user to an exec credential plugin: {instead}",
+        crate::escape::escape(&provider.name)
+    )
 }
 
 /// kubectl's connection flags over what the kubeconfig said.

@@ -646,3 +646,31 @@ fn expired_watches_relist_with_a_backoff() {
     assert!(lists <= 10, "{lists} LISTs of Widgets in 6s");
     assert!(watches <= 8, "{watches} watches of Widgets in 6s");
 }
+
+/// A user with only an `auth-provider` (removed from kubectl in 1.26) is
+/// told it is not supported and what replaces it, not to "log in again".
+#[test]
+fn an_auth_provider_user_is_told_what_to_use_instead() {
+    let dir = scratch();
+    let server = fake::refusing();
+    for (provider, instead) in [("gcp", "gke-gcloud-auth-plugin"), ("oidc", "kubelogin")] {
+        let kc = crate::kubeconfig(
+            dir.path(),
+            &server.url(),
+            &format!("auth-provider:\n  name: {provider}\n  config: {{}}"),
+        );
+        let out = run(
+            dir.path(),
+            &["status", "--kubeconfig", kc.to_str().unwrap()],
+            Duration::from_secs(30),
+        );
+        out.assert(2, Duration::from_secs(5));
+        assert!(
+            out.stderr.contains(&format!("auth-provider \"{provider}\", which is not supported"))
+                && out.stderr.contains(instead)
+                && !out.stderr.contains("log in again"),
+            "{}",
+            out.stderr
+        );
+    }
+}
