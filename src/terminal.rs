@@ -66,6 +66,27 @@ pub fn stdout_is_terminal() -> bool {
     std::io::stdout().is_terminal()
 }
 
+/// Whether whoever read stdout has gone (`--watch | head -1`): the pipe's
+/// read end is closed. A watch with nothing new to write would otherwise
+/// run on until its next frame fails to write.
+#[cfg(unix)]
+pub fn stdout_closed() -> bool {
+    use rustix::event::{PollFd, PollFlags, poll};
+    let stdout = std::io::stdout();
+    let mut fds = [PollFd::new(&stdout, PollFlags::empty())];
+    let zero = rustix::event::Timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    poll(&mut fds, Some(&zero)).is_ok()
+        && fds[0].revents().intersects(PollFlags::ERR | PollFlags::HUP)
+}
+
+#[cfg(not(unix))]
+pub fn stdout_closed() -> bool {
+    false
+}
+
 /// What `anstream` makes of stdout for colour (`NO_COLOR`, `CLICOLOR`,
 /// `CLICOLOR_FORCE`, a terminal or not).
 pub fn stdout_color_choice() -> anstream::ColorChoice {

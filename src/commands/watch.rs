@@ -148,6 +148,9 @@ async fn watch(
             biased;
             () = &mut interrupted => break,
             _ = tick.tick() => {
+                if crate::terminal::stdout_closed() {
+                    return Ok(Outcome { stdout: String::new(), code: 0 });
+                }
                 if !printer.outage(cache.outage()) {
                     return Ok(Outcome { stdout: String::new(), code: 0 });
                 }

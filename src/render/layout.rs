@@ -130,14 +130,41 @@ pub fn truncate(text: &str, room: usize) -> String {
         return String::new();
     }
     let mut out = String::new();
-    for c in text.chars() {
-        if out.width() + c.to_string().width() + 1 > room {
+    let mut used = 0;
+    let mut rest = text;
+    while !rest.is_empty() {
+        // An escape the text was given (`\u{feff}`, `\x1b`) is cut whole
+        // or not at all: half of one reads as something else.
+        let unit = &rest[..unit_len(rest)];
+        let w = unit.width();
+        if used + w + 1 > room {
             break;
         }
-        out.push(c);
+        out.push_str(unit);
+        used += w;
+        rest = &rest[unit.len()..];
     }
     out.push('…');
     out
+}
+
+/// The length in bytes of the first unit of `text`: an escape as
+/// [`crate::escape`] writes it (`\x1b`, `\u{202e}`, `\n`), else one
+/// character.
+fn unit_len(text: &str) -> usize {
+    let b = text.as_bytes();
+    let hex = |from: usize, n: usize| {
+        b.len() >= from + n && b[from..from + n].iter().all(u8::is_ascii_hexdigit)
+    };
+    match b {
+        [b'\\', b'x', ..] if hex(2, 2) => 4,
+        [b'\\', b'u', b'{', ..] => match text[3..].find('}') {
+            Some(end) if end <= 6 && hex(3, end) => 3 + end + 1,
+            _ => 1,
+        },
+        [b'\\', b'n' | b't' | b'r', ..] => 2,
+        _ => text.chars().next().map_or(0, char::len_utf8),
+    }
 }
 
 /// The table, less its first line under `--no-headers`.
@@ -148,6 +175,22 @@ pub fn without_header(table: String, no_headers: bool) -> String {
     match table.split_once('\n') {
         Some((_, rest)) => rest.to_string(),
         None => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod cut_tests {
+    use super::truncate;
+
+    #[test]
+    fn a_cut_never_splits_an_escape() {
+        assert_eq!(truncate("ab\\u{feff}cdef", 6), "ab…");
+        assert_eq!(truncate("ab\\u{feff}cdef", 11), "ab\\u{feff}…");
+        assert_eq!(truncate("a\\x1b[31mred", 4), "a…");
+        assert_eq!(truncate("a\\x1b[31mred", 6), "a\\x1b…");
+        assert_eq!(truncate("日本語のテキスト", 7), "日本語…");
+        let long = "x".repeat(100_000);
+        assert_eq!(truncate(&long, 10), format!("{}…", "x".repeat(9)));
     }
 }
 

@@ -268,7 +268,9 @@ fn unsupported_auth_provider(config: &kube::Config) -> anyhow::Result<()> {
         return Ok(());
     }
     let instead = match provider.name.as_str() {
-        "gcp" => "gke-gcloud-auth-plugin (`gcloud components install gke-gcloud-auth-plugin`, then `gcloud container clusters get-credentials`)",
+        "gcp" => {
+            "gke-gcloud-auth-plugin (`gcloud components install gke-gcloud-auth-plugin`, then `gcloud container clusters get-credentials`)"
+        }
         "azure" => "kubelogin (`kubelogin convert-kubeconfig -l azurecli`)",
         "oidc" => "an OIDC exec plugin such as kubelogin (`kubectl oidc-login setup`)",
         _ => "the exec credential plugin your provider ships",

@@ -666,11 +666,83 @@ fn an_auth_provider_user_is_told_what_to_use_instead() {
         );
         out.assert(2, Duration::from_secs(5));
         assert!(
-            out.stderr.contains(&format!("auth-provider \"{provider}\", which is not supported"))
-                && out.stderr.contains(instead)
+            out.stderr.contains(&format!(
+                "auth-provider \"{provider}\", which is not supported"
+            )) && out.stderr.contains(instead)
                 && !out.stderr.contains("log in again"),
             "{}",
             out.stderr
         );
     }
+}
+
+/// `--watch | head -1`: once the reader has gone, the watch ends within a
+/// second or two, though it has nothing new to write (it ran on until its
+/// next write before).
+#[test]
+fn a_watch_ends_when_its_reader_has_gone() {
+    use std::io::BufRead;
+    let server = fake::answering(|path| {
+        if let Some(doc) = fake::discovery(path) {
+            return Some((200, doc));
+        }
+        if path.contains("watch=") {
+            return None;
+        }
+        let path = path.split('?').next().unwrap();
+        Some(if path.ends_with("/widgets/w") {
+            (200, widget().to_string())
+        } else {
+            let items = if path.ends_with("/widgets") {
+                vec![widget()]
+            } else {
+                vec![]
+            };
+            (200, serde_json::json!({"kind": "List", "apiVersion": "v1", "metadata": {"resourceVersion": "7"}, "items": items}).to_string())
+        })
+    });
+    let dir = scratch();
+    let kc = token_kubeconfig(dir.path(), &server.url());
+    let mut child = std::process::Command::new(crate::common::run::bin())
+        .args([
+            "status",
+            "widgets/w",
+            "--watch",
+            "--kubeconfig",
+            kc.to_str().unwrap(),
+        ])
+        .env("HOME", dir.path())
+        .env("KUBECACHEDIR", dir.path().join("cache"))
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(
+        first.contains("NAME") || first.contains("Widget/w"),
+        "{first}"
+    );
+    // The reader is dropped here: the pipe's read end is closed.
+    let closed = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if closed.elapsed() > Duration::from_secs(10) {
+            let _ = child.kill();
+            panic!("--watch ran on for 10s after its reader had gone");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(
+        closed.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        closed.elapsed()
+    );
+    assert_eq!(status.code(), Some(0));
 }
