@@ -99,6 +99,11 @@ pub fn query_escape(value: &str) -> String {
 
 /// How many items one page of a list asks for, as kubectl's chunk size.
 pub const PAGE: usize = 500;
+/// The most pages one list may take: 2.5 million objects of one type at
+/// [`PAGE`] each, past any real cluster. A server that hands out continue
+/// tokens without end (empty pages, each with a new token) is cut here,
+/// not at the command's deadline.
+pub const MAX_PAGES: usize = 5_000;
 
 /// One list (or get, when `name` is set) of one type.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -340,7 +345,15 @@ pub trait Reader: Sync {
             let mut out = Listing::default();
             let mut token: Option<String> = None;
             let mut restarted = false;
+            let mut pages = 0usize;
             loop {
+                pages += 1;
+                if pages > MAX_PAGES {
+                    return Err(ApiError::Other(
+                        0,
+                        format!("the list went on for more than {MAX_PAGES} pages of {PAGE}; cut"),
+                    ));
+                }
                 let page = match self.page(read, PAGE, token.as_deref()).await {
                     Ok(page) => page,
                     Err(ApiError::Gone) if token.is_some() && !restarted => {

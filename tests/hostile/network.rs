@@ -746,3 +746,42 @@ fn a_watch_ends_when_its_reader_has_gone() {
     );
     assert_eq!(status.code(), Some(0));
 }
+
+/// A server that hands out continue tokens without end (empty pages, each
+/// with a new token) is cut at `MAX_PAGES` pages, a gap named in the
+/// answer, not run to the command's deadline.
+#[test]
+fn an_endless_chain_of_pages_is_cut() {
+    let page = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counted = page.clone();
+    let server = fake::answering(move |path| {
+        if let Some(doc) = fake::discovery(path) {
+            return Some((200, doc));
+        }
+        if path.contains("watch=") {
+            return None;
+        }
+        let n = counted.fetch_add(1, Ordering::SeqCst);
+        let token = if path.split('?').next().unwrap().ends_with("/pods") {
+            format!("page-{n}")
+        } else {
+            String::new()
+        };
+        Some((200, serde_json::json!({"kind": "List", "apiVersion": "v1",
+            "metadata": {"resourceVersion": "7", "continue": token}, "items": []}).to_string()))
+    });
+    let dir = scratch();
+    let kc = token_kubeconfig(dir.path(), &server.url());
+    let out = run(
+        dir.path(),
+        &["status", "--kubeconfig", kc.to_str().unwrap()],
+        Duration::from_secs(120),
+    );
+    out.assert(1, Duration::from_secs(30));
+    assert!(
+        out.stdout.contains("more than 5000 pages"),
+        "{}\n{}",
+        out.stdout,
+        out.stderr
+    );
+}
