@@ -151,6 +151,11 @@ async fn watch(
                 if crate::terminal::stdout_closed() {
                     return Ok(Outcome { stdout: String::new(), code: 0 });
                 }
+                for notice in cache.notices() {
+                    if !printer.notice(&notice) {
+                        return Ok(Outcome { stdout: String::new(), code: 0 });
+                    }
+                }
                 if !printer.outage(cache.outage()) {
                     return Ok(Outcome { stdout: String::new(), code: 0 });
                 }
@@ -312,6 +317,21 @@ impl<O: Write, E: Write> Printer<O, E> {
 
     fn clock(&self) -> String {
         self.console.now().strftime("%H:%M:%S").to_string()
+    }
+
+    /// Says what happened to a watch that no frame shows: a line off a
+    /// terminal, a line on stderr beside documents; on a terminal the next
+    /// frame is news enough.
+    fn notice(&mut self, text: &str) -> bool {
+        let line = format!("{} {}\n", self.stamp(), crate::render::escape(text));
+        match self.mode {
+            Mode::Redraw => true,
+            Mode::Lines => self.console.print(&line),
+            Mode::Documents => {
+                self.console.say(&line);
+                true
+            }
+        }
     }
 
     /// Says when the API server stops answering and when it answers again:
@@ -582,6 +602,23 @@ mod tests {
             assert!(p.show(&frame("", "Progressing\n", &[])));
             assert_eq!(written(&mut p).0, "Converged\nProgressing\n", "-o {output}");
         }
+    }
+
+    #[test]
+    fn a_half_open_watch_found_and_opened_again_is_said_off_a_terminal() {
+        let text = "the watch of pods was silent for 270s, past the server's own end of a watch (a half-open connection); opened again";
+        let mut p = printer(&settings(&["status", "--watch"], None));
+        assert!(p.notice(text));
+        assert_eq!(
+            written(&mut p),
+            (format!("2026-12-01T12:00:07Z {text}\n"), String::new())
+        );
+        let mut p = printer(&settings(&["status", "--watch", "-o", "json"], None));
+        assert!(p.notice(text));
+        assert_eq!(
+            written(&mut p),
+            (String::new(), format!("2026-12-01T12:00:07Z {text}\n"))
+        );
     }
 
     #[test]

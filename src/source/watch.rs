@@ -81,6 +81,9 @@ struct Store {
     /// error event, a lone bookmark, a line that is not an event), said
     /// after [`FUTILE_SAID`] such ends in a row: since when, and how.
     futile: HashMap<usize, (Instant, String)>,
+    /// What happened to a watch that the answer did not show (a half-open
+    /// connection found and opened again), to be said once.
+    notices: Vec<String>,
 }
 
 /// The API server has not answered for `lasted`; `cause` says why when
@@ -174,6 +177,12 @@ impl Cache {
         let mut gaps: Vec<Incomplete> = locked(&self.store).unwatchable.values().cloned().collect();
         gaps.sort();
         gaps
+    }
+
+    /// What happened to the watches since the last call, to be said once
+    /// (a half-open connection found and opened again).
+    pub fn notices(&self) -> Vec<String> {
+        std::mem::take(&mut locked(&self.store).notices)
     }
 
     /// How long the API server has not answered, and why if known, while
@@ -383,6 +392,11 @@ async fn run(
                     Err(_) => {
                         // Silent past the server's own timeout: half-open.
                         lost(&store, &ApiError::Timeout);
+                        locked(&store).notices.push(format!(
+                            "the watch of {} was silent for {}s, past the server's own end of a watch (a half-open connection); opened again",
+                            read.rt.full_name(),
+                            WATCH_IDLE.as_secs()
+                        ));
                         let _ = tx.send(());
                         break;
                     }

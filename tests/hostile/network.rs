@@ -767,8 +767,12 @@ fn an_endless_chain_of_pages_is_cut() {
         } else {
             String::new()
         };
-        Some((200, serde_json::json!({"kind": "List", "apiVersion": "v1",
-            "metadata": {"resourceVersion": "7", "continue": token}, "items": []}).to_string()))
+        Some((
+            200,
+            serde_json::json!({"kind": "List", "apiVersion": "v1",
+            "metadata": {"resourceVersion": "7", "continue": token}, "items": []})
+            .to_string(),
+        ))
     });
     let dir = scratch();
     let kc = token_kubeconfig(dir.path(), &server.url());
