@@ -18,6 +18,7 @@ pub mod manifests;
 pub mod memory;
 pub mod offline;
 pub mod plan;
+mod proxy;
 pub mod read;
 mod transport;
 mod trim;

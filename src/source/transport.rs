@@ -40,7 +40,17 @@ pub fn client(
         builder =
             builder.with_server_name_resolver(hyper_rustls::FixedServerNameResolver::new(name));
     }
-    let https = builder.enable_http1().enable_http2().wrap_connector(http);
+    // Through the kubeconfig's proxy-url or the environment's proxy, as
+    // kubectl goes.
+    let route = super::proxy::Route::to(&config.cluster_url, config.proxy_url.as_ref(), |name| {
+        std::env::var(name).ok().filter(|v| !v.is_empty())
+    })
+    .map_err(|e| kube::Error::Service(e.into()))?;
+    let connector = super::proxy::Connector::new(&route, http);
+    let https = builder
+        .enable_http1()
+        .enable_http2()
+        .wrap_connector(connector);
     let hyper: hyper_util::client::legacy::Client<_, kube::client::Body> =
         hyper_util::client::legacy::Builder::new(TokioExecutor::new()).build(https);
     let service = ServiceBuilder::new()

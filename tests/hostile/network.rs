@@ -789,3 +789,111 @@ fn an_endless_chain_of_pages_is_cut() {
         out.stderr
     );
 }
+
+/// A CONNECT proxy on 127.0.0.1 that sends every tunnel to `target`
+/// (whatever host it was asked for) and counts the tunnels it opened.
+fn connect_proxy(target: u16) -> (u16, Arc<std::sync::atomic::AtomicUsize>) {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let tunnels = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counted = tunnels.clone();
+    std::thread::spawn(move || {
+        for mut client in listener.incoming().flatten() {
+            let counted = counted.clone();
+            std::thread::spawn(move || {
+                let mut head = Vec::new();
+                let mut byte = [0u8; 1];
+                while !head.ends_with(b"\r\n\r\n") {
+                    if client.read(&mut byte).unwrap_or(0) == 0 {
+                        return;
+                    }
+                    head.push(byte[0]);
+                }
+                if !head.starts_with(b"CONNECT ") {
+                    let _ = client
+                        .write_all(b"HTTP/1.1 405 Method Not Allowed\r\nContent-Length: 0\r\n\r\n");
+                    return;
+                }
+                let Ok(mut server) = std::net::TcpStream::connect(("127.0.0.1", target)) else {
+                    return;
+                };
+                counted.fetch_add(1, Ordering::SeqCst);
+                let _ = client.write_all(b"HTTP/1.1 200 Connection established\r\n\r\n");
+                let (mut c2, mut s2) = (client.try_clone().unwrap(), server.try_clone().unwrap());
+                std::thread::spawn(move || {
+                    let _ = std::io::copy(&mut c2, &mut s2);
+                    let _ = s2.shutdown(std::net::Shutdown::Write);
+                });
+                let _ = std::io::copy(&mut server, &mut client);
+                let _ = client.shutdown(std::net::Shutdown::Write);
+            });
+        }
+    });
+    (port, tunnels)
+}
+
+/// The kubeconfig's `proxy-url` and the environment's `HTTP(S)_PROXY` are
+/// used as kubectl uses them (through `CONNECT`), and `NO_PROXY` is heard.
+#[test]
+fn the_kubeconfigs_and_the_environments_proxy_are_taken() {
+    let (server, _) = pod_after_a_first_try(|stream| {
+        fake::reply(
+            stream,
+            503,
+            &fake::status(503, "ServiceUnavailable", "once more"),
+        )
+    });
+    let (proxy, tunnels) = connect_proxy(server.port);
+    let dir = scratch();
+    // proxy-url in the kubeconfig, for a loopback server too.
+    let kc = dir.path().join("kubeconfig");
+    std::fs::write(
+        &kc,
+        format!(
+            "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: http://127.0.0.1:{}\n    proxy-url: http://127.0.0.1:{proxy}\ncontexts:\n- name: c\n  context: {{cluster: c, user: u, namespace: default}}\ncurrent-context: c\nusers:\n- name: u\n  user: {{token: t0ken}}\n",
+            server.port
+        ),
+    )
+    .unwrap();
+    let out = run(
+        dir.path(),
+        &["status", "pods/p", "--kubeconfig", kc.to_str().unwrap()],
+        Duration::from_secs(30),
+    );
+    out.assert(0, Duration::from_secs(10));
+    let through = tunnels.load(Ordering::SeqCst);
+    assert!(through >= 1, "no tunnel was opened");
+    // HTTP_PROXY for a server by name, which only the proxy can reach.
+    let named = dir.path().join("named");
+    std::fs::write(
+        &named,
+        "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: http://kube.invalid:80\ncontexts:\n- name: c\n  context: {cluster: c, user: u, namespace: default}\ncurrent-context: c\nusers:\n- name: u\n  user: {token: t0ken}\n",
+    )
+    .unwrap();
+    let with_env = |no_proxy: &str| {
+        crate::common::run::Cmd::reconcile()
+            .args(["status", "pods/p", "--kubeconfig", named.to_str().unwrap()])
+            .env("HOME", dir.path())
+            .env("KUBECACHEDIR", dir.path().join("cache"))
+            .env("NO_COLOR", "1")
+            .env("HTTP_PROXY", format!("http://127.0.0.1:{proxy}"))
+            .env("NO_PROXY", no_proxy)
+            .deadline(Duration::from_secs(30))
+            .run()
+    };
+    let out = with_env("");
+    out.assert(0, Duration::from_secs(10));
+    assert!(
+        tunnels.load(Ordering::SeqCst) > through,
+        "HTTP_PROXY was not used"
+    );
+    let before = tunnels.load(Ordering::SeqCst);
+    let out = with_env("kube.invalid");
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert_eq!(
+        tunnels.load(Ordering::SeqCst),
+        before,
+        "NO_PROXY was not heard"
+    );
+}
