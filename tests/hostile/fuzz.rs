@@ -164,7 +164,11 @@ fn object() -> impl Strategy<Value = Value> {
         );
     let status = prop::option::of(or_odd(
         (
-            prop::collection::vec(condition(), 0..4),
+            prop_oneof![
+                30 => prop::collection::vec(condition(), 0..4),
+                // Ten thousand conditions, as anyone who writes a status may.
+                1 => condition().prop_map(|c| vec![c; 10_000]),
+            ],
             prop::option::of(any::<i64>()),
             prop::option::of(0i64..5),
             prop::option::of(any_json()),
@@ -211,7 +215,7 @@ fn object() -> impl Strategy<Value = Value> {
 /// A snapshot file's text: a List, concatenated JSON, or multi-document
 /// YAML.
 fn snapshot_text() -> impl Strategy<Value = (String, &'static str)> {
-    (prop::collection::vec(object(), 1..10), 0u8..3).prop_map(|(items, form)| match form {
+    (prop::collection::vec(object(), 1..10), 0u8..4, 0usize..30_000).prop_map(|(items, form, padding)| match form {
         0 => (
             json!({"apiVersion": "v1", "kind": "List", "items": items}).to_string(),
             "json",
@@ -224,7 +228,7 @@ fn snapshot_text() -> impl Strategy<Value = (String, &'static str)> {
                 .join("\n"),
             "json",
         ),
-        _ => (
+        2 => (
             items
                 .iter()
                 .map(|i| serde_yaml_ng::to_string(i).unwrap())
@@ -232,6 +236,24 @@ fn snapshot_text() -> impl Strategy<Value = (String, &'static str)> {
                 .join("---\n"),
             "yaml",
         ),
+        // The objects, then an alias ladder padded with ordinary nodes.
+        _ => {
+            let mut text: String = items
+                .iter()
+                .map(|i| serde_yaml_ng::to_string(i).unwrap())
+                .collect::<Vec<_>>()
+                .join("---\n");
+            text.push_str("---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: bomb, namespace: a, uid: b}\npad:\n");
+            for i in 0..padding {
+                text.push_str(&format!("- {i}\n"));
+            }
+            text.push_str("l0: &l0 [lol]\n");
+            for level in 1..10 {
+                let refs = vec![format!("*l{}", level - 1); 9].join(", ");
+                text.push_str(&format!("l{level}: &l{level} [{refs}]\n"));
+            }
+            (text, "yaml")
+        }
     })
 }
 
