@@ -246,7 +246,15 @@ impl Api {
         let body = http_body_util::Limited::new(response.into_body(), MAX_ANSWER)
             .collect()
             .await
-            .map_err(|e| Failure::Final(body_error(e, path_and_query)))?
+            .map_err(|e| {
+                // An answer cut off as the connection went (a GOAWAY, a
+                // reset): the GET is sent again, as one never sent is.
+                if unprocessed(e.as_ref()) {
+                    Failure::Unprocessed(body_error(e, path_and_query))
+                } else {
+                    Failure::Final(body_error(e, path_and_query))
+                }
+            })?
             .to_bytes();
         if status.is_success() || status == http::StatusCode::NOT_MODIFIED {
             return Ok(Answer {
@@ -393,9 +401,19 @@ fn body_error(err: tower::BoxError, path: &str) -> ApiError {
             MAX_ANSWER >> 20
         ));
     }
+    // The server answered: a body cut off is this read's gap, not a
+    // cluster out of reach.
     match err.downcast::<kube::Error>() {
-        Ok(e) => classify(*e),
-        Err(e) => ApiError::Unreachable(e.to_string()),
+        Ok(e) => match classify(*e) {
+            ApiError::Unreachable(why) => {
+                ApiError::Other(0, format!("the answer was cut off: {why}"))
+            }
+            other => other,
+        },
+        Err(e) => ApiError::Other(
+            0,
+            format!("the answer was cut off: {}", error_chain(e.as_ref())),
+        ),
     }
 }
 
@@ -410,11 +428,27 @@ fn classify(err: kube::Error) -> ApiError {
                 ApiError::Tls(text)
             } else if is_timeout(&other) {
                 ApiError::Timeout
+            } else if stream_reset(&other) {
+                // One request reset, the connection alive: a gap in this
+                // read, as a timeout on it is, not the end of the answer.
+                ApiError::Other(0, format!("the server reset the request: {text}"))
             } else {
                 ApiError::Unreachable(text)
             }
         }
     }
+}
+
+/// Whether HTTP/2 reset this one stream (not a GOAWAY of the connection).
+fn stream_reset(err: &(dyn std::error::Error + 'static)) -> bool {
+    let mut next = Some(err);
+    while let Some(e) = next {
+        if let Some(h2) = e.downcast_ref::<h2::Error>() {
+            return h2.is_reset() && !h2.is_go_away();
+        }
+        next = e.source();
+    }
+    false
 }
 
 /// Whether a time limit ended the request (a connect timeout is an I/O

@@ -897,3 +897,48 @@ fn the_kubeconfigs_and_the_environments_proxy_are_taken() {
         "NO_PROXY was not heard"
     );
 }
+
+/// A list whose answer is cut off as its connection goes (headers, part of
+/// the body, then the connection closed) is a named gap of that read, as a
+/// timeout on it is, not the end of the whole command (exit 2 before): the
+/// server answered every other read.
+#[test]
+fn a_list_cut_off_midway_is_a_gap_not_the_end() {
+    use std::io::Write;
+    let tries = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counted = tries.clone();
+    let server = fake::serve(move |req, stream| {
+        if let Some(body) = fake::discovery(&req.path) {
+            return fake::reply(stream, 200, &body);
+        }
+        if req.path.contains("watch=") {
+            return false;
+        }
+        let path = req.path.split('?').next().unwrap_or("");
+        if path.ends_with("/pods") {
+            counted.fetch_add(1, Ordering::SeqCst);
+            let _ = stream.write_all(
+                b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"kind\":\"PodList\",\"items\":[",
+            );
+            let _ = stream.shutdown(std::net::Shutdown::Both);
+            return false;
+        }
+        let list = serde_json::json!({"kind": "List", "apiVersion": "v1", "metadata": {"resourceVersion": "1"}, "items": []});
+        fake::reply(stream, 200, &list.to_string())
+    });
+    let dir = scratch();
+    let kc = token_kubeconfig(dir.path(), &server.url());
+    let out = run(
+        dir.path(),
+        &["status", "--kubeconfig", kc.to_str().unwrap()],
+        Duration::from_secs(60),
+    );
+    out.assert(1, Duration::from_secs(15));
+    assert!(
+        out.stdout.contains("pods") && out.stdout.contains("cut off"),
+        "{}\n{}",
+        out.stdout,
+        out.stderr
+    );
+    assert!(tries.load(Ordering::SeqCst) >= 1);
+}
