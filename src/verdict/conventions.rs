@@ -205,6 +205,9 @@ pub fn judge(obj: &Object, conds: &[Condition], snap: &Judged<'_>) -> Option<Jud
     if let Some(e) = shapes::error(obj) {
         return Some(Judgement::new(Verdict::Failed, Lifecycle::Error, e));
     }
+    if let Some(j) = failed_members(obj, conds) {
+        return Some(j);
+    }
     if run
         && let Some(c) = conds
             .iter()
@@ -246,13 +249,14 @@ pub fn judge(obj: &Object, conds: &[Condition], snap: &Judged<'_>) -> Option<Jud
         ));
     }
     if let Some((field, value, _)) = word(Word::Progressing) {
-        return Some(said(
+        let j = said(
             obj,
             field,
             value,
             Verdict::Progressing,
             Lifecycle::InProgress,
-        ));
+        );
+        return Some(if run { j } else { under_way(obj, conds, j, snap) });
     }
     if run
         && positive.is_none()
@@ -312,6 +316,155 @@ pub fn judge(obj: &Object, conds: &[Condition], snap: &Judged<'_>) -> Option<Jud
         }
     }
     every_part_well(obj, snap)
+}
+
+/// Members the status lists as failed (`instancesStatus.failed: [db-1]`):
+/// named. Failed while nothing says the whole is well; a whole that says
+/// it is ready (`Ready=True`) with a failed member is degraded, work for
+/// its operator.
+fn failed_members(obj: &Object, conds: &[Condition]) -> Option<Judgement> {
+    let (field, names) = shapes::failed_members(obj)?;
+    let shown: Vec<&str> = names.iter().take(5).map(String::as_str).collect();
+    let more = names.len().saturating_sub(shown.len());
+    let list = if more > 0 {
+        format!("{} and {more} more", shown.join(", "))
+    } else {
+        shown.join(", ")
+    };
+    let whole_well = conds
+        .iter()
+        .any(|c| c.is_true() && is_health_condition(&c.type_));
+    let (verdict, what) = if whole_well {
+        (Verdict::Progressing, "degraded: ")
+    } else {
+        (Verdict::Failed, "")
+    };
+    Some(Judgement::new(
+        verdict,
+        Lifecycle::Failed,
+        with_detail(obj, format!("{what}{field} lists {list}")),
+    ))
+}
+
+/// The words an operator writes when the work under way has met an error
+/// (a self-check's `wrong status code '404'`, `connection refused`): then
+/// the wait is on that error, not on work.
+const ERROR_WORDS: &[&str] = &[
+    "error",
+    "failed",
+    "failure",
+    "wrong status code",
+    "refused",
+    "denied",
+    "forbidden",
+    "not found",
+    "timed out",
+    "timeout",
+    "unreachable",
+    "invalid",
+    "cannot",
+    "unable",
+];
+
+/// A state word that means work under way is bounded, counted from the
+/// evidence's own time (the newest condition's transition, else a status
+/// time, else, for a wait on an error, the object's creation while its
+/// spec never changed): past [`NO_PROGRESS_GRACE`] it is Failed; when the
+/// object's own message names an error, past the hard-failure grace (at
+/// once under `--fail-fast`). With no time to count from, it stays as it
+/// is.
+fn under_way(obj: &Object, conds: &[Condition], j: Judgement, snap: &Judged<'_>) -> Judgement {
+    let wait = Wait::of(obj, conds);
+    if wait.on_error {
+        return wait.bound(j, snap);
+    }
+    let Some(since) = wait.since else {
+        return j;
+    };
+    match stalled_for(Some(since), snap.now) {
+        Some(for_) => Judgement::new(
+            Verdict::Failed,
+            j.reason.clone(),
+            format!("no progress for {for_}: {}", j.message),
+        )
+        .since(Some(since)),
+        None => j.since(Some(since)),
+    }
+}
+
+/// Any custom resource's work under way, whatever rule or convention
+/// said so, while its own status message names an error (a self-check's
+/// `wrong status code '404'`): bounded by the hard-failure grace, then
+/// Failed with that error as the cause.
+pub fn waiting_on_error(obj: &Object, j: Judgement, snap: &Judged<'_>) -> Judgement {
+    if j.verdict != Verdict::Progressing {
+        return j;
+    }
+    let wait = Wait::of(obj, &obj.conditions());
+    if wait.on_error { wait.bound(j, snap) } else { j }
+}
+
+/// What an object under way waits on, and since when.
+struct Wait {
+    /// Its own status message or reason names an error.
+    on_error: bool,
+    since: Option<Timestamp>,
+}
+
+impl Wait {
+    fn of(obj: &Object, conds: &[Condition]) -> Wait {
+        let detail = ["/status/reason", "/status/message", "/status/lastError"]
+            .iter()
+            .find_map(|p| obj.str(p))
+            .unwrap_or_default()
+            .to_ascii_lowercase();
+        let on_error = ERROR_WORDS.iter().any(|w| detail.contains(w));
+        let status_time = [
+            "/status/lastTransitionTime",
+            "/status/lastUpdateTime",
+            "/status/lastUpdated",
+            "/status/stateChangedAt",
+        ]
+        .iter()
+        .find_map(|p| crate::model::parse_time(obj.at(p)));
+        // The object's creation counts only for a wait on an error, and
+        // only while its spec never changed: a state word alone says
+        // nothing of when it began.
+        let since = conds
+            .iter()
+            .filter_map(|c| c.last_transition_time)
+            .max()
+            .or(status_time)
+            .or_else(|| {
+                obj.created
+                    .filter(|_| on_error && obj.generation.is_none_or(|g| g <= 1))
+            });
+        Wait { on_error, since }
+    }
+
+    /// A wait on an error: Failed past the hard-failure grace.
+    fn bound(&self, j: Judgement, snap: &Judged<'_>) -> Judgement {
+        let Some(since) = self.since else {
+            return j;
+        };
+        let grace = snap
+            .judge
+            .failure_grace
+            .unwrap_or(crate::verdict::kinds::waits::REFERENCE_GRACE);
+        if snap.now.duration_since(since) < grace {
+            return j.since(Some(since));
+        }
+        Judgement::new(
+            Verdict::Failed,
+            j.reason.clone(),
+            format!(
+                "waiting on an error for {}: {}",
+                age(snap.now, since),
+                j.message
+            ),
+        )
+        .since(Some(since))
+    }
 }
 
 /// Every part (each parent of a route, each listener) reports health and

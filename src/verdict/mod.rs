@@ -79,6 +79,7 @@ pub fn judge(obj: &Object, snap: &Judged<'_>) -> Judgement {
     }
     let j = kinds::failed_below(obj, j, snap);
     let j = kinds::bounded(obj, j, snap);
+    let j = conventions::waiting_on_error(obj, j, snap);
     conventions::explained(obj, conventions::bounded_wait(obj, j, snap))
 }
 

@@ -215,6 +215,48 @@ pub fn error(obj: &Object) -> Option<String> {
     ))
 }
 
+/// Members a status lists as failed, by name: a list under a key whose
+/// last word is `failed` or `unhealthy` (`instancesStatus.failed`,
+/// `failedMembers`, `unhealthyNodes`), in `status` or one map below it.
+/// Counts (`failed: 2`, a Job's) are not lists and do not count. The field
+/// as written, and the names (an entry's `name` or `id` when it is an
+/// object).
+pub fn failed_members(obj: &Object) -> Option<(String, Vec<String>)> {
+    let status = obj.at("/status")?.as_object()?;
+    let named = |key: &str| {
+        let words = crate::verdict::vocabulary::camel_words(key);
+        words.last().is_some_and(|w| w == "failed" || w == "unhealthy")
+            || words.first().is_some_and(|w| w == "failed" || w == "unhealthy")
+    };
+    let names = |v: &Value| -> Option<Vec<String>> {
+        let list = v.as_array().filter(|a| !a.is_empty())?;
+        let names: Vec<String> = list
+            .iter()
+            .filter_map(|m| match m {
+                Value::String(s) if !s.is_empty() => Some(s.clone()),
+                Value::Object(o) => ["name", "id", "instance", "pod"]
+                    .iter()
+                    .find_map(|k| o.get(*k).and_then(Value::as_str))
+                    .map(str::to_string),
+                _ => None,
+            })
+            .collect();
+        (!names.is_empty()).then_some(names)
+    };
+    let found = status.iter().find_map(|(k, v)| {
+        if named(k) {
+            return names(v).map(|n| (format!("status.{k}"), n));
+        }
+        v.as_object()?.iter().take(64).find_map(|(k2, v2)| {
+            named(k2)
+                .then(|| names(v2))
+                .flatten()
+                .map(|n| (format!("status.{k}.{k2}"), n))
+        })
+    });
+    found
+}
+
 /// Kinds that run to completion, by name: `…Run`, `…Job`, backups,
 /// restores, snapshots, workflows, experiments, analyses, migrations.
 const RUN_KIND_SUFFIXES: &[&str] = &[

@@ -1102,3 +1102,75 @@ fn a_custom_pod_set_whose_pods_all_fail_hard_is_failed() {
         crate::model::Snapshot::new(vec![set.clone()], vec![], vec![], NOW.parse().unwrap());
     assert_eq!(judge(&set, &Judged::builtin(&alone)).verdict, Progressing);
 }
+
+/// A Challenge as cert-manager's ACME solver leaves it while its HTTP-01
+/// self-check fails (acme.cert-manager.io/v1 ChallengeStatus: `state`,
+/// `reason`, `processing`, `presented`), created `created`, judged at NOW
+/// with `grace` as `--failure-grace`.
+fn challenge(created: &str, reason: &str, grace: Option<jiff::SignedDuration>) -> Judgement {
+    let obj = crate::model::Object::from_value(serde_json::json!({
+        "apiVersion": "acme.cert-manager.io/v1", "kind": "Challenge",
+        "metadata": {"name": "web-tls-1-2773541215-1791214425", "namespace": "shop", "uid": "c", "generation": 1,
+            "creationTimestamp": created},
+        "spec": {"type": "HTTP-01", "dnsName": "shop.example.com", "token": "t", "key": "k", "url": "https://acme.example/chall/1",
+            "solver": {"http01": {"ingress": {"ingressClassName": "nginx"}}},
+            "issuerRef": {"name": "letsencrypt", "kind": "ClusterIssuer", "group": "cert-manager.io"}},
+        "status": {"processing": true, "presented": true, "state": "pending", "reason": reason},
+    }))
+    .unwrap();
+    let snap = crate::model::Snapshot::new(vec![obj.clone()], vec![], vec![], NOW.parse().unwrap());
+    let judged = Judged::builtin(&snap);
+    let judge_with = crate::verdict::Judge {
+        failure_grace: grace,
+        ..judged.judge.clone()
+    };
+    judge(&obj, &judge_with.on(&snap))
+}
+
+#[test]
+fn a_wait_on_an_error_the_object_names_is_bounded() {
+    let self_check =
+        "Waiting for HTTP-01 challenge propagation: wrong status code '404', expected '200'";
+    // Thirty minutes on a failing self-check: the error is the cause.
+    let j = challenge("2026-11-29T22:00:00Z", self_check, None);
+    assert_eq!(j.verdict, Failed, "{j:?}");
+    assert_eq!(j.reason.to_string(), "Pending");
+    assert!(
+        j.message.contains("waiting on an error for 30m") && j.message.contains("'404'"),
+        "{}",
+        j.message
+    );
+    // A minute in: the solver may still be setting up; at once under
+    // --fail-fast.
+    let young = "2026-11-29T22:29:00Z";
+    assert_eq!(challenge(young, self_check, None).verdict, Progressing);
+    let fast = challenge(young, self_check, Some(jiff::SignedDuration::ZERO));
+    assert_eq!(fast.verdict, Failed, "{fast:?}");
+    // No error named, no time to count from but the creation: a state
+    // word alone says nothing of when it began.
+    let plain = challenge("2026-11-29T22:00:00Z", "Waiting for HTTP-01 challenge propagation", None);
+    assert_eq!(plain.verdict, Progressing, "{plain:?}");
+}
+
+#[test]
+fn under_way_words_with_a_time_are_bounded_and_failed_members_are_named() {
+    use serde_json::json;
+    let ready = |s: &str, at: &str| json!({"type": "Ready", "status": s, "reason": "x", "message": "", "lastTransitionTime": at});
+    #[rustfmt::skip]
+    let cases: Vec<(&str, serde_json::Value, Verdict, &str)> = vec![
+        ("a phase under way, updated 20m ago", json!({"phase": "Provisioning", "lastUpdated": "2026-11-29T22:10:00Z"}), Failed, "no progress for 20m"),
+        ("a phase under way, updated 5m ago", json!({"phase": "Provisioning", "lastUpdated": "2026-11-29T22:25:00Z"}), Progressing, "status.phase is Provisioning"),
+        ("a failed instance listed, not ready", json!({"instancesStatus": {"healthy": ["db-2", "db-3"], "failed": ["db-1"]}, "conditions": [ready("False", "2026-11-29T22:28:00Z")]}), Failed, "status.instancesStatus.failed lists db-1"),
+        ("a failed member, the whole ready", json!({"failedMembers": [{"name": "m-0"}], "conditions": [ready("True", "2026-11-29T22:00:00Z")]}), Progressing, "degraded: status.failedMembers lists m-0"),
+        ("a count of failures is not a list", json!({"failed": 2, "conditions": [ready("True", "2026-11-29T22:00:00Z")]}), Converged, ""),
+        ("an empty failed list", json!({"unhealthyNodes": [], "conditions": [ready("True", "2026-11-29T22:00:00Z")]}), Converged, ""),
+    ];
+    let mut wrong = Vec::new();
+    for (name, status, verdict, said) in cases {
+        let (v, r, m) = custom("Gadget", status);
+        if v != verdict || !m.contains(said) {
+            wrong.push(format!("{name}: want {verdict} ({said}), got {v} {r}: {m}"));
+        }
+    }
+    assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
+}

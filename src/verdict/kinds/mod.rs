@@ -20,7 +20,7 @@ mod pvc;
 mod replicaset;
 mod service;
 mod statefulset;
-mod waits;
+pub(crate) mod waits;
 
 use crate::verdict::Judged;
 use jiff::SignedDuration;
