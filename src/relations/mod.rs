@@ -247,6 +247,10 @@ pub fn named(obj: &Object) -> Vec<(Edge, Named)> {
                 out.push((Edge::RoutesTo, Named::new("v1", "Service", ns, b)));
             }
         }
+        (
+            "gateway.networking.k8s.io",
+            "HTTPRoute" | "GRPCRoute" | "TCPRoute" | "TLSRoute" | "UDPRoute",
+        ) => out.extend(route_refs(obj)),
         ("autoscaling", "HorizontalPodAutoscaler") => {
             if let (Some(api), Some(kind), Some(name)) = (
                 obj.str("/spec/scaleTargetRef/apiVersion"),
@@ -259,6 +263,61 @@ pub fn named(obj: &Object) -> Vec<(Edge, Named)> {
         _ => {}
     }
     out.extend(gitops::managed(obj));
+    out
+}
+
+/// A Gateway API route's parents (its Gateways) and backends (its
+/// Services), as an Ingress's class and backends: each checked to exist,
+/// whatever the route's own `ResolvedRefs` says. A reference's kind,
+/// group and namespace default as the API defines them (`Gateway` of
+/// `gateway.networking.k8s.io`, `Service` of the core group, the route's
+/// namespace); references to other kinds are not followed.
+fn route_refs(obj: &Object) -> Vec<(Edge, Named)> {
+    let ns = obj.namespace();
+    let refs = |v: Option<&serde_json::Value>| -> Vec<serde_json::Value> {
+        v.and_then(|v| v.as_array()).cloned().unwrap_or_default()
+    };
+    let field =
+        |r: &serde_json::Value, k: &str| r.get(k).and_then(|v| v.as_str()).map(str::to_string);
+    let mut out: Vec<(Edge, Named)> = Vec::new();
+    for parent in refs(obj.at("/spec/parentRefs")) {
+        let group = field(&parent, "group").unwrap_or_else(|| "gateway.networking.k8s.io".into());
+        let kind = field(&parent, "kind").unwrap_or_else(|| "Gateway".into());
+        if let (Some(name), "gateway.networking.k8s.io", "Gateway") =
+            (field(&parent, "name"), group.as_str(), kind.as_str())
+        {
+            let pns = field(&parent, "namespace");
+            out.push((
+                Edge::RoutesTo,
+                Named::new(
+                    "gateway.networking.k8s.io/v1",
+                    "Gateway",
+                    pns.as_deref().or(ns),
+                    &name,
+                ),
+            ));
+        }
+    }
+    let mut backends: Vec<(Option<String>, String)> = Vec::new();
+    for rule in refs(obj.at("/spec/rules")) {
+        for backend in refs(rule.get("backendRefs")) {
+            let group = field(&backend, "group").unwrap_or_default();
+            let kind = field(&backend, "kind").unwrap_or_else(|| "Service".into());
+            if let (Some(name), "", "Service") =
+                (field(&backend, "name"), group.as_str(), kind.as_str())
+            {
+                backends.push((field(&backend, "namespace"), name));
+            }
+        }
+    }
+    backends.sort();
+    backends.dedup();
+    for (bns, name) in backends {
+        out.push((
+            Edge::RoutesTo,
+            Named::new("v1", "Service", bns.as_deref().or(ns), &name),
+        ));
+    }
     out
 }
 

@@ -802,3 +802,51 @@ fn every_way_a_pod_names_a_secret_or_a_claim_makes_it_a_user() {
     // The volume's own name is not a Secret.
     assert_eq!(uses(&pod, &target("Secret", "vault")), None);
 }
+
+#[test]
+fn a_gateway_route_routes_to_its_gateways_and_backend_services() {
+    // An HTTPRoute as the Gateway API defines it (v1): parentRefs default
+    // to a Gateway of gateway.networking.k8s.io, backendRefs to a core
+    // Service in the route's namespace.
+    let route = crate::model::Object::from_value(serde_json::json!({
+        "apiVersion": "gateway.networking.k8s.io/v1", "kind": "HTTPRoute",
+        "metadata": {"name": "shop", "namespace": "shop", "uid": "r"},
+        "spec": {
+            "parentRefs": [{"name": "edge", "namespace": "infra", "sectionName": "https"},
+                           {"name": "mesh", "group": "", "kind": "Service"}],
+            "hostnames": ["shop.example.com"],
+            "rules": [
+                {"matches": [{"path": {"type": "PathPrefix", "value": "/api"}}],
+                 "backendRefs": [{"name": "api", "port": 8080, "weight": 90},
+                                 {"name": "api-canary", "port": 8080, "weight": 10}]},
+                {"backendRefs": [{"name": "web", "port": 80}, {"name": "api", "port": 8080},
+                                 {"name": "bucket", "group": "storage.example.com", "kind": "Bucket"}]}
+            ]
+        },
+        "status": {"parents": [{"parentRef": {"name": "edge", "namespace": "infra"},
+            "controllerName": "example.com/gateway",
+            "conditions": [{"type": "Accepted", "status": "True"}, {"type": "ResolvedRefs", "status": "True"}]}]}
+    }))
+    .unwrap();
+    let got: Vec<String> = crate::relations::named(&route)
+        .into_iter()
+        .map(|(edge, n)| {
+            format!(
+                "{} {}/{} in {}",
+                edge.as_str(),
+                n.kind,
+                n.name,
+                n.namespace.unwrap_or_default()
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            "routes-to Gateway/edge in infra",
+            "routes-to Service/api in shop",
+            "routes-to Service/api-canary in shop",
+            "routes-to Service/web in shop",
+        ]
+    );
+}

@@ -256,7 +256,11 @@ pub fn judge(obj: &Object, conds: &[Condition], snap: &Judged<'_>) -> Option<Jud
             Verdict::Progressing,
             Lifecycle::InProgress,
         );
-        return Some(if run { j } else { under_way(obj, conds, j, snap) });
+        return Some(if run {
+            j
+        } else {
+            under_way(obj, conds, j, snap)
+        });
     }
     if run
         && positive.is_none()
@@ -401,7 +405,11 @@ pub fn waiting_on_error(obj: &Object, j: Judgement, snap: &Judged<'_>) -> Judgem
         return j;
     }
     let wait = Wait::of(obj, &obj.conditions());
-    if wait.on_error { wait.bound(j, snap) } else { j }
+    if wait.on_error {
+        wait.bound(j, snap)
+    } else {
+        j
+    }
 }
 
 /// What an object under way waits on, and since when.

@@ -225,8 +225,12 @@ pub fn failed_members(obj: &Object) -> Option<(String, Vec<String>)> {
     let status = obj.at("/status")?.as_object()?;
     let named = |key: &str| {
         let words = crate::verdict::vocabulary::camel_words(key);
-        words.last().is_some_and(|w| w == "failed" || w == "unhealthy")
-            || words.first().is_some_and(|w| w == "failed" || w == "unhealthy")
+        words
+            .last()
+            .is_some_and(|w| w == "failed" || w == "unhealthy")
+            || words
+                .first()
+                .is_some_and(|w| w == "failed" || w == "unhealthy")
     };
     let names = |v: &Value| -> Option<Vec<String>> {
         let list = v.as_array().filter(|a| !a.is_empty())?;

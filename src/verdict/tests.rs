@@ -1148,7 +1148,11 @@ fn a_wait_on_an_error_the_object_names_is_bounded() {
     assert_eq!(fast.verdict, Failed, "{fast:?}");
     // No error named, no time to count from but the creation: a state
     // word alone says nothing of when it began.
-    let plain = challenge("2026-11-29T22:00:00Z", "Waiting for HTTP-01 challenge propagation", None);
+    let plain = challenge(
+        "2026-11-29T22:00:00Z",
+        "Waiting for HTTP-01 challenge propagation",
+        None,
+    );
     assert_eq!(plain.verdict, Progressing, "{plain:?}");
 }
 
