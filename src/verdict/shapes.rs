@@ -247,7 +247,7 @@ pub fn failed_members(obj: &Object) -> Option<(String, Vec<String>)> {
             .collect();
         (!names.is_empty()).then_some(names)
     };
-    let found = status.iter().find_map(|(k, v)| {
+    status.iter().find_map(|(k, v)| {
         if named(k) {
             return names(v).map(|n| (format!("status.{k}"), n));
         }
@@ -257,8 +257,7 @@ pub fn failed_members(obj: &Object) -> Option<(String, Vec<String>)> {
                 .flatten()
                 .map(|n| (format!("status.{k}.{k2}"), n))
         })
-    });
-    found
+    })
 }
 
 /// Kinds that run to completion, by name: `…Run`, `…Job`, backups,
