@@ -6,6 +6,7 @@
 mod chain;
 pub mod controller;
 mod events;
+mod filters;
 mod findings;
 mod generation;
 mod gone;

@@ -47,9 +47,30 @@ fn unschedulable(cx: &Cx) -> NextStep {
         .and_then(|p| p.condition("PodScheduled"))
         .map(|c| c.message)
         .unwrap_or_default();
-    let blockers = pod
+    let mut blockers = pod
         .map(|p| crate::diagnose::scheduling::blockers(p, &nodes, &message))
         .unwrap_or_default();
+    if let Some(p) = pod {
+        blockers.extend(crate::diagnose::filters::blockers(
+            p, snap, &nodes, &message,
+        ));
+    }
+    // Without the nodes, the parts of the scheduler's count that nothing
+    // above speaks for are kept as it wrote them.
+    if nodes.is_empty() {
+        for part in crate::diagnose::filters::unexplained_parts(
+            &message,
+            crate::diagnose::filters::EXPLAINED,
+        ) {
+            blockers.push(crate::diagnose::scheduling::Blocker {
+                text: format!(
+                    "the scheduler says {part} (the nodes could not be read to say more)"
+                ),
+                fix: "see `kubectl describe nodes`".into(),
+                commands: vec!["kubectl describe nodes".into()],
+            });
+        }
+    }
     if blockers.is_empty() {
         return step(
             "No node can run the pod (see the scheduler's message above): lower its requests, fix its node selector, affinity or tolerations, or add capacity.",
