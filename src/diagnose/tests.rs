@@ -1708,3 +1708,34 @@ fn a_missing_image_pull_secret_is_the_cause_not_the_image() {
     );
     assert!(!text.contains("set image"), "{text}");
 }
+
+#[test]
+fn a_paused_deployment_with_nothing_pending_is_not_told_to_roll_out() {
+    // Its newest ReplicaSet runs its template as it is: nothing waits for
+    // the resume.
+    let (snap, dep) = load("deployment-paused-pending.yaml", NOW);
+    let mut template = dep.at("/spec/template").unwrap().clone();
+    template["metadata"]["labels"]["pod-template-hash"] = serde_json::json!("5d8f7c9b6");
+    let rs = obj(serde_json::json!({
+        "apiVersion": "apps/v1", "kind": "ReplicaSet",
+        "metadata": {"name": format!("{}-5d8f7c9b6", dep.name()), "namespace": dep.namespace(), "uid": "rs-now",
+            "annotations": {"deployment.kubernetes.io/revision": "1"},
+            "ownerReferences": [{"apiVersion": "apps/v1", "kind": "Deployment", "name": dep.name(), "uid": dep.uid, "controller": true}]},
+        "spec": {"replicas": 1, "template": template},
+        "status": {"replicas": 1, "readyReplicas": 1, "availableReplicas": 1}
+    }));
+    let (with_rs, _) = with("deployment-paused-pending.yaml", vec![rs.clone()]);
+    let d = diagnose(&Judged::builtin(&with_rs), &dep.uid);
+    let text = step_text(&d);
+    assert!(text.contains("nothing is pending"), "{text}");
+    assert!(!text.contains("roll out pending changes"), "{text}");
+    // A template changed while paused: the old words stand.
+    let mut older = (*rs.raw).clone();
+    older["spec"]["template"]["spec"]["containers"][0]["image"] =
+        serde_json::json!("example.com/app:v1");
+    let older = obj(older);
+    let (pending, _) = with("deployment-paused-pending.yaml", vec![older]);
+    let text = step_text(&diagnose(&Judged::builtin(&pending), &dep.uid));
+    assert!(text.contains("roll out pending changes"), "{text}");
+    let _ = snap;
+}

@@ -13,10 +13,19 @@ pub(super) fn step_for(code: Workload, cx: &Cx) -> Option<NextStep> {
         // The object with the reason: the target, or a workload a GitOps
         // object above it applies.
         Workload::ProgressDeadlineExceeded => rollback(cx.snap, who),
-        Workload::Paused => step(
-            "The Deployment is paused on purpose; resume it to roll out pending changes.",
-            vec![format!("{} rollout resume {}", kubectl(who), arg(who))],
-        ),
+        Workload::Paused => {
+            let resume = vec![format!("{} rollout resume {}", kubectl(who), arg(who))];
+            match cx.who_obj.and_then(|d| pending_template(cx.snap, d)) {
+                Some(false) => step(
+                    "The Deployment is paused on purpose (spec.paused) and nothing is pending: its pods run its current template. Resume it when later changes should roll out.",
+                    resume,
+                ),
+                _ => step(
+                    "The Deployment is paused on purpose; resume it to roll out pending changes.",
+                    resume,
+                ),
+            }
+        }
         Workload::WaitingForPodDeletion => step(
             "The update strategy is OnDelete: pods update only when deleted.",
             vec![format!("{} delete pod POD", kubectl(who))],
@@ -198,4 +207,30 @@ fn job_gave_up(snap: &Judged<'_>, who: &ObjectRef, t: &ObjectRef) -> NextStep {
             ],
         )
     }
+}
+
+/// Whether a paused Deployment's template differs from that of its newest
+/// ReplicaSet (a change that waits for the resume); `None` when its
+/// ReplicaSets were not read.
+fn pending_template(snap: &Judged<'_>, deployment: &Object) -> Option<bool> {
+    let newest = snap
+        .controlled(&deployment.uid)
+        .filter(|o| o.kind() == "ReplicaSet")
+        .max_by_key(|rs| {
+            rs.str("/metadata/annotations/deployment.kubernetes.io~1revision")
+                .and_then(|r| r.parse::<u64>().ok())
+                .unwrap_or(0)
+        })?;
+    let mut template = newest.at("/spec/template")?.clone();
+    if let Some(labels) = template
+        .pointer_mut("/metadata/labels")
+        .and_then(|l| l.as_object_mut())
+    {
+        labels.remove("pod-template-hash");
+    }
+    Some(
+        deployment
+            .at("/spec/template")
+            .is_some_and(|t| *t != template),
+    )
 }
