@@ -230,7 +230,7 @@ pub fn diagnose_in(snap: &Judged<'_>, graph: &Graph, uid: &str) -> Diagnosis {
         chain,
         causes,
         findings,
-        events_note: events.is_empty().then(|| NO_EVENTS.to_string()),
+        events_note: events.is_empty().then(|| events_note(snap, target)),
         events,
         next_steps,
         controller,
@@ -446,4 +446,21 @@ fn conditions(obj: &Object) -> Vec<ConditionView> {
             condition: c,
         })
         .collect()
+}
+
+/// Why the timeline is empty: the events could not be read (say so, never
+/// that there are none), or there are none to read.
+fn events_note(snap: &Judged<'_>, target: &Object) -> String {
+    let ns = target.namespace();
+    let unread = snap.incomplete.iter().find(|g| {
+        g.resource.split('.').next() == Some("events")
+            && (g.namespace.is_none() || g.namespace.as_deref() == ns)
+    });
+    match unread {
+        Some(gap) => format!(
+            "the events could not be read ({}), so this answer cannot say what happened to these objects",
+            gap.error
+        ),
+        None => NO_EVENTS.to_string(),
+    }
 }

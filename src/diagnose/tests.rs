@@ -1739,3 +1739,24 @@ fn a_paused_deployment_with_nothing_pending_is_not_told_to_roll_out() {
     assert!(text.contains("roll out pending changes"), "{text}");
     let _ = snap;
 }
+
+#[test]
+fn events_that_could_not_be_read_are_never_called_none() {
+    let (snap, dep) = load("deployment-paused-pending.yaml", NOW);
+    let gap = crate::model::Incomplete {
+        resource: "events".into(),
+        namespace: dep.namespace().map(str::to_string),
+        error: "forbidden".into(),
+    };
+    let unread = Snapshot::new(snap.objects().to_vec(), vec![], vec![gap], snap.now);
+    let d = diagnose(&Judged::builtin(&unread), &dep.uid);
+    let note = d.events_note.unwrap_or_default();
+    assert!(note.contains("could not be read (forbidden)"), "{note}");
+    assert!(!note.contains("no events found"), "{note}");
+    let d = diagnose(&Judged::builtin(&snap), &dep.uid);
+    assert!(
+        d.events_note
+            .unwrap_or_default()
+            .contains("no events found")
+    );
+}
