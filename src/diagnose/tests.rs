@@ -1760,3 +1760,31 @@ fn events_that_could_not_be_read_are_never_called_none() {
             .contains("no events found")
     );
 }
+
+#[test]
+fn an_operator_scaled_to_zero_is_scaled_up_not_read_for_logs() {
+    let workload = crate::model::ObjectRef {
+        api_version: "apps/v1".into(),
+        kind: "Deployment".into(),
+        namespace: Some("cert-manager".into()),
+        name: "cert-manager".into(),
+        uid: Some("d".into()),
+    };
+    let check = crate::diagnose::controller::ControllerCheck {
+        workload: Some(workload),
+        workload_verdict: Some(crate::verdict::Verdict::Converged),
+        workload_reason: Some(crate::verdict::reason::Workload::ScaledDown.into()),
+        expired: true,
+        down: true,
+        ..Default::default()
+    };
+    let step = steps::controller_down(&check);
+    assert!(step.text.contains("scaled to 0 replicas"), "{}", step.text);
+    assert_eq!(
+        step.commands.first().map(String::as_str),
+        Some("kubectl -n cert-manager scale deployment/cert-manager --replicas=1"),
+        "{:?}",
+        step.commands
+    );
+    assert!(!step.commands.iter().any(|c| c.contains("--previous")));
+}

@@ -111,10 +111,19 @@ pub fn controller_down(c: &crate::diagnose::controller::ControllerCheck) -> Next
             ],
         );
     }
+    // An operator scaled to 0 is not crashing: it was turned off.
+    let scaled_down = c
+        .workload_reason
+        .as_ref()
+        .is_some_and(|r| *r == crate::verdict::reason::Workload::ScaledDown);
     let mut commands = Vec::new();
     if let Some(w) = &c.workload {
-        commands.push(format!("{} describe {}", kubectl(w), arg(w)));
-        commands.push(format!("{} logs {} --previous", kubectl(w), arg(w)));
+        if scaled_down {
+            commands.push(format!("{} scale {} --replicas=1", kubectl(w), arg(w)));
+        } else {
+            commands.push(format!("{} describe {}", kubectl(w), arg(w)));
+            commands.push(format!("{} logs {} --previous", kubectl(w), arg(w)));
+        }
     }
     if let Some(l) = lease {
         commands.push(format!("{} get lease {} -o yaml", kubectl(l), l.name));
@@ -125,6 +134,7 @@ pub fn controller_down(c: &crate::diagnose::controller::ControllerCheck) -> Next
         .map(|w| format!("{}/{}", w.kind, w.name))
         .unwrap_or_else(|| "its controller".into());
     let state = match (&c.workload_verdict, &c.workload_reason) {
+        _ if scaled_down => format!("{who} is scaled to 0 replicas, so nothing runs it"),
         _ if c.pod_failure.is_some() => {
             format!("{} ({who})", c.pod_failure.clone().unwrap_or_default())
         }
