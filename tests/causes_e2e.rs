@@ -420,6 +420,24 @@ fn a_failed_job_deleted_by_its_ttl_is_still_reported() {
         "{}",
         target.stdout
     );
+
+    // `wait` on it fails at once with the same finding, not at its timeout.
+    let started = std::time::Instant::now();
+    let wait = ns.reconcile(&["wait", "job/seed-data", "--timeout", "60s"]);
+    assert_eq!(wait.code, 1, "{}\n{}", wait.stdout, wait.stderr);
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(
+        wait.stderr
+            .contains("error: Job/seed-data failed and was deleted")
+            && wait.stdout.contains("Job seed-data failed and was deleted"),
+        "{}\n{}",
+        wait.stderr,
+        wait.stdout
+    );
 }
 
 #[test]

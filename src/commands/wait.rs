@@ -128,6 +128,7 @@ pub async fn run(settings: &Settings, specs: &[TargetSpec], wait: Wait) -> anyho
     let mut targets = loaded.fetched.targets;
     let mut progress = Progress::stderr();
     let mut said: std::collections::HashSet<String> = std::collections::HashSet::new();
+    let mut asked_gone: std::collections::HashSet<String> = std::collections::HashSet::new();
     loop {
         let report = StatusReport::build(&judge.on(&snapshot), &targets);
         let mut state = evaluate(&report.items, want);
@@ -191,6 +192,18 @@ pub async fn run(settings: &Settings, specs: &[TargetSpec], wait: Wait) -> anyho
                 return diagnose(settings, &items, deadline, &snapshot, &judge).await;
             }
             State::Pending(items) => {
+                // A Job that is not there may have failed and been deleted
+                // (its TTL after finishing): its events say so, once.
+                if want == WaitFor::Converged
+                    && let Some(gone) =
+                        failed_and_gone(settings, &items, &mut asked_gone, deadline).await
+                {
+                    progress.say(&format!(
+                        "error: {} failed and was deleted; it will not converge without a change",
+                        names(&[gone])
+                    ));
+                    return diagnose(settings, &[gone], deadline, &snapshot, &judge).await;
+                }
                 progress.show(&items, started.elapsed());
                 let pending: Vec<Item> = items.into_iter().cloned().collect();
                 tokio::select! {
@@ -267,6 +280,38 @@ fn gap_line(gap: &Incomplete) -> String {
         Some(ns) => format!("{} in {ns} ({})", gap.resource, gap.error),
         None => format!("{} ({})", gap.resource, gap.error),
     }
+}
+
+/// The first target that is a Job not found whose events say it failed
+/// and was deleted; each such name is asked about once.
+async fn failed_and_gone<'i>(
+    settings: &Settings,
+    items: &[&'i Item],
+    asked: &mut std::collections::HashSet<String>,
+    deadline: tokio::time::Instant,
+) -> Option<&'i Item> {
+    for item in items {
+        let id = &item.object;
+        let key = format!(
+            "{}/{}/{}",
+            id.namespace.as_deref().unwrap_or(""),
+            id.kind,
+            id.name
+        );
+        if item.judgement.verdict != Verdict::NotFound || id.kind != "Job" || !asked.insert(key) {
+            continue;
+        }
+        let Ok(Ok(fetched)) =
+            tokio::time::timeout_at(deadline, load_why(settings, &[identity(id)])).await
+        else {
+            continue;
+        };
+        let judge = settings.judge();
+        if crate::diagnose::failed_then_deleted(&judge.on(&fetched.snapshot), id) {
+            return Some(item);
+        }
+    }
+    None
 }
 
 /// How many children made after the first read a wait reads the trees

@@ -31,10 +31,9 @@ fn job_failure(e: &Event) -> bool {
     e.is_warning() && e.regarding_kind == "Job" && JOB_FAILED.iter().any(|r| r.as_str() == e.reason)
 }
 
-/// `why` on a name that does not exist: what its remaining events say.
-pub fn missing(snap: &Judged<'_>, id: &ObjectRef) -> Diagnosis {
-    let mine: Vec<&Event> = snap
-        .events
+/// The remaining events of a name that does not exist (any more).
+fn events_of_gone<'s>(snap: &'s Judged<'_>, id: &ObjectRef) -> Vec<&'s Event> {
+    snap.events
         .iter()
         .filter(|e| {
             e.regarding_kind == id.kind
@@ -44,7 +43,18 @@ pub fn missing(snap: &Judged<'_>, id: &ObjectRef) -> Diagnosis {
                     || Some(e.regarding_namespace.as_str()) == id.namespace.as_deref())
                 && snap.get(&e.regarding_uid).is_none()
         })
-        .collect();
+        .collect()
+}
+
+/// Whether a Job of this name failed for good and was then deleted (its
+/// events say so): `wait` on it fails at once, as `why` finds.
+pub fn failed_then_deleted(snap: &Judged<'_>, id: &ObjectRef) -> bool {
+    events_of_gone(snap, id).into_iter().any(job_failure)
+}
+
+/// `why` on a name that does not exist: what its remaining events say.
+pub fn missing(snap: &Judged<'_>, id: &ObjectRef) -> Diagnosis {
+    let mine = events_of_gone(snap, id);
     let mut d = bare(Item::missing(id));
     if mine.is_empty() {
         d.next_steps = vec![NextStep::new(

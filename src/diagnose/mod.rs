@@ -28,7 +28,7 @@ pub use findings::Finding;
 pub use generation::GenerationCheck;
 #[cfg(test)]
 pub use gone::GONE_FAILURE_WINDOW;
-pub use gone::{failed_and_deleted, missing};
+pub use gone::{failed_and_deleted, failed_then_deleted, missing};
 pub use steps::NextStep;
 
 use crate::graph::Graph;
