@@ -19,6 +19,10 @@ pub enum Note {
     /// The tree is not drawn below this node, [`MAX_DEPTH`] levels under
     /// the root: this many objects further down are left out.
     Cut(usize),
+    /// Its users (`used-by`) were found among the pods that exist: a
+    /// workload with none (a CronJob before its first run, a Deployment
+    /// scaled to 0) may use it too.
+    PodsOnly,
 }
 
 /// How many levels a tree is drawn below its root, and how many owners a

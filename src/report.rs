@@ -368,6 +368,7 @@ fn note_text(note: &Note) -> String {
         Note::Cut(below) => format!(
             "the tree is cut here, {MAX_DEPTH} levels down: {below} objects below are left out (controllers do not nest this deep)"
         ),
+        Note::PodsOnly => "used-by counts the pods that exist: a workload with none (a CronJob before its first run, a Deployment scaled to 0) may use it too".into(),
     }
 }
 

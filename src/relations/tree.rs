@@ -93,6 +93,11 @@ pub fn tree_with_users(snap: &Judged<'_>, graph: &Graph, root: &str) -> Node {
     node.walk(&mut |n| {
         seen.insert(n.key());
     });
+    if super::users::pods_to_read(obj, None).is_some_and(|p| p.fields.is_none())
+        && obj.kind() != "PriorityClass"
+    {
+        node.notes.push(crate::graph::Note::PodsOnly);
+    }
     for (edge, uid) in super::users::users(snap, graph, obj) {
         if seen.contains(&uid) {
             continue;
