@@ -205,10 +205,19 @@ impl RuleSet {
                 Ok(true) => {
                     let mut j = check.judgement(&scope);
                     if j.message.is_empty() {
-                        j.message = format!(
-                            "health rule {} for {} ({})",
-                            rule.index, rule.selector, rule.origin
-                        );
+                        // A built-in rule speaks in the object's own words
+                        // (`status.state is pending`); a user's rule is
+                        // named, so that its author finds it.
+                        j.message = match (&rule.origin, check.when.as_ref()) {
+                            (Origin::Builtin, Some(when)) => own_words(obj, &when.source),
+                            _ => None,
+                        }
+                        .unwrap_or_else(|| {
+                            format!(
+                                "health rule {} for {} ({})",
+                                rule.index, rule.selector, rule.origin
+                            )
+                        });
                     }
                     return Some(j);
                 }
@@ -229,4 +238,42 @@ impl RuleSet {
         }
         None
     }
+}
+
+/// What the object says in the field a check reads (`object.status.?state`
+/// in its `when`): `status.state is pending`, or a condition it names as
+/// the condition cites itself. None when the check reads neither.
+fn own_words(obj: &Object, when: &str) -> Option<String> {
+    if let Some(start) = when.find("object.status") {
+        let rest = &when[start + "object.".len()..];
+        let taken: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '?' | '_'))
+            .collect();
+        let mut segments: Vec<&str> = taken
+            .split('.')
+            .map(|s| s.trim_start_matches('?'))
+            .filter(|s| !s.is_empty())
+            .collect();
+        // `….orValue("")`, `….size()`: a method, not a field.
+        if rest[taken.len()..].starts_with('(') {
+            segments.pop();
+        }
+        let path = segments.join(".");
+        let pointer = format!("/{}", path.replace('.', "/"));
+        let value = match obj.at(&pointer)? {
+            serde_json::Value::String(s) if !s.is_empty() => s.clone(),
+            serde_json::Value::Bool(b) => b.to_string(),
+            serde_json::Value::Number(n) => n.to_string(),
+            _ => return None,
+        };
+        return Some(format!("{path} is {value}"));
+    }
+    let quoted = when.split(['"', '\'']).nth(1).filter(|_| {
+        ["condition(", "isTrue(", "isFalse(", "cite("]
+            .iter()
+            .any(|f| when.contains(f))
+    })?;
+    crate::verdict::conditions::find(&obj.conditions(), quoted)
+        .map(crate::verdict::conditions::cite)
 }

@@ -1178,3 +1178,10 @@ fn under_way_words_with_a_time_are_bounded_and_failed_members_are_named() {
     }
     assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
 }
+
+#[test]
+fn a_builtin_rule_without_a_message_speaks_in_the_objects_words() {
+    let j = challenge("2026-11-29T22:29:00Z", "", None);
+    assert_eq!(j.message, "status.state is pending", "{j:?}");
+    assert!(!j.message.contains("health rule"));
+}
