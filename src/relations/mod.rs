@@ -328,6 +328,7 @@ pub fn relations(snap: &Snapshot, obj: &Object) -> Vec<Relation> {
     for (edge, n) in named(obj) {
         let to = match n.find(snap) {
             Some(o) => End::Found(o.uid.clone()),
+            None if pods::claim_not_made_yet(obj, &n) => continue,
             None if n.is_absent(snap) => End::Missing(n.to_ref()),
             None => continue,
         };

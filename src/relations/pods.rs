@@ -211,6 +211,31 @@ pub fn claim_templates(sts: &Object) -> Vec<(Edge, Named)> {
     out
 }
 
+/// Whether `claim` is a StatefulSet's claim for an ordinal its controller
+/// has not made yet: under OrderedReady (the default) ordinal N's claim is
+/// made with its pod, after N-1 is ready, so its absence is not a fault.
+/// Under Parallel every ordinal is made at once.
+pub fn claim_not_made_yet(sts: &Object, claim: &Named) -> bool {
+    if sts.kind() != "StatefulSet"
+        || claim.kind != "PersistentVolumeClaim"
+        || sts.str("/spec/podManagementPolicy") == Some("Parallel")
+    {
+        return false;
+    }
+    let Some(ordinal) = claim
+        .name
+        .rsplit_once('-')
+        .and_then(|(_, n)| n.parse::<i64>().ok())
+    else {
+        return false;
+    };
+    let start = sts.int("/spec/ordinals/start").unwrap_or(0);
+    // The ordinals made so far: as many as its pods, and always the first
+    // once the controller has acted.
+    let made = sts.int("/status/replicas").unwrap_or(0).max(1);
+    ordinal >= start + made
+}
+
 fn service_account(spec: &Value, ns: Option<&str>) -> Option<(Edge, Named)> {
     let name = spec
         .get("serviceAccountName")

@@ -850,3 +850,57 @@ fn a_gateway_route_routes_to_its_gateways_and_backend_services() {
         ]
     );
 }
+
+#[test]
+fn a_statefulsets_claims_for_ordinals_not_made_yet_are_not_missing() {
+    let sts = |policy: &str| {
+        Object::from_value(serde_json::json!({"apiVersion": "apps/v1", "kind": "StatefulSet",
+            "metadata": {"name": "db", "namespace": "shop", "uid": "sts"},
+            "spec": {"replicas": 3, "podManagementPolicy": policy, "selector": {"matchLabels": {"app": "db"}},
+                "volumeClaimTemplates": [{"metadata": {"name": "data"}, "spec": {"accessModes": ["ReadWriteOnce"],
+                    "resources": {"requests": {"storage": "1Gi"}}}}]},
+            "status": {"replicas": 1}}))
+        .unwrap()
+    };
+    let claim = Object::from_value(
+        serde_json::json!({"apiVersion": "v1", "kind": "PersistentVolumeClaim",
+        "metadata": {"name": "data-db-0", "namespace": "shop", "uid": "c0"},
+        "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}}},
+        "status": {"phase": "Bound"}}),
+    )
+    .unwrap();
+    let absent = |n: &str| ObjectRef {
+        api_version: "v1".into(),
+        kind: "PersistentVolumeClaim".into(),
+        namespace: Some("shop".into()),
+        name: n.into(),
+        uid: None,
+    };
+    for (policy, want) in [
+        (
+            "OrderedReady",
+            vec![
+                "root StatefulSet/db",
+                "  mounts PersistentVolumeClaim/data-db-0",
+            ],
+        ),
+        (
+            "Parallel",
+            vec![
+                "root StatefulSet/db",
+                "  mounts PersistentVolumeClaim/data-db-0",
+                "  mounts PersistentVolumeClaim/data-db-1 (missing)",
+                "  mounts PersistentVolumeClaim/data-db-2 (missing)",
+            ],
+        ),
+    ] {
+        let mut snap = Snapshot::new(
+            vec![sts(policy), claim.clone()],
+            vec![],
+            vec![],
+            NOW.parse().unwrap(),
+        );
+        snap.absent = vec![absent("data-db-1"), absent("data-db-2")];
+        assert_eq!(lines(&snap, "sts"), want, "{policy}");
+    }
+}
