@@ -319,6 +319,10 @@ pub fn judge(obj: &Object, conds: &[Condition], snap: &Judged<'_>) -> Option<Jud
             ));
         }
     }
+    // Counts all at their number, and nothing else to say: done.
+    if let Some(done) = shapes::counts_complete(obj) {
+        return Some(Judgement::new(Verdict::Converged, Lifecycle::Current, done));
+    }
     every_part_well(obj, snap)
 }
 

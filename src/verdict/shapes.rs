@@ -101,20 +101,66 @@ pub struct Shortfall {
 /// `numberAvailable`, `updatedNumberScheduled`); `members`/`readyMembers`
 /// and `size`/`ready`. The first short count is the shortfall.
 pub fn shortfall(obj: &Object) -> Option<Shortfall> {
+    let counts = counts(obj);
+    let short: Vec<String> = counts
+        .iter()
+        .filter(|c| c.have < c.want)
+        .map(Count::text)
+        .chain(member_maps(obj))
+        .collect();
+    let mut short = short;
+    short.dedup();
+    (!short.is_empty()).then(|| Shortfall {
+        message: list(&short),
+    })
+}
+
+/// Every count the status reports, each at its desired number, and at
+/// least one that expects something: evidence the work is done
+/// (`3/3 ready`). None when a count is short, or none is reported.
+pub fn counts_complete(obj: &Object) -> Option<String> {
+    if shortfall(obj).is_some() {
+        return None;
+    }
+    let mut done: Vec<String> = counts(obj)
+        .iter()
+        .filter(|c| c.want > 0)
+        .map(Count::text)
+        .collect();
+    done.dedup();
+    (!done.is_empty()).then(|| list(&done))
+}
+
+/// One count a status reports against what it should be.
+struct Count {
+    have: i64,
+    want: i64,
+    noun: String,
+}
+
+impl Count {
+    fn text(&self) -> String {
+        format!("{}/{} {}", self.have, self.want, self.noun)
+    }
+}
+
+/// The counts of a replica-, DaemonSet-, member- or node-shaped status.
+fn counts(obj: &Object) -> Vec<Count> {
     let int = |p: &str| obj.at(p).and_then(count);
-    let mut short: Vec<String> = Vec::new();
-    let short_of = |short: &mut Vec<String>, want: i64, unit: &str, fields: &[(&str, &str)]| {
+    let mut out: Vec<Count> = Vec::new();
+    let mut pairs = |want: i64, unit: &str, fields: &[(&str, &str)]| {
         for (field, noun) in fields {
-            if let Some(have) = int(&format!("/status/{field}"))
-                && have < want
-            {
-                short.push(format!("{have}/{want} {unit} {noun}"));
+            if let Some(have) = int(&format!("/status/{field}")) {
+                out.push(Count {
+                    have,
+                    want,
+                    noun: format!("{unit} {noun}"),
+                });
             }
         }
     };
     if let Some(want) = int("/spec/replicas") {
-        short_of(
-            &mut short,
+        pairs(
             want,
             "replicas",
             &[
@@ -124,22 +170,9 @@ pub fn shortfall(obj: &Object) -> Option<Shortfall> {
                 ("updatedReadyReplicas", "updated and ready"),
             ],
         );
-        // Only a ready count reported as absent while others are present is
-        // short: a controller that reports `replicas` but not
-        // `readyReplicas` has none ready (as apps/v1 omits zeros).
-        if short.is_empty()
-            && want > 0
-            && int("/status/replicas").is_some()
-            && int("/status/readyReplicas").is_none()
-            && int("/status/availableReplicas").is_none()
-            && obj.at("/status/updatedReplicas").is_some()
-        {
-            short.push(format!("0/{want} replicas ready"));
-        }
     }
     if let Some(want) = int("/status/desiredNumberScheduled") {
-        short_of(
-            &mut short,
+        pairs(
             want,
             "pods",
             &[
@@ -149,22 +182,94 @@ pub fn shortfall(obj: &Object) -> Option<Shortfall> {
             ],
         );
     }
+    // Only a ready count reported as absent while others are present is
+    // short: a controller that reports `replicas` but not `readyReplicas`
+    // has none ready (as apps/v1 omits zeros).
+    if let Some(want) = int("/spec/replicas")
+        && want > 0
+        && int("/status/replicas").is_some()
+        && int("/status/readyReplicas").is_none()
+        && int("/status/availableReplicas").is_none()
+        && obj.at("/status/updatedReplicas").is_some()
+        && !out.iter().any(|c| c.have < c.want)
+    {
+        out.push(Count {
+            have: 0,
+            want,
+            noun: "replicas ready".into(),
+        });
+    }
     for (total, ready, noun) in [
         ("/status/members", "/status/readyMembers", "members ready"),
         ("/spec/members", "/status/readyMembers", "members ready"),
         ("/spec/size", "/status/ready", "ready"),
         ("/status/size", "/status/ready", "ready"),
+        // Counts under other names: Cluster API's health checks, node
+        // pools, desired/current/ready triples.
+        (
+            "/status/expectedMachines",
+            "/status/currentHealthy",
+            "machines healthy",
+        ),
+        ("/status/expectedNodes", "/status/readyNodes", "nodes ready"),
+        (
+            "/status/expectedNodes",
+            "/status/availableNodes",
+            "nodes available",
+        ),
+        ("/status/desiredNodes", "/status/readyNodes", "nodes ready"),
+        ("/status/desired", "/status/ready", "ready"),
+        ("/status/desired", "/status/current", "current"),
+        ("/status/desired", "/status/available", "available"),
+        (
+            "/status/desiredReplicas",
+            "/status/readyReplicas",
+            "replicas ready",
+        ),
     ] {
-        if let (Some(want), Some(have)) = (int(total), int(ready))
-            && have < want
-        {
-            short.push(format!("{have}/{want} {noun}"));
+        if let (Some(want), Some(have)) = (int(total), int(ready)) {
+            out.push(Count {
+                have,
+                want,
+                noun: noun.into(),
+            });
         }
     }
-    short.dedup();
-    (!short.is_empty()).then(|| Shortfall {
-        message: list(&short),
-    })
+    out
+}
+
+/// Per-member counts in a map keyed by member (`racks.<zone>.{members,
+/// readyMembers}`, `pools.<name>.{size, ready}`), in `status` or one map
+/// below it: each short entry, named.
+fn member_maps(obj: &Object) -> Vec<String> {
+    const ENTRIES: usize = 64;
+    let Some(status) = obj.at("/status").and_then(Value::as_object) else {
+        return Vec::new();
+    };
+    let short = |path: &str, entry: &Value| -> Option<String> {
+        let entry = entry.as_object()?;
+        let get = |k: &str| entry.get(k).and_then(count);
+        [
+            ("members", "readyMembers", "members ready"),
+            ("size", "ready", "ready"),
+        ]
+        .iter()
+        .find_map(|(total, ready, noun)| {
+            let (want, have) = (get(total)?, get(ready)?);
+            (have < want).then(|| format!("{path}: {have}/{want} {noun}"))
+        })
+    };
+    let mut out = Vec::new();
+    for (k, v) in status.iter().take(ENTRIES) {
+        let Some(map) = v.as_object() else {
+            continue;
+        };
+        out.extend(short(k, v));
+        for (k2, v2) in map.iter().take(ENTRIES) {
+            out.extend(short(&format!("{k}.{k2}"), v2));
+        }
+    }
+    out
 }
 
 /// A count: a number, or the length of a list of members.

@@ -1185,3 +1185,27 @@ fn a_builtin_rule_without_a_message_speaks_in_the_objects_words() {
     assert_eq!(j.message, "status.state is pending", "{j:?}");
     assert!(!j.message.contains("health rule"));
 }
+
+#[test]
+fn counts_under_other_names_are_read() {
+    use serde_json::json;
+    #[rustfmt::skip]
+    let cases: Vec<(&str, serde_json::Value, Verdict, &str)> = vec![
+        ("a health check short of machines", json!({"expectedMachines": 3, "currentHealthy": 1}), Progressing, "1/3 machines healthy"),
+        ("nodes short", json!({"expectedNodes": 4, "readyNodes": 4, "availableNodes": 2}), Progressing, "2/4 nodes available"),
+        ("a desired/current/ready triple short", json!({"desired": 3, "current": 3, "ready": 2}), Progressing, "2/3 ready"),
+        ("a rack short of members", json!({"racks": {"eu-1a": {"members": 3, "readyMembers": 3}, "eu-1b": {"members": 3, "readyMembers": 1}}}), Progressing, "racks.eu-1b: 1/3 members ready"),
+        ("a pool short", json!({"pools": {"size": 5, "ready": 4}}), Progressing, "pools: 4/5 ready"),
+        ("every machine healthy", json!({"expectedMachines": 3, "currentHealthy": 3}), Converged, "3/3 machines healthy"),
+        ("a complete triple", json!({"desired": 3, "current": 3, "ready": 3}), Converged, "3/3 ready"),
+        ("nothing expected is no evidence", json!({"desired": 0, "current": 0}), Unknown, ""),
+    ];
+    let mut wrong = Vec::new();
+    for (name, status, verdict, said) in cases {
+        let (v, r, m) = custom("Gadget", status);
+        if v != verdict || !m.contains(said) {
+            wrong.push(format!("{name}: want {verdict} ({said}), got {v} {r}: {m}"));
+        }
+    }
+    assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
+}
