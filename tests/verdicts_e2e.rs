@@ -496,3 +496,117 @@ fn a_failed_run_of_a_custom_kind_exits_1_at_once() {
     assert_eq!(item["verdict"], "Failed", "{item}");
     assert_eq!(item["reason"], "MigrationTimeout", "{item}");
 }
+
+/// A kind no convention reads, whose CRD declares printer columns and a
+/// state enum: judged live by what the operator pointed `kubectl get` at,
+/// with the CRD read once (one GET), and never a gap when it could not be.
+#[test]
+fn a_kind_judged_by_its_crds_printer_columns_and_enums() {
+    let group = "columns.e2e-verdicts.reconcile.dev";
+    let crd = format!(
+        r#"
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {{name: appliances.{group}}}
+spec:
+  group: {group}
+  names: {{kind: Appliance, plural: appliances, singular: appliance}}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    subresources: {{status: {{}}}}
+    additionalPrinterColumns:
+    - {{name: Lifecycle, type: string, jsonPath: .status.summary.text}}
+    - {{name: Age, type: date, jsonPath: .metadata.creationTimestamp}}
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec: {{type: object, x-kubernetes-preserve-unknown-fields: true}}
+          status:
+            type: object
+            properties:
+              stage: {{type: string, enum: [Queued, Provisioning, Ready, Failed]}}
+              summary: {{type: object, properties: {{text: {{type: string}}}}}}
+"#
+    );
+    kubectl_as(
+        &support::cluster().kubeconfig,
+        &["apply", "-f", "-"],
+        Some(&crd),
+    )
+    .ok();
+    support::kubectl(&[
+        "wait",
+        "--for=condition=Established",
+        &format!("crd/appliances.{group}"),
+        "--timeout=30s",
+    ])
+    .ok();
+    let plural = format!("appliances.{group}");
+    wait_until("appliances served", Duration::from_secs(30), || {
+        support::kubectl(&["get", &plural, "-A"]).code == 0
+    });
+    let ns = Namespace::new("verdict-columns");
+    for (name, status) in [
+        ("broken", r#"{"status":{"summary":{"text":"Failed"}}}"#),
+        ("coming", r#"{"status":{"stage":"Provisioning"}}"#),
+        (
+            "fine",
+            r#"{"status":{"stage":"Ready","summary":{"text":"Ready"}}}"#,
+        ),
+    ] {
+        ns.apply(&format!(
+            "apiVersion: {group}/v1\nkind: Appliance\nmetadata: {{name: {name}}}\nspec: {{size: 1}}\n"
+        ));
+        ns.kubectl(&[
+            "patch",
+            &format!("{plural}/{name}"),
+            "--subresource=status",
+            "--type=merge",
+            "-p",
+            status,
+        ])
+        .ok();
+    }
+    let judged = |name: &str| {
+        let run = ns.reconcile(&[
+            "status",
+            &format!("{plural}/{name}"),
+            "-o",
+            "json",
+            "-v",
+            "6",
+        ]);
+        let it = run.json()["items"][0].clone();
+        (run.code, it, run.stderr)
+    };
+    let (code, it, log) = judged("broken");
+    assert_eq!((code, it["verdict"].as_str()), (1, Some("Failed")), "{it}");
+    assert_eq!(
+        it["message"], "column Lifecycle (.status.summary.text) is Failed",
+        "{it}"
+    );
+    assert_eq!(
+        log.lines()
+            .filter(|l| l.starts_with("GET ") && l.contains("/customresourcedefinitions/"))
+            .count(),
+        1,
+        "one GET of the CRD: {log}"
+    );
+    let (_, it, _) = judged("coming");
+    assert_eq!(it["verdict"], "Progressing", "{it}");
+    assert_eq!(
+        it["message"], "status.stage (an enum of the CRD) is Provisioning",
+        "{it}"
+    );
+    let (code, it, _) = judged("fine");
+    assert_eq!(
+        (code, it["verdict"].as_str()),
+        (0, Some("Converged")),
+        "{it}"
+    );
+    let _ = support::kubectl(&["delete", "crd", &plural, "--wait=false"]);
+}

@@ -82,7 +82,11 @@ async fn load_more(
         live.live = settings.live;
         live.settle = settle;
         let scope = scope(settings, &live);
-        let fetched = live.fetch(specs, &scope, mode, earlier).await?;
+        let mut fetched = live.fetch(specs, &scope, mode, earlier).await?;
+        // Named targets of kinds no convention reads: their CRDs speak.
+        if !specs.is_empty() {
+            live.read_crds(&mut fetched, &settings.judge()).await;
+        }
         Ok::<_, anyhow::Error>(Loaded {
             fetched,
             live: Some(live),

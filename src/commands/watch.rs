@@ -115,7 +115,8 @@ async fn watch(
         live.api(),
         std::mem::take(&mut loaded.fetched.watches),
         loaded.fetched.gaps.clone(),
-    );
+    )
+    .keeping_crds_of(&loaded.fetched.snapshot);
     let mut printer = Printer::new(settings, Console::process());
     // On a terminal the width is read again for every frame (a resized
     // window), and the last state is drawn again every second, so that

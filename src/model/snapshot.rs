@@ -112,6 +112,15 @@ impl Snapshot {
         }
     }
 
+    /// Adds objects read after the snapshot was built (a CRD the verdict
+    /// reads), as [`Snapshot::new`] keeps them.
+    pub fn add_objects(&mut self, objects: Vec<Object>) {
+        for obj in objects {
+            self.insert(obj);
+        }
+        self.by_controller = OnceLock::new();
+    }
+
     pub fn objects(&self) -> &[Object] {
         &self.objects
     }

@@ -123,6 +123,59 @@ pub struct Live {
     pub settle: Option<Arc<dyn Settle + Send>>,
 }
 
+/// The most CRDs read for one answer.
+const MAX_CRDS: usize = 8;
+
+impl Live {
+    /// Reads the CRD of each custom kind among `fetched`'s targets that no
+    /// convention or rule can judge (`NoHealthSignal`), at most
+    /// [`MAX_CRDS`], one GET each, into the snapshot: its printer columns
+    /// and enums then speak for it (`verdict::columns`). A CRD that cannot
+    /// be read (forbidden, gone) is no gap: the verdict stays as it was.
+    pub async fn read_crds(&self, fetched: &mut Fetched, judge: &crate::verdict::Judge) {
+        let kinds: Vec<(String, String)> = {
+            let judged = judge.on(&fetched.snapshot);
+            let mut kinds: Vec<(String, String)> = fetched
+                .targets
+                .iter()
+                .filter_map(|t| match t {
+                    crate::model::Target::Found(uid) => judged.get(uid),
+                    crate::model::Target::Missing(_) => None,
+                })
+                .filter(|o| !o.metadata_only && !crate::catalog::is_builtin_group(o.group()))
+                .filter(|o| {
+                    crate::verdict::judge(o, &judged).reason
+                        == crate::verdict::reason::Lifecycle::NoHealthSignal
+                })
+                .map(|o| (o.group().to_string(), o.kind().to_string()))
+                .collect();
+            kinds.sort();
+            kinds.dedup();
+            kinds.truncate(MAX_CRDS);
+            kinds
+        };
+        let Some(crds) = self
+            .catalog
+            .by_kind("apiextensions.k8s.io", "CustomResourceDefinition")
+        else {
+            return;
+        };
+        let mut read = Vec::new();
+        for (group, kind) in kinds {
+            let Some(rt) = self.catalog.by_kind(&group, &kind) else {
+                continue;
+            };
+            let name = format!("{}.{group}", rt.plural);
+            if let Ok(Some(crd)) = Reader::get(&self.api, &Read::get(crds, None, &name)).await
+                && let Some(crd) = Object::from_value(crd)
+            {
+                read.push(crd);
+            }
+        }
+        fetched.snapshot.add_objects(read);
+    }
+}
+
 /// One question to a cluster through any [`Reader`]: the live API, or an
 /// in-memory cluster in tests.
 pub struct Ask<'a, R: Reader> {

@@ -102,6 +102,9 @@ pub struct Cache {
     store: Arc<Mutex<Store>>,
     reads: usize,
     gaps: Gaps,
+    /// Objects the first answer read once and no watch follows (the CRDs
+    /// the verdict reads), kept in every snapshot.
+    fixed: Vec<Object>,
     pub changes: mpsc::UnboundedReceiver<()>,
     tasks: Vec<tokio::task::JoinHandle<()>>,
 }
@@ -161,9 +164,24 @@ impl Cache {
             store,
             reads: count,
             gaps,
+            fixed: Vec::new(),
             changes,
             tasks,
         }
+    }
+
+    /// Keeps, in every snapshot, the objects of `first` that no watch
+    /// follows: the CRDs read for the verdict.
+    pub fn keeping_crds_of(mut self, first: &Snapshot) -> Cache {
+        self.fixed = first
+            .objects()
+            .iter()
+            .filter(|o| {
+                o.kind() == "CustomResourceDefinition" && o.group() == "apiextensions.k8s.io"
+            })
+            .cloned()
+            .collect();
+        self
     }
 
     /// Whether every watch has listed once, so a snapshot is whole.
@@ -208,7 +226,13 @@ impl Cache {
     pub fn snapshot(&self, now: jiff::Timestamp) -> Snapshot {
         let store = locked(&self.store);
         let mut builder = SnapshotBuilder::new();
-        builder.objects(store.objects.values().flat_map(|m| m.values().cloned()));
+        builder.objects(
+            store
+                .objects
+                .values()
+                .flat_map(|m| m.values().cloned())
+                .chain(self.fixed.iter().cloned()),
+        );
         builder.events(store.events.values().flat_map(|m| m.values().cloned()));
         builder.gaps(&self.gaps);
         for gap in store.gaps.values().chain(store.unwatchable.values()) {
@@ -624,6 +648,7 @@ mod tests {
             store: store.clone(),
             reads: 1,
             gaps: Gaps::default(),
+            fixed: vec![],
             changes: mpsc::unbounded_channel().1,
             tasks: vec![],
         };

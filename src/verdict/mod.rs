@@ -13,6 +13,7 @@
 //! then Unknown after [`NO_STATUS_GRACE`]) before any per-kind rule reads
 //! zeros into it. `docs/verdicts.md` is this precedence in the user's words.
 
+mod columns;
 pub(crate) mod conditions;
 mod conventions;
 mod deletion;
@@ -146,6 +147,14 @@ fn judge_own(obj: &Object, snap: &Judged<'_>) -> Judgement {
         return j;
     }
     if let Some(j) = conventions::judge(obj, &conds, snap) {
+        return j;
+    }
+    // No convention reads it: what its operator's CRD points at, when the
+    // answer holds the CRD (its printer columns, its enums).
+    if rule.is_none()
+        && !crate::catalog::is_builtin_group(obj.group())
+        && let Some(j) = columns::judge(obj, snap)
+    {
         return j;
     }
     // Nothing in the status speaks, and it holds nothing but identifiers

@@ -1209,3 +1209,78 @@ fn counts_under_other_names_are_read() {
     }
     assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
 }
+
+/// A CRD as an operator ships it: printer columns for `kubectl get` and a
+/// state field declared with an enum, under names no convention reads.
+fn gadget_crd() -> crate::model::Object {
+    crate::model::Object::from_value(serde_json::json!({
+        "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+        "metadata": {"name": "gadgets.example.io", "uid": "crd"},
+        "spec": {"group": "example.io", "scope": "Namespaced",
+            "names": {"kind": "Gadget", "plural": "gadgets", "singular": "gadget", "listKind": "GadgetList"},
+            "versions": [{"name": "v1", "served": true, "storage": true,
+                "subresources": {"status": {}},
+                "additionalPrinterColumns": [
+                    {"name": "Lifecycle", "type": "string", "jsonPath": ".status.lifecycle"},
+                    {"name": "Status", "type": "string", "jsonPath": ".status.summary.text"},
+                    {"name": "Age", "type": "date", "jsonPath": ".metadata.creationTimestamp"}],
+                "schema": {"openAPIV3Schema": {"type": "object", "properties": {"status": {"type": "object", "properties": {
+                    "stage": {"type": "string", "enum": ["Queued", "Provisioning", "Ready", "Failed"]},
+                    "summary": {"type": "object", "properties": {"text": {"type": "string"}}}}}}}}}]}
+    }))
+    .unwrap()
+}
+
+#[test]
+fn a_kind_no_convention_reads_is_judged_by_its_crds_columns_and_enums() {
+    use serde_json::json;
+    let cases = [
+        (
+            json!({"summary": {"text": "Failed"}}),
+            Failed,
+            "column Status (.status.summary.text) is Failed",
+        ),
+        (
+            json!({"summary": {"text": "Ready"}}),
+            Converged,
+            "column Status (.status.summary.text) is Ready",
+        ),
+        (
+            json!({"stage": "Provisioning"}),
+            Progressing,
+            "status.stage (an enum of the CRD) is Provisioning",
+        ),
+        (
+            json!({"stage": "Ready", "summary": {"text": "Failed"}}),
+            Failed,
+            "is Failed",
+        ),
+    ];
+    for (status, verdict, said) in cases {
+        let obj = crate::model::Object::from_value(json!({
+            "apiVersion": "example.io/v1", "kind": "Gadget",
+            "metadata": {"name": "x", "namespace": "ns", "uid": "u", "generation": 1, "creationTimestamp": "2026-11-29T22:00:00Z"},
+            "status": status.clone()}))
+        .unwrap();
+        let with_crd = crate::model::Snapshot::new(
+            vec![obj.clone(), gadget_crd()],
+            vec![],
+            vec![],
+            NOW.parse().unwrap(),
+        );
+        let j = judge(&obj, &Judged::builtin(&with_crd));
+        assert_eq!(
+            (j.verdict, j.message.contains(said)),
+            (verdict, true),
+            "{status}: {j:?}"
+        );
+        // Without the CRD in the answer: the conventions alone, as before.
+        let alone =
+            crate::model::Snapshot::new(vec![obj.clone()], vec![], vec![], NOW.parse().unwrap());
+        assert_eq!(
+            judge(&obj, &Judged::builtin(&alone)).reason.to_string(),
+            "NoHealthSignal",
+            "{status}"
+        );
+    }
+}
