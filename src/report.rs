@@ -333,6 +333,16 @@ fn manager_link(snap: &Judged<'_>, graph: &Graph, uid: &str) -> Option<OwnerLink
         .find_map(relations::manager_of)?;
     let item = match named.find(snap) {
         Some(m) => Item::of(m, snap),
+        // Looked for, and the server said there is none (an Application
+        // in another namespace than the label implies, or deleted).
+        None if named.is_absent(snap) => Item {
+            judgement: Judgement::new(
+                Verdict::NotFound,
+                crate::verdict::reason::Lifecycle::NotFound,
+                format!("named by the {how}; it does not exist"),
+            ),
+            ..Item::missing(&named.to_ref())
+        },
         None => Item {
             judgement: Judgement::new(
                 Verdict::Unknown,
@@ -538,5 +548,39 @@ mod tests {
         assert_eq!(tree.items[0].node.item.judgement.verdict, Verdict::NotFound);
         let why = WhyReport::build(&Judged::builtin(&snap), &targets);
         assert_eq!(why.items[0].item.judgement.verdict, Verdict::NotFound);
+    }
+
+    /// An Argo CD Application a tracking id names, looked for and found
+    /// gone, is "does not exist", never "could not be read"; one not read
+    /// at all stays "could not be read".
+    #[test]
+    fn a_manager_looked_for_and_not_there_is_not_found() {
+        let cm = crate::model::Object::from_value(serde_json::json!({
+            "apiVersion": "v1", "kind": "ConfigMap",
+            "metadata": {"name": "web", "namespace": "team-a", "uid": "cm",
+                "annotations": {"argocd.argoproj.io/tracking-id": "team-a_web:/ConfigMap:team-a/web"}}}))
+        .unwrap();
+        let mut snap = Snapshot::new(vec![cm], vec![], vec![], jiff::Timestamp::UNIX_EPOCH);
+        let manager = |snap: &Snapshot| {
+            let tree =
+                TreeReport::build(&Judged::builtin(snap), &[Target::Found("cm".into())], true);
+            let owners = tree.items[0].owners.clone().unwrap_or_default();
+            owners
+                .last()
+                .map(|o| (o.item.judgement.verdict, o.item.judgement.message.clone()))
+        };
+        let (verdict, message) = manager(&snap).expect("the manager is drawn");
+        assert_eq!(verdict, Verdict::Unknown);
+        assert!(message.contains("could not be read"), "{message}");
+        snap.absent.push(crate::model::ObjectRef {
+            api_version: "argoproj.io/v1alpha1".into(),
+            kind: "Application".into(),
+            namespace: Some("team-a".into()),
+            name: "web".into(),
+            uid: None,
+        });
+        let (verdict, message) = manager(&snap).expect("the manager is drawn");
+        assert_eq!(verdict, Verdict::NotFound);
+        assert!(message.contains("does not exist"), "{message}");
     }
 }
