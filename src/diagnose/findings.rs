@@ -59,6 +59,9 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
             vec![target.id.clone()],
         ));
     }
+    if target.kind() == "Service" && target.group().is_empty() {
+        out.extend(orphans_serving(cx.snap, target));
+    }
     if let Some((reason, message)) = crate::verdict::concern(target, cx.judgement) {
         out.push(finding(reason, message, vec![target.id.clone()]));
     }
@@ -207,4 +210,41 @@ fn overlap(cx: &Context) -> Option<Finding> {
         ),
         others.iter().map(|o| o.id.clone()).collect(),
     ))
+}
+
+/// ReplicaSets with no owner whose pods a Service still sends traffic to,
+/// beside the pods of another template (an orphaning delete left the old
+/// ReplicaSet, or one was made by hand): nothing manages them, and they
+/// serve an old version.
+fn orphans_serving(snap: &Snapshot, service: &Object) -> Vec<Finding> {
+    let mut by_set: std::collections::BTreeMap<String, (usize, &Object)> = Default::default();
+    let mut others = 0usize;
+    for uid in crate::relations::selected(snap, service) {
+        let Some(pod) = snap.get(&uid) else { continue };
+        match pod.controller().and_then(|c| snap.get(&c.uid)) {
+            Some(rs)
+                if rs.kind() == "ReplicaSet" && rs.group() == "apps" && rs.owners.is_empty() =>
+            {
+                by_set.entry(rs.uid.clone()).or_insert((0, rs)).0 += 1;
+            }
+            _ => others += 1,
+        }
+    }
+    if others == 0 {
+        return Vec::new();
+    }
+    by_set
+        .into_values()
+        .map(|(n, rs)| {
+            finding(
+                Aside::NoOwner,
+                format!(
+                    "ReplicaSet {} has no owner and still serves: {n} of its pods are behind this Service beside {others} of another template; nothing manages it (left by an orphaning delete?): delete it once the new pods serve (kubectl delete rs {})",
+                    rs.name(),
+                    rs.name()
+                ),
+                vec![rs.id.clone()],
+            )
+        })
+        .collect()
 }

@@ -1788,3 +1788,50 @@ fn an_operator_scaled_to_zero_is_scaled_up_not_read_for_logs() {
     );
     assert!(!step.commands.iter().any(|c| c.contains("--previous")));
 }
+
+#[test]
+fn an_ownerless_replicaset_serving_beside_its_successor_is_found() {
+    use serde_json::json;
+    let rs = |name: &str, uid: &str, owner: Option<&str>| {
+        let mut v = json!({"apiVersion": "apps/v1", "kind": "ReplicaSet",
+            "metadata": {"name": name, "namespace": "shop", "uid": uid, "labels": {"app": "web"}},
+            "spec": {"replicas": 1, "selector": {"matchLabels": {"app": "web"}}},
+            "status": {"replicas": 1, "readyReplicas": 1, "availableReplicas": 1}});
+        if let Some(o) = owner {
+            v["metadata"]["ownerReferences"] = json!([{"apiVersion": "apps/v1", "kind": "Deployment", "name": "web", "uid": o, "controller": true}]);
+        }
+        obj(v)
+    };
+    let pod = |name: &str, uid: &str, rs: (&str, &str)| {
+        obj(json!({"apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": name, "namespace": "shop", "uid": uid, "labels": {"app": "web"},
+                "ownerReferences": [{"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": rs.0, "uid": rs.1, "controller": true}]},
+            "spec": {"containers": [{"name": "web", "image": "web:2"}]},
+            "status": {"phase": "Running", "conditions": [{"type": "Ready", "status": "True"}],
+                "containerStatuses": [{"name": "web", "ready": true, "restartCount": 0, "state": {"running": {}}}]}}))
+    };
+    let service = obj(json!({"apiVersion": "v1", "kind": "Service",
+        "metadata": {"name": "web", "namespace": "shop", "uid": "svc"},
+        "spec": {"selector": {"app": "web"}, "ports": [{"port": 80}]}}));
+    let snap = Snapshot::new(
+        vec![
+            service,
+            deployment("web", "dep", "web"),
+            rs("web-new", "rs-new", Some("dep")),
+            rs("web-old", "rs-old", None),
+            pod("web-new-a", "p1", ("web-new", "rs-new")),
+            pod("web-old-b", "p2", ("web-old", "rs-old")),
+        ],
+        vec![],
+        vec![],
+        NOW.parse().unwrap(),
+    );
+    let d = diagnose(&Judged::builtin(&snap), "svc");
+    let found: Vec<&str> = d.findings.iter().map(|f| f.message.as_str()).collect();
+    assert!(
+        found
+            .iter()
+            .any(|m| m.starts_with("ReplicaSet web-old has no owner and still serves")),
+        "{found:?}"
+    );
+}

@@ -374,7 +374,8 @@ pub fn relations(snap: &Snapshot, obj: &Object) -> Vec<Relation> {
 }
 
 /// The pods a Service or PodDisruptionBudget selects, in the snapshot.
-fn selected(snap: &Snapshot, obj: &Object) -> Vec<String> {
+/// The uids of the pods `obj` (a Service, a PodDisruptionBudget) selects.
+pub fn selected(snap: &Snapshot, obj: &Object) -> Vec<String> {
     let Some(sel) = selector_of(obj) else {
         return Vec::new();
     };
