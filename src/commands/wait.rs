@@ -134,7 +134,7 @@ pub async fn run(settings: &Settings, specs: &[TargetSpec], wait: Wait) -> anyho
         let mut state = evaluate(&report.items, want);
         // Converged is only said of a whole answer: a list of the targets'
         // own children that failed could hide the failure.
-        let hiding = hiding_gaps(&snapshot, want);
+        let hiding = hiding_gaps(&snapshot, want, &cache.unwatchable());
         if matches!(state, State::Done) && !hiding.is_empty() {
             let lines: Vec<String> = hiding
                 .iter()
@@ -258,14 +258,21 @@ pub async fn run(settings: &Settings, specs: &[TargetSpec], wait: Wait) -> anyho
 
 /// The gaps of `snapshot` that could hide a failure of the targets or
 /// their trees (a list of their children); none matter to `--for
-/// deleted`, which needs only the targets' own reads.
-fn hiding_gaps(snapshot: &Snapshot, want: WaitFor) -> Vec<&Incomplete> {
+/// deleted`, which needs only the targets' own reads. A read whose watch
+/// is forbidden but whose list is not (`unwatchable`) is read all the
+/// same, by listing again: no gap.
+fn hiding_gaps<'s>(
+    snapshot: &'s Snapshot,
+    want: WaitFor,
+    unwatchable: &[Incomplete],
+) -> Vec<&'s Incomplete> {
     match want {
         WaitFor::Deleted => Vec::new(),
         WaitFor::Converged => snapshot
             .incomplete
             .iter()
             .filter(|g| !super::explains_only(&g.resource))
+            .filter(|g| !unwatchable.contains(g))
             .collect(),
     }
 }
