@@ -12,8 +12,27 @@ use super::vocabulary::{Word, status_word};
 use super::{Judged, Judgement, Verdict};
 use crate::model::Object;
 
-/// Column names that carry a state word.
-const STATE_COLUMNS: &[&str] = &["STATUS", "STATE", "PHASE", "HEALTH", "RESULT", "CONDITION"];
+/// Column names that carry a state word, whole or as their last word
+/// (`SYNC STATUS`, `Cluster State`).
+const STATE_COLUMNS: &[&str] = &[
+    "STATUS",
+    "STATE",
+    "PHASE",
+    "HEALTH",
+    "RESULT",
+    "CONDITION",
+    "STAGE",
+    "LIFECYCLE",
+];
+
+/// Whether a column's name says it carries a state word.
+fn state_column(upper: &str) -> bool {
+    let last = upper
+        .rsplit(|c: char| !c.is_ascii_alphanumeric())
+        .find(|w| !w.is_empty())
+        .unwrap_or(upper);
+    STATE_COLUMNS.contains(&upper) || STATE_COLUMNS.contains(&last)
+}
 
 /// Column names that carry a True/False (or true/false) of health.
 const TRUTH_COLUMNS: &[&str] = &["READY", "SYNCED", "AVAILABLE", "HEALTHY", "VALID"];
@@ -68,7 +87,7 @@ pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
         };
         let upper = name.to_ascii_uppercase();
         let truth = TRUTH_COLUMNS.contains(&upper.as_str());
-        if !truth && !STATE_COLUMNS.contains(&upper.as_str()) {
+        if !truth && !state_column(&upper) {
             continue;
         }
         let Some(value) = crate::render::jsonpath::select(&obj.raw, path)
@@ -163,4 +182,26 @@ fn capitalised(s: &str) -> String {
         .into_iter()
         .chain(chars)
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::state_column;
+
+    #[test]
+    fn state_columns_by_their_whole_name_or_last_word() {
+        for yes in [
+            "STATUS",
+            "PHASE",
+            "SYNC STATUS",
+            "CLUSTER STATE",
+            "LIFECYCLE",
+            "HEALTH",
+        ] {
+            assert!(state_column(yes), "{yes}");
+        }
+        for no in ["AGE", "TYPE", "STATUS CODE", "MODE", "REASON"] {
+            assert!(!state_column(no), "{no}");
+        }
+    }
 }
