@@ -36,9 +36,14 @@ fn escape_with(s: &str, keep_newlines: bool) -> Cow<'_, str> {
         '\r' if keep_newlines => true,
         _ => true,
     });
-    let Some((start, _)) = first else {
-        return Cow::Borrowed(s);
+    let first = match (first.map(|(i, _)| i), looks_escaped(s)) {
+        (Some(a), Some(b)) => a.min(b),
+        (a, b) => match a.or(b) {
+            Some(i) => i,
+            None => return Cow::Borrowed(s),
+        },
     };
+    let start = first;
     let mut out = String::with_capacity(s.len() + 16);
     out.push_str(&s[..start]);
     let mut prev = None;
@@ -48,11 +53,38 @@ fn escape_with(s: &str, keep_newlines: bool) -> Cow<'_, str> {
             '\n' if keep_newlines => out.push('\n'),
             '\r' if keep_newlines && chars.peek() == Some(&'\n') => {}
             c if is_unsafe(c, prev) => push_escaped(&mut out, c),
+            // A backslash that would read as one of the escapes written
+            // here is doubled: a real ESC prints `\x1b`, the text `\x1b`
+            // prints `\\x1b`.
+            '\\' if reads_as_escape(chars.clone()) => out.push_str("\\\\"),
             c => out.push(c),
         }
         prev = Some(c);
     }
     Cow::Owned(out)
+}
+
+/// Whether what follows a backslash reads as an escape written here:
+/// `xHH`, `u{H…}`, `n`, `t`, `r`.
+fn reads_as_escape(mut rest: impl Iterator<Item = char> + Clone) -> bool {
+    match rest.next() {
+        Some('n' | 't' | 'r') => true,
+        Some('x') => rest.take(2).filter(char::is_ascii_hexdigit).count() == 2,
+        Some('u') => {
+            rest.next() == Some('{') && {
+                let digits: String = rest.take_while(|c| *c != '}').collect();
+                (1..=6).contains(&digits.len()) && digits.chars().all(|c| c.is_ascii_hexdigit())
+            }
+        }
+        _ => false,
+    }
+}
+
+/// The offset of the first backslash in `s` that would read as an escape.
+fn looks_escaped(s: &str) -> Option<usize> {
+    s.match_indices('\\')
+        .find(|(i, _)| reads_as_escape(s[i + 1..].chars()))
+        .map(|(i, _)| i)
 }
 
 /// The characters of `s` that must not reach a terminal as they are, with
@@ -445,11 +477,15 @@ mod tests {
     }
 
     #[test]
-    fn escaped_text_is_stable() {
-        // Escaping twice changes nothing more: the output is plain ASCII
-        // escapes plus the original safe text.
-        let once = escape("x\x1b[0m\u{200b}y\n").into_owned();
-        assert!(matches!(escape(&once), Cow::Borrowed(_)));
+    fn a_real_escape_never_prints_as_the_text_that_spells_it() {
+        // A real ESC and the four characters `\x1b` differ on screen.
+        assert_eq!(escape("\x1b[31m"), "\\x1b[31m");
+        assert_eq!(escape("\\x1b[31m"), "\\\\x1b[31m");
+        assert_eq!(escape("a\\u{202e}b"), "a\\\\u{202e}b");
+        assert_eq!(escape("line\\nnext"), "line\\\\nnext");
+        // Backslashes that spell no escape are left as they are.
+        assert!(matches!(escape("C:\\Program Files\\app"), Cow::Borrowed(_)));
+        assert!(matches!(escape("a regex \\d+ and \\x"), Cow::Borrowed(_)));
     }
 
     /// Every range of Default_Ignorable_Code_Point, first and last, and the

@@ -528,3 +528,50 @@ fn local_files_are_bounded_and_never_block() {
     );
     assert_ne!(out.code, 2, "{}", out.stderr);
 }
+
+/// A real ESC and the text `\x1b` written by someone who wants it to look
+/// like one print differently: the text's backslash is doubled.
+#[test]
+fn a_real_escape_and_its_spelling_are_told_apart() {
+    let dir = scratch();
+    let widget = |name: &str, message: &str| {
+        serde_json::json!({"apiVersion": "example.com/v1", "kind": "Widget",
+            "metadata": {"name": name, "namespace": "default", "uid": name, "generation": 1},
+            "status": {"observedGeneration": 1, "conditions": [{"type": "Ready", "status": "False",
+                "reason": "Broken", "message": message, "lastTransitionTime": "2026-01-01T00:00:00Z"}]}})
+    };
+    let snap = dir.path().join("snap.json");
+    std::fs::write(
+        &snap,
+        serde_json::json!({"apiVersion": "v1", "kind": "List", "items": [
+            widget("real", "\u{1b}[2Jgone"), widget("spelled", "\\x1b[2Jgone")]})
+        .to_string(),
+    )
+    .unwrap();
+    let out = run(
+        dir.path(),
+        &[
+            "status",
+            "-A",
+            "--snapshot",
+            snap.to_str().unwrap(),
+            "-o",
+            "wide",
+        ],
+        Duration::from_secs(30),
+    );
+    out.assert(1, Duration::from_secs(5));
+    let line = |name: &str| {
+        out.stdout
+            .lines()
+            .find(|l| l.contains(&format!("Widget/{name}")))
+            .unwrap_or_else(|| panic!("{}", out.stdout))
+            .to_string()
+    };
+    assert!(
+        line("real").contains("\\x1b[2Jgone") && !line("real").contains("\\\\x1b"),
+        "{}",
+        out.stdout
+    );
+    assert!(line("spelled").contains("\\\\x1b[2Jgone"), "{}", out.stdout);
+}
