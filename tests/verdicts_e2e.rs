@@ -610,3 +610,78 @@ spec:
     );
     let _ = support::kubectl(&["delete", "crd", &plural, "--wait=false"]);
 }
+
+/// Work under way whose own status names an error is bounded: `wait
+/// --fail-fast` ends at once on it (the self-check's 404 is the cause, not
+/// work to watch), and a member a status lists as failed is named.
+#[test]
+fn a_wait_on_an_error_ends_and_failed_members_are_named() {
+    support::install_crd("probes", "Probe", "underway.reconcile.dev", "", "");
+    support::install_crd("dbclusters", "DbCluster", "underway.reconcile.dev", "", "");
+    let ns = Namespace::new("verdict-underway");
+    ns.apply("apiVersion: underway.reconcile.dev/v1\nkind: Probe\nmetadata: {name: shop}\nspec: {url: http://shop.example.com/.well-known/check}\n");
+    ns.kubectl(&[
+        "patch",
+        "probes.underway.reconcile.dev/shop",
+        "--subresource=status",
+        "--type=merge",
+        "-p",
+        r#"{"status":{"state":"pending","processing":true,"reason":"Waiting for HTTP-01 challenge propagation: wrong status code '404', expected '200'"}}"#,
+    ])
+    .ok();
+    let started = std::time::Instant::now();
+    let run = ns.reconcile(&[
+        "wait",
+        "probes.underway.reconcile.dev/shop",
+        "--fail-fast",
+        "--timeout",
+        "60s",
+    ]);
+    assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(
+        run.stdout.contains("waiting on an error")
+            && run.stdout.contains("wrong status code '404'"),
+        "{}",
+        run.stdout
+    );
+    // Without --fail-fast, a moment old: still work under way.
+    let run = ns.reconcile(&["status", "probes.underway.reconcile.dev/shop", "-o", "json"]);
+    assert_eq!(
+        run.json()["items"][0]["verdict"],
+        "Progressing",
+        "{}",
+        run.stdout
+    );
+
+    ns.apply("apiVersion: underway.reconcile.dev/v1\nkind: DbCluster\nmetadata: {name: db}\nspec: {instances: 3}\n");
+    ns.kubectl(&[
+        "patch",
+        "dbclusters.underway.reconcile.dev/db",
+        "--subresource=status",
+        "--type=merge",
+        "-p",
+        r#"{"status":{"instancesStatus":{"healthy":["db-2","db-3"],"failed":["db-1"]},"conditions":[{"type":"Ready","status":"False","reason":"NotAllInstancesReady","message":"1 instance failed","lastTransitionTime":"2026-01-01T00:00:00Z"}]}}"#,
+    ])
+    .ok();
+    let run = ns.reconcile(&[
+        "status",
+        "dbclusters.underway.reconcile.dev/db",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    let it = &run.json()["items"][0];
+    assert_eq!(it["verdict"], "Failed", "{it}");
+    assert!(
+        it["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("status.instancesStatus.failed lists db-1"),
+        "{it}"
+    );
+}
