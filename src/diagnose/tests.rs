@@ -638,6 +638,31 @@ fn a_webhook_refusal_names_the_configuration_and_its_endpoints() {
         text.contains(&format!("its Service {ns}/hook has no ready endpoints")),
         "{text}"
     );
+    // Behind an ExternalName Service: the name it points to is the one
+    // that does not answer, not "no ready endpoints".
+    let external = obj(
+        json!({"apiVersion": "v1", "kind": "Service", "metadata": {"name": "hook", "namespace": ns, "uid": "svc"},
+        "spec": {"type": "ExternalName", "externalName": "hooks.corp.example.com"}}),
+    );
+    let hook_again = snap
+        .objects()
+        .iter()
+        .find(|o| o.kind() == "ValidatingWebhookConfiguration")
+        .cloned()
+        .unwrap();
+    let snap = Snapshot::new(
+        vec![rs.clone(), hook_again, external],
+        vec![],
+        vec![],
+        snap.now,
+    );
+    let text = step_text(&diagnose(&Judged::builtin(&snap), &rs.uid));
+    assert!(
+        text.contains(&format!(
+            "its Service {ns}/hook is an ExternalName for hooks.corp.example.com"
+        )) && !text.contains("no ready endpoints"),
+        "{text}"
+    );
 }
 
 #[test]

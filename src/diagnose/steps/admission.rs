@@ -150,7 +150,17 @@ fn webhook_step(snap: &Judged<'_>, webhook: &str, detail: &str, describe: String
         ));
     }
     if let Some((ns, svc)) = admission::webhook_service(webhook, objects) {
+        // An ExternalName Service has no endpoints by design: the webhook
+        // is called at the name it points to.
+        let external = snap
+            .find("", "Service", Some(&ns), &svc)
+            .filter(|s| s.str("/spec/type") == Some("ExternalName"))
+            .and_then(|s| s.str("/spec/externalName"));
         match admission::has_endpoints(snap, &ns, &svc) {
+            _ if external.is_some() => text.push_str(&format!(
+                "; its Service {ns}/{svc} is an ExternalName for {}: the webhook is called there, and that name refuses or does not answer: check that the webhook runs at it",
+                external.unwrap_or_default()
+            )),
             Some(false) => text.push_str(&format!(
                 "; its Service {ns}/{svc} has no ready endpoints: start the webhook's pods"
             )),
