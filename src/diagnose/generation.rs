@@ -95,6 +95,15 @@ pub fn check(obj: &Object, now: Timestamp) -> GenerationCheck {
         None if obj.status().is_none() => writes_line.push("status never written".into()),
         None => {}
     }
+    // A spec entry without a time (a `scale` subresource's) cannot be
+    // ordered against the others: its manager is named, not guessed.
+    let untimed = untimed_spec_managers(obj);
+    if !untimed.is_empty() {
+        writes_line.push(format!(
+            "spec also set by {} at a time not recorded",
+            untimed.join(", ")
+        ));
+    }
     if !writes_line.is_empty() {
         summary.push(writes_line.join("; "));
     }
@@ -116,6 +125,26 @@ pub fn check(obj: &Object, now: Timestamp) -> GenerationCheck {
         summary,
         stale,
     }
+}
+
+/// The managers of managedFields entries that touch the spec and carry
+/// no time.
+fn untimed_spec_managers(obj: &Object) -> Vec<String> {
+    let mut out: Vec<String> = obj
+        .at("/metadata/managedFields")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter(|e| crate::model::parse_time(e.get("time")).is_none())
+        .filter(|e| {
+            e.get("subresource").and_then(Value::as_str) == Some("scale")
+                || e.pointer("/fieldsV1/f:spec").is_some()
+        })
+        .filter_map(|e| e.get("manager").and_then(Value::as_str).map(str::to_string))
+        .collect();
+    out.sort();
+    out.dedup();
+    out
 }
 
 /// The latest spec write and the latest status write in managedFields.
@@ -204,6 +233,21 @@ mod tests {
             "spec last changed 4m ago by kubectl-edit; status last written 30m ago by kube-controller-manager"
         );
         assert!(c.stale);
+    }
+
+    #[test]
+    fn a_spec_write_without_a_time_names_its_manager_not_a_guess() {
+        let mut raw = (*deployment(5, 4, "2026-01-10T11:30:00Z").raw).clone();
+        raw["metadata"]["managedFields"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!({"manager": "kubectl", "operation": "Update", "apiVersion": "autoscaling/v1",
+                "fieldsType": "FieldsV1", "fieldsV1": {"f:spec": {"f:replicas": {}}}, "subresource": "scale"}));
+        let c = check(&Object::from_value(raw).unwrap(), now());
+        assert_eq!(
+            c.summary[1],
+            "spec last changed 4m ago by kubectl-edit; status last written 30m ago by kube-controller-manager; spec also set by kubectl at a time not recorded"
+        );
     }
 
     #[test]
