@@ -685,3 +685,72 @@ fn a_wait_on_an_error_ends_and_failed_members_are_named() {
         "{it}"
     );
 }
+
+/// A Gateway API route's backends are followed like an Ingress's, and a
+/// Service it names that does not exist is the cause, whatever the route's
+/// own `ResolvedRefs` says.
+#[test]
+fn a_route_whose_backend_service_is_missing_names_it() {
+    let group = "gateway.networking.k8s.io";
+    let crd = format!(
+        r#"
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: httproutes.{group}
+  annotations: {{api-approved.kubernetes.io: "https://github.com/kubernetes-sigs/gateway-api/pull/2466"}}
+spec:
+  group: {group}
+  names: {{kind: HTTPRoute, plural: httproutes, singular: httproute, listKind: HTTPRouteList}}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    subresources: {{status: {{}}}}
+    schema: {{openAPIV3Schema: {{type: object, x-kubernetes-preserve-unknown-fields: true}}}}
+"#
+    );
+    let _catalog = support::catalog_lock();
+    kubectl_as(
+        &support::cluster().kubeconfig,
+        &["apply", "-f", "-"],
+        Some(&crd),
+    )
+    .ok();
+    support::kubectl(&[
+        "wait",
+        "--for=condition=Established",
+        &format!("crd/httproutes.{group}"),
+        "--timeout=30s",
+    ])
+    .ok();
+    wait_until("httproutes served", Duration::from_secs(30), || {
+        support::kubectl(&["get", &format!("httproutes.{group}"), "-A"]).code == 0
+    });
+    drop(_catalog);
+    let ns = Namespace::new("verdict-route");
+    ns.apply(&format!(
+        "apiVersion: {group}/v1\nkind: HTTPRoute\nmetadata: {{name: shop}}\nspec:\n  parentRefs: [{{name: edge}}]\n  rules:\n  - backendRefs: [{{name: api, port: 8080}}]\n"
+    ));
+    ns.kubectl(&[
+        "patch",
+        &format!("httproutes.{group}/shop"),
+        "--subresource=status",
+        "--type=merge",
+        "-p",
+        r#"{"status":{"parents":[{"parentRef":{"name":"edge"},"controllerName":"example.com/gateway","conditions":[
+            {"type":"Accepted","status":"True","reason":"Accepted","message":"","lastTransitionTime":"2026-01-01T00:00:00Z"},
+            {"type":"ResolvedRefs","status":"True","reason":"ResolvedRefs","message":"","lastTransitionTime":"2026-01-01T00:00:00Z"}]}]}}"#,
+    ])
+    .ok();
+    let run = ns.reconcile(&["tree", &format!("httproutes.{group}/shop")]);
+    assert!(
+        run.stdout.contains("[routes-to] Service/api") && run.stdout.contains("NotFound"),
+        "{}\n{}",
+        run.stdout,
+        run.stderr
+    );
+    let run = ns.reconcile(&["why", &format!("httproutes.{group}/shop")]);
+    assert!(run.stdout.contains("Service/api"), "{}", run.stdout);
+}
