@@ -152,23 +152,8 @@ spec:
     schema: {{openAPIV3Schema: {{type: object, x-kubernetes-preserve-unknown-fields: true}}}}
 "#
     );
-    kubectl_as(
-        &support::cluster().kubeconfig,
-        &["apply", "-f", "-"],
-        Some(&crd),
-    )
-    .ok();
-    support::kubectl(&[
-        "wait",
-        "--for=condition=Established",
-        &format!("crd/gateways.{group}"),
-        "--timeout=30s",
-    ])
-    .ok();
     let plural = format!("gateways.{group}");
-    wait_until("gateways served", Duration::from_secs(30), || {
-        support::kubectl(&["get", &plural, "-A"]).code == 0
-    });
+    apply_crd(&crd, &plural);
 
     let ns = Namespace::new("verdict-gateway");
     let gateway = |name: &str| {
@@ -532,23 +517,8 @@ spec:
               summary: {{type: object, properties: {{text: {{type: string}}}}}}
 "#
     );
-    kubectl_as(
-        &support::cluster().kubeconfig,
-        &["apply", "-f", "-"],
-        Some(&crd),
-    )
-    .ok();
-    support::kubectl(&[
-        "wait",
-        "--for=condition=Established",
-        &format!("crd/appliances.{group}"),
-        "--timeout=30s",
-    ])
-    .ok();
     let plural = format!("appliances.{group}");
-    wait_until("appliances served", Duration::from_secs(30), || {
-        support::kubectl(&["get", &plural, "-A"]).code == 0
-    });
+    apply_crd(&crd, &plural);
     let ns = Namespace::new("verdict-columns");
     for (name, status) in [
         ("broken", r#"{"status":{"summary":{"text":"Failed"}}}"#),
@@ -712,22 +682,7 @@ spec:
 "#
     );
     let _catalog = support::catalog_lock();
-    kubectl_as(
-        &support::cluster().kubeconfig,
-        &["apply", "-f", "-"],
-        Some(&crd),
-    )
-    .ok();
-    support::kubectl(&[
-        "wait",
-        "--for=condition=Established",
-        &format!("crd/httproutes.{group}"),
-        "--timeout=30s",
-    ])
-    .ok();
-    wait_until("httproutes served", Duration::from_secs(30), || {
-        support::kubectl(&["get", &format!("httproutes.{group}"), "-A"]).code == 0
-    });
+    apply_crd(&crd, &format!("httproutes.{group}"));
     drop(_catalog);
     let ns = Namespace::new("verdict-route");
     ns.apply(&format!(
@@ -753,4 +708,25 @@ spec:
     );
     let run = ns.reconcile(&["why", &format!("httproutes.{group}/shop")]);
     assert!(run.stdout.contains("Service/api"), "{}", run.stdout);
+}
+
+/// Applies a CustomResourceDefinition and waits until its type `plural`
+/// (`widgets.example.com`) is established and served.
+fn apply_crd(crd: &str, plural: &str) {
+    kubectl_as(
+        &support::cluster().kubeconfig,
+        &["apply", "-f", "-"],
+        Some(crd),
+    )
+    .ok();
+    support::kubectl(&[
+        "wait",
+        "--for=condition=Established",
+        &format!("crd/{plural}"),
+        "--timeout=30s",
+    ])
+    .ok();
+    wait_until(&format!("{plural} served"), Duration::from_secs(30), || {
+        support::kubectl(&["get", plural, "-A"]).code == 0
+    });
 }

@@ -183,25 +183,27 @@ fn rewrite(e: &mut IdedExpr, f: &mut impl FnMut(&mut ::cel::common::ast::Compreh
         Expr::Map(map) => map
             .entries
             .iter_mut()
-            .for_each(|entry| match &mut entry.expr {
-                EntryExpr::MapEntry(m) => {
-                    rewrite(&mut m.key, f);
-                    rewrite(&mut m.value, f);
-                }
-                EntryExpr::StructField(field) => rewrite(&mut field.value, f),
-            }),
+            .for_each(|e| rewrite_entry(&mut e.expr, f)),
         Expr::Struct(st) => st
             .entries
             .iter_mut()
-            .for_each(|entry| match &mut entry.expr {
-                EntryExpr::MapEntry(m) => {
-                    rewrite(&mut m.key, f);
-                    rewrite(&mut m.value, f);
-                }
-                EntryExpr::StructField(field) => rewrite(&mut field.value, f),
-            }),
+            .for_each(|e| rewrite_entry(&mut e.expr, f)),
         Expr::Select(select) => rewrite(&mut select.operand, f),
         _ => {}
+    }
+}
+
+/// [`rewrite`] in a map's or a struct's entry.
+fn rewrite_entry(
+    entry: &mut ::cel::common::ast::EntryExpr,
+    f: &mut impl FnMut(&mut ::cel::common::ast::ComprehensionExpr),
+) {
+    match entry {
+        EntryExpr::MapEntry(m) => {
+            rewrite(&mut m.key, f);
+            rewrite(&mut m.value, f);
+        }
+        EntryExpr::StructField(field) => rewrite(&mut field.value, f),
     }
 }
 

@@ -1169,14 +1169,7 @@ fn under_way_words_with_a_time_are_bounded_and_failed_members_are_named() {
         ("a count of failures is not a list", json!({"failed": 2, "conditions": [ready("True", "2026-11-29T22:00:00Z")]}), Converged, ""),
         ("an empty failed list", json!({"unhealthyNodes": [], "conditions": [ready("True", "2026-11-29T22:00:00Z")]}), Converged, ""),
     ];
-    let mut wrong = Vec::new();
-    for (name, status, verdict, said) in cases {
-        let (v, r, m) = custom("Gadget", status);
-        if v != verdict || !m.contains(said) {
-            wrong.push(format!("{name}: want {verdict} ({said}), got {v} {r}: {m}"));
-        }
-    }
-    assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
+    assert_says(cases);
 }
 
 #[test]
@@ -1200,14 +1193,7 @@ fn counts_under_other_names_are_read() {
         ("a complete triple", json!({"desired": 3, "current": 3, "ready": 3}), Converged, "3/3 ready"),
         ("nothing expected is no evidence", json!({"desired": 0, "current": 0}), Unknown, ""),
     ];
-    let mut wrong = Vec::new();
-    for (name, status, verdict, said) in cases {
-        let (v, r, m) = custom("Gadget", status);
-        if v != verdict || !m.contains(said) {
-            wrong.push(format!("{name}: want {verdict} ({said}), got {v} {r}: {m}"));
-        }
-    }
-    assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
+    assert_says(cases);
 }
 
 /// A CRD as an operator ships it: printer columns for `kubectl get` and a
@@ -1283,4 +1269,17 @@ fn a_kind_no_convention_reads_is_judged_by_its_crds_columns_and_enums() {
             "{status}"
         );
     }
+}
+
+/// Each custom Gadget status is judged `verdict` with a message that holds
+/// `said`; every miss is listed.
+fn assert_says(cases: Vec<(&str, serde_json::Value, Verdict, &str)>) {
+    let mut wrong = Vec::new();
+    for (name, status, verdict, said) in cases {
+        let (v, r, m) = custom("Gadget", status);
+        if v != verdict || !m.contains(said) {
+            wrong.push(format!("{name}: want {verdict} ({said}), got {v} {r}: {m}"));
+        }
+    }
+    assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
 }

@@ -324,6 +324,35 @@ fn a_request_the_server_closed_unanswered_is_sent_again() {
     assert_eq!(tries.load(Ordering::SeqCst), 2, "sent once more");
 }
 
+/// A fake API server for a Widget `w` in `default`, as `widget` makes it:
+/// discovery, the Widget by name and in its list, every other list empty.
+/// `first` answers before that when it has something to say: `Some(None)`
+/// is no answer at all (a watch that hangs).
+fn widget_server(
+    widget: fn() -> serde_json::Value,
+    first: impl Fn(&str) -> Option<Option<(u16, String)>> + Send + Sync + 'static,
+) -> Fake {
+    fake::answering(move |path| {
+        if let Some(doc) = fake::discovery(path) {
+            return Some((200, doc));
+        }
+        if let Some(answer) = first(path) {
+            return answer;
+        }
+        let path = path.split('?').next().unwrap();
+        Some(if path.ends_with("/widgets/w") {
+            (200, widget().to_string())
+        } else {
+            let items = if path.ends_with("/widgets") {
+                vec![widget()]
+            } else {
+                vec![]
+            };
+            (200, serde_json::json!({"kind": "List", "apiVersion": "v1", "metadata": {"resourceVersion": "7"}, "items": items}).to_string())
+        })
+    })
+}
+
 /// A Widget whose controller says it is ready.
 fn ready_widget() -> serde_json::Value {
     let mut w = widget();
@@ -337,32 +366,19 @@ fn ready_widget() -> serde_json::Value {
 /// confirmed converged, and a forbidden list will not heal by waiting.
 #[test]
 fn wait_never_says_converged_over_a_list_that_failed() {
-    let server = fake::answering(|path| {
-        if let Some(doc) = fake::discovery(path) {
-            return Some((200, doc));
-        }
+    let server = widget_server(ready_widget, |path| {
         if path.contains("watch=") {
-            return None;
+            return Some(None);
         }
-        let path = path.split('?').next().unwrap();
-        Some(if path.ends_with("/pods") {
-            (
+        path.split('?').next().unwrap().ends_with("/pods").then(|| {
+            Some((
                 403,
                 fake::status(
                     403,
                     "Forbidden",
                     "pods is forbidden: User \"ci\" cannot list resource \"pods\"",
                 ),
-            )
-        } else if path.ends_with("/widgets/w") {
-            (200, ready_widget().to_string())
-        } else {
-            let items = if path.ends_with("/widgets") {
-                vec![ready_widget()]
-            } else {
-                vec![]
-            };
-            (200, serde_json::json!({"kind": "List", "apiVersion": "v1", "metadata": {"resourceVersion": "7"}, "items": items}).to_string())
+            ))
         })
     });
     let dir = scratch();
@@ -484,25 +500,9 @@ fn a_password_in_the_server_url_is_never_shown() {
 /// metadata-only promise by the log sees what the server saw.
 #[test]
 fn the_logged_accept_of_every_watch_is_the_one_sent() {
-    let server = fake::answering(|path| {
-        if let Some(doc) = fake::discovery(path) {
-            return Some((200, doc));
-        }
-        if path.contains("watch=") {
-            // Ends at once; the watch is opened again.
-            return Some((200, String::new()));
-        }
-        let path = path.split('?').next().unwrap();
-        Some(if path.ends_with("/widgets/w") {
-            (200, widget().to_string())
-        } else {
-            let items = if path.ends_with("/widgets") {
-                vec![widget()]
-            } else {
-                vec![]
-            };
-            (200, serde_json::json!({"kind": "List", "apiVersion": "v1", "metadata": {"resourceVersion": "7"}, "items": items}).to_string())
-        })
+    // Each watch ends at once, and is opened again.
+    let server = widget_server(widget, |path| {
+        path.contains("watch=").then(|| Some((200, String::new())))
     });
     let dir = scratch();
     let kc = token_kubeconfig(dir.path(), &server.url());
@@ -560,26 +560,10 @@ fn the_logged_accept_of_every_watch_is_the_one_sent() {
 /// watch of Widgets is answered with `watch_body` and ends; returns the
 /// output and the number of LISTs and watches of Widgets it was sent.
 fn watch_widgets_against(watch_body: &'static str, secs: u64) -> (crate::Run, usize, usize) {
-    let server = fake::answering(move |path| {
-        if let Some(doc) = fake::discovery(path) {
-            return Some((200, doc));
-        }
-        if path.contains("watch=") {
-            if path.contains("/widgets") {
-                return Some((200, watch_body.to_string()));
-            }
-            return None;
-        }
-        let path = path.split('?').next().unwrap();
-        Some(if path.ends_with("/widgets/w") {
-            (200, widget().to_string())
-        } else {
-            let items = if path.ends_with("/widgets") {
-                vec![widget()]
-            } else {
-                vec![]
-            };
-            (200, serde_json::json!({"kind": "List", "apiVersion": "v1", "metadata": {"resourceVersion": "7"}, "items": items}).to_string())
+    let server = widget_server(widget, move |path| {
+        path.contains("watch=").then(|| {
+            path.contains("/widgets")
+                .then(|| (200, watch_body.to_string()))
         })
     });
     let dir = scratch();
@@ -682,25 +666,7 @@ fn an_auth_provider_user_is_told_what_to_use_instead() {
 #[test]
 fn a_watch_ends_when_its_reader_has_gone() {
     use std::io::BufRead;
-    let server = fake::answering(|path| {
-        if let Some(doc) = fake::discovery(path) {
-            return Some((200, doc));
-        }
-        if path.contains("watch=") {
-            return None;
-        }
-        let path = path.split('?').next().unwrap();
-        Some(if path.ends_with("/widgets/w") {
-            (200, widget().to_string())
-        } else {
-            let items = if path.ends_with("/widgets") {
-                vec![widget()]
-            } else {
-                vec![]
-            };
-            (200, serde_json::json!({"kind": "List", "apiVersion": "v1", "metadata": {"resourceVersion": "7"}, "items": items}).to_string())
-        })
-    });
+    let server = widget_server(widget, |path| path.contains("watch=").then_some(None));
     let dir = scratch();
     let kc = token_kubeconfig(dir.path(), &server.url());
     let mut child = std::process::Command::new(crate::common::run::bin())
