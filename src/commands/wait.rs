@@ -2,6 +2,7 @@
 //! watches. A target that fails, or the timeout, ends the wait with the
 //! diagnosis. One progress line on stderr says what is still pending.
 
+use std::collections::HashSet;
 use std::io::Write;
 use std::time::Duration;
 
@@ -87,22 +88,7 @@ pub async fn run(settings: &Settings, specs: &[TargetSpec], wait: Wait) -> anyho
         return Err(needs_live().into());
     }
     let started = tokio::time::Instant::now();
-    // The wait never gives up before --timeout has passed (a script that
-    // says 5s gets at least 5s); the diagnosis after it has a short budget
-    // of its own (`diagnosis_reserve`), and falls back to what the watches
-    // last saw. `--timeout 0` checks once: the reads keep the command's own
-    // deadline, and the wait ends as soon as the first state is judged.
-    let (deadline, wait_until) = if timeout.is_zero() {
-        (started + settings.deadline, started)
-    } else {
-        // A timeout past what the clock can hold waits as long as it can.
-        let far = |t: tokio::time::Instant, d: Duration| {
-            t.checked_add(d)
-                .unwrap_or_else(|| t + Duration::from_secs(100 * 365 * 86_400))
-        };
-        let wait_until = far(started, timeout);
-        (far(wait_until, diagnosis_reserve(timeout)), wait_until)
-    };
+    let (deadline, wait_until) = deadlines(started, timeout, settings.deadline);
     // The trees too: a workload's pods are watched, so a hard failure of
     // its new pods ends the wait as soon as it is judged final.
     let mut loaded = tokio::time::timeout_at(deadline, load_keep(settings, specs, Mode::Tree { owners: false }, None))
@@ -120,75 +106,54 @@ pub async fn run(settings: &Settings, specs: &[TargetSpec], wait: Wait) -> anyho
     let mut snapshot = loaded.fetched.snapshot;
     // Children an operator made after the first read, asked about again
     // once each.
-    let mut asked_again: std::collections::HashSet<String> = std::collections::HashSet::new();
+    let mut asked_again: HashSet<String> = HashSet::new();
     let judge = Judge {
         failure_grace,
         ..settings.judge()
     };
     let mut targets = loaded.fetched.targets;
     let mut progress = Progress::stderr();
-    let mut said: std::collections::HashSet<String> = std::collections::HashSet::new();
-    let mut asked_gone: std::collections::HashSet<String> = std::collections::HashSet::new();
+    let mut said: HashSet<String> = HashSet::new();
+    let mut asked_gone: HashSet<String> = HashSet::new();
     loop {
         let report = StatusReport::build(&judge.on(&snapshot), &targets);
         let mut state = evaluate(&report.items, want);
         // Converged is only said of a whole answer: a list of the targets'
         // own children that failed could hide the failure.
-        let hiding = hiding_gaps(&snapshot, want, &cache.unwatchable());
-        if matches!(state, State::Done) && !hiding.is_empty() {
-            let lines: Vec<String> = hiding
-                .iter()
-                .map(|g| render::escape(&gap_line(g)).into_owned())
-                .collect();
-            let items: Vec<&Item> = report.items.iter().collect();
-            if hiding.iter().all(|g| is_permanent(g)) {
-                progress.say(&format!(
-                    "error: {} cannot be confirmed converged: {} could not be read, and will not be without a change of permissions",
-                    names(&items),
-                    lines.join("; ")
-                ));
-                return diagnose(settings, &items, deadline, &snapshot, &judge).await;
-            }
-            for line in lines {
-                if said.insert(line.clone()) {
-                    progress.say(&format!("warning: not read yet, so not converged: {line}"));
+        if matches!(state, State::Done) {
+            match unconfirmed(&snapshot, want, &cache.unwatchable()) {
+                Unconfirmed::No => {}
+                Unconfirmed::Never(lines) => {
+                    let items: Vec<&Item> = report.items.iter().collect();
+                    progress.say(&format!(
+                        "error: {} cannot be confirmed converged: {} could not be read, and will not be without a change of permissions",
+                        names(&items),
+                        lines.join("; ")
+                    ));
+                    return diagnose(settings, &items, deadline, &snapshot, &judge).await;
+                }
+                Unconfirmed::Yet(lines) => {
+                    progress.say_once(
+                        &mut said,
+                        "warning: not read yet, so not converged: ",
+                        lines,
+                    );
+                    state = State::Pending(report.items.iter().collect());
                 }
             }
-            state = State::Pending(items);
         }
         match state {
             State::Done => {
                 progress.clear();
-                let stdout = match &settings.view.output {
-                    shape if !shape.is_document() => report
-                        .items
-                        .iter()
-                        .map(|i| {
-                            format!(
-                                "{}/{}: {} ({})\n",
-                                render::escape(&i.object.kind),
-                                render::escape(&i.object.name),
-                                i.judgement.verdict,
-                                render::escape(i.judgement.reason.as_str())
-                            )
-                        })
-                        .collect(),
-                    _ => super::frame::document(&report, settings, Shown::Once),
-                };
-                return Ok(Outcome { stdout, code: 0 });
+                return Ok(Outcome {
+                    stdout: done(&report, settings),
+                    code: 0,
+                });
             }
             State::Failed(items) => {
                 // What failed, as the wait saw it: the diagnosis after is
                 // read afresh and may come a moment later.
-                let why: Vec<String> = items
-                    .iter()
-                    .map(|i| render::escape(i.judgement.reason.as_str()).into_owned())
-                    .collect();
-                progress.say(&format!(
-                    "error: {} failed ({}); it will not converge without a change",
-                    names(&items),
-                    why.join(", ")
-                ));
+                progress.say(&failed_line(&items));
                 return diagnose(settings, &items, deadline, &snapshot, &judge).await;
             }
             State::Pending(items) => {
@@ -240,12 +205,12 @@ pub async fn run(settings: &Settings, specs: &[TargetSpec], wait: Wait) -> anyho
                             }
                             targets = retarget.targets(&judge.on(&snapshot));
                             // A watch this user may not open is said at once.
-                            for gap in cache.unwatchable() {
-                                let line = format!("{}: {}", gap.resource, gap.error);
-                                if said.insert(line.clone()) {
-                                    progress.say(&format!("warning: {}", render::escape(&line)));
-                                }
-                            }
+                            let unwatchable = cache
+                                .unwatchable()
+                                .iter()
+                                .map(|g| render::escape(&format!("{}: {}", g.resource, g.error)).into_owned())
+                                .collect();
+                            progress.say_once(&mut said, "warning: ", unwatchable);
                         }
                     }
                     // On a terminal, redraw the elapsed time every second.
@@ -253,6 +218,50 @@ pub async fn run(settings: &Settings, specs: &[TargetSpec], wait: Wait) -> anyho
                 }
             }
         }
+    }
+}
+
+/// What a wait that ended well prints: a line per target, or the document.
+fn done(report: &StatusReport, settings: &Settings) -> String {
+    match &settings.view.output {
+        shape if !shape.is_document() => report
+            .items
+            .iter()
+            .map(|i| {
+                format!(
+                    "{}/{}: {} ({})\n",
+                    render::escape(&i.object.kind),
+                    render::escape(&i.object.name),
+                    i.judgement.verdict,
+                    render::escape(i.judgement.reason.as_str())
+                )
+            })
+            .collect(),
+        _ => super::frame::document(report, settings, Shown::Once),
+    }
+}
+
+/// Whether an answer that says Done can be trusted: no gap hides a
+/// failure, a gap that may heal (wait on), or one that will not (say so).
+enum Unconfirmed {
+    No,
+    Yet(Vec<String>),
+    Never(Vec<String>),
+}
+
+fn unconfirmed(snapshot: &Snapshot, want: WaitFor, unwatchable: &[Incomplete]) -> Unconfirmed {
+    let hiding = hiding_gaps(snapshot, want, unwatchable);
+    if hiding.is_empty() {
+        return Unconfirmed::No;
+    }
+    let lines: Vec<String> = hiding
+        .iter()
+        .map(|g| render::escape(&gap_line(g)).into_owned())
+        .collect();
+    if hiding.iter().all(|g| is_permanent(g)) {
+        Unconfirmed::Never(lines)
+    } else {
+        Unconfirmed::Yet(lines)
     }
 }
 
@@ -294,7 +303,7 @@ fn gap_line(gap: &Incomplete) -> String {
 async fn failed_and_gone<'i>(
     settings: &Settings,
     items: &[&'i Item],
-    asked: &mut std::collections::HashSet<String>,
+    asked: &mut HashSet<String>,
     deadline: tokio::time::Instant,
 ) -> Option<&'i Item> {
     for item in items {
@@ -342,7 +351,7 @@ fn watch_answer(
 /// controlled by a custom resource the answer holds in full, and was not
 /// asked about yet: a child its operator made after the first read (the
 /// children of built-in kinds are watched by their known edges already).
-fn made_since(snap: &Snapshot, asked: &mut std::collections::HashSet<String>) -> bool {
+fn made_since(snap: &Snapshot, asked: &mut HashSet<String>) -> bool {
     let mut new = false;
     for o in snap.objects().iter().filter(|o| o.metadata_only) {
         let owned = o
@@ -358,10 +367,46 @@ fn made_since(snap: &Snapshot, asked: &mut std::collections::HashSet<String>) ->
     new
 }
 
+/// The command's deadline and the end of the wait. The wait never gives
+/// up before --timeout has passed (a script that says 5s gets at least
+/// 5s); the diagnosis after it has a short budget of its own
+/// (`diagnosis_reserve`), and falls back to what the watches last saw.
+/// `--timeout 0` checks once: the reads keep the command's own deadline
+/// (`reads`), and the wait ends as soon as the first state is judged.
+fn deadlines(
+    started: tokio::time::Instant,
+    timeout: Duration,
+    reads: Duration,
+) -> (tokio::time::Instant, tokio::time::Instant) {
+    if timeout.is_zero() {
+        return (started + reads, started);
+    }
+    // A timeout past what the clock can hold waits as long as it can.
+    let far = |t: tokio::time::Instant, d: Duration| {
+        t.checked_add(d)
+            .unwrap_or_else(|| t + Duration::from_secs(100 * 365 * 86_400))
+    };
+    let wait_until = far(started, timeout);
+    (far(wait_until, diagnosis_reserve(timeout)), wait_until)
+}
+
 /// The end of `--timeout` kept for reading the diagnosis: a tenth, at most
 /// two seconds.
 fn diagnosis_reserve(timeout: Duration) -> Duration {
     (timeout / 10).min(Duration::from_secs(2))
+}
+
+/// `error: Deployment/web failed (ImagePullBackOff); …`
+fn failed_line(items: &[&Item]) -> String {
+    let why: Vec<String> = items
+        .iter()
+        .map(|i| render::escape(i.judgement.reason.as_str()).into_owned())
+        .collect();
+    format!(
+        "error: {} failed ({}); it will not converge without a change",
+        names(items),
+        why.join(", ")
+    )
 }
 
 fn names(items: &[&Item]) -> String {
@@ -462,6 +507,15 @@ impl<E: Write> Progress<E> {
             width,
             last: String::new(),
             last_secs: 0,
+        }
+    }
+
+    /// Says each of `lines` after `prefix`, each once in the whole wait.
+    fn say_once(&mut self, said: &mut HashSet<String>, prefix: &str, lines: Vec<String>) {
+        for line in lines {
+            if said.insert(line.clone()) {
+                self.say(&format!("{prefix}{line}"));
+            }
         }
     }
 
