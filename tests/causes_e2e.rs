@@ -708,3 +708,40 @@ fn a_rollout_broken_by_set_image_names_the_change_and_the_way_back() {
         "{steps}"
     );
 }
+
+/// The scheduler's filters that name no object: a bound volume pinned to a
+/// node that does not exist, a host port every node already gives away,
+/// and a topology spread whose key no node carries, each named by `why`.
+#[test]
+fn scheduler_filters_that_name_nothing_are_named() {
+    let ns = Namespace::new("cause-filters");
+    let pv = format!("{}-pinned", ns.name);
+    support::kubectl_as(
+        &support::cluster().kubeconfig,
+        &["apply", "-f", "-"],
+        Some(&format!(
+            "apiVersion: v1\nkind: PersistentVolume\nmetadata: {{name: {pv}}}\nspec:\n  capacity: {{storage: 1Gi}}\n  accessModes: [ReadWriteOnce]\n  storageClassName: ''\n  hostPath: {{path: /tmp/{pv}}}\n  claimRef: {{namespace: {ns}, name: data}}\n  nodeAffinity:\n    required:\n      nodeSelectorTerms: [{{matchExpressions: [{{key: kubernetes.io/hostname, operator: In, values: [node-gone]}}]}}]\n",
+            ns = ns.name
+        )),
+    )
+    .ok();
+    ns.apply(&format!(
+        "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {{name: data}}\nspec:\n  accessModes: [ReadWriteOnce]\n  storageClassName: ''\n  volumeName: {pv}\n  resources: {{requests: {{storage: 1Gi}}}}\n---\napiVersion: v1\nkind: Pod\nmetadata: {{name: pinned}}\nspec:\n  containers: [{{name: db, image: example.com/db:1}}]\n  volumes: [{{name: data, persistentVolumeClaim: {{claimName: data}}}}]\n---\napiVersion: v1\nkind: Pod\nmetadata: {{name: spread, labels: {{app: spread}}}}\nspec:\n  containers: [{{name: app, image: example.com/app:1}}]\n  topologySpreadConstraints: [{{maxSkew: 1, topologyKey: topology.example.com/rack, whenUnsatisfiable: DoNotSchedule, labelSelector: {{matchLabels: {{app: spread}}}}}}]\n"
+    ));
+    for (pod, phrase) in [
+        (
+            "pinned",
+            format!("PersistentVolume {pv} (bound to claim data) may only be used on nodes where kubernetes.io/hostname In [node-gone]"),
+        ),
+        (
+            "spread",
+            "its topology spread constraint uses the key topology.example.com/rack, which no node carries".to_string(),
+        ),
+    ] {
+        let (code, item) = why_until(&ns, &format!("pod/{pod}"), "unschedulable", |i| {
+            root_reason(i) == "Unschedulable" && steps(i).contains(phrase.as_str())
+        });
+        assert_eq!(code, 1, "{pod}: {item}");
+    }
+    let _ = support::kubectl(&["delete", "pv", &pv, "--wait=false"]);
+}

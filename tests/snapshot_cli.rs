@@ -503,3 +503,57 @@ status: {currentHealthy: 2, desiredHealthy: 2, disruptionsAllowed: 0, expectedPo
         assert_eq!(reasons, [want], "{target}: {doc}");
     }
 }
+
+/// `rules` over a snapshot that carries CRDs says, for each kind, which
+/// printer columns and enums speak for it where nothing else reads its
+/// status; the object is judged by them.
+#[test]
+fn rules_and_status_read_a_snapshots_crds() {
+    let snapshot = r#"apiVersion: v1
+kind: List
+items:
+- apiVersion: apiextensions.k8s.io/v1
+  kind: CustomResourceDefinition
+  metadata: {name: appliances.example.io, uid: crd}
+  spec:
+    group: example.io
+    names: {kind: Appliance, plural: appliances, singular: appliance}
+    scope: Namespaced
+    versions:
+    - name: v1
+      served: true
+      storage: true
+      additionalPrinterColumns:
+      - {name: Lifecycle, type: string, jsonPath: .status.summary.text}
+      - {name: Age, type: date, jsonPath: .metadata.creationTimestamp}
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            status:
+              type: object
+              properties:
+                stage: {type: string, enum: [Queued, Provisioning, Ready, Failed]}
+- apiVersion: example.io/v1
+  kind: Appliance
+  metadata: {name: a, namespace: shop, uid: a, generation: 1, creationTimestamp: "2026-01-10T10:00:00Z"}
+  status: {stage: Failed}
+"#;
+    let (code, out, err) = run(&["--snapshot", "-", "rules"], Some(snapshot));
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains(
+            "Appliance.example.io: column Lifecycle (.status.summary.text), enum status.stage"
+        ),
+        "{out}"
+    );
+    let (code, out, _) = run(
+        &["--snapshot", "-", "-n", "shop", "status", "appliances/a"],
+        Some(snapshot),
+    );
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("status.stage (an enum of the CRD) is Failed"),
+        "{out}"
+    );
+}

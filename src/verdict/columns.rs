@@ -147,6 +147,46 @@ pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
     ))
 }
 
+/// What `judge` reads of objects of `crd`'s kind, for `rules`: the state
+/// columns and enum fields of its first served version.
+pub fn reads(crd: &Object) -> Vec<String> {
+    let Some(version) = crd
+        .at("/spec/versions")
+        .and_then(Value::as_array)
+        .and_then(|v| {
+            v.iter()
+                .find(|v| v.get("served").and_then(Value::as_bool) != Some(false))
+        })
+    else {
+        return Vec::new();
+    };
+    let mut out: Vec<String> = version
+        .get("additionalPrinterColumns")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .take(MAX_READ)
+        .filter_map(|c| {
+            let name = c.get("name")?.as_str()?;
+            let path = c.get("jsonPath")?.as_str()?;
+            let upper = name.to_ascii_uppercase();
+            (state_column(&upper) || TRUTH_COLUMNS.contains(&upper.as_str()))
+                .then(|| format!("column {name} ({path})"))
+        })
+        .collect();
+    out.extend(
+        version
+            .pointer("/schema/openAPIV3Schema/properties/status/properties")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+            .take(MAX_READ)
+            .filter(|(_, p)| p.get("enum").is_some())
+            .map(|(f, _)| format!("enum status.{f}")),
+    );
+    out
+}
+
 fn word(value: &str) -> Option<Verdict> {
     status_word(value).map(|w| match w {
         Word::Failed => Verdict::Failed,

@@ -13,7 +13,7 @@
 //! then Unknown after [`NO_STATUS_GRACE`]) before any per-kind rule reads
 //! zeros into it. `docs/verdicts.md` is this precedence in the user's words.
 
-mod columns;
+pub(crate) mod columns;
 pub(crate) mod conditions;
 mod conventions;
 mod deletion;
