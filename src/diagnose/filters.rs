@@ -15,7 +15,11 @@ use crate::model::{Object, Snapshot};
 /// volumes and pods, and the `nodes` read (none when they could not be).
 pub fn blockers(pod: &Object, snap: &Snapshot, nodes: &[&Object], message: &str) -> Vec<Blocker> {
     let mut out = Vec::new();
-    if message.contains("volume node affinity conflict") {
+    // `didn't match PersistentVolume's node affinity` (v1.30 on),
+    // `volume node affinity conflict` before.
+    if message.contains("PersistentVolume's node affinity")
+        || message.contains("volume node affinity conflict")
+    {
         out.extend(pinned_volumes(pod, snap));
     }
     if message.contains("didn't have free ports") {
@@ -55,6 +59,7 @@ pub const EXPLAINED: &[&str] = &[
     "didn't match pod anti-affinity rules",
     "didn't match pod affinity rules",
     "volume node affinity conflict",
+    "PersistentVolume's node affinity",
     "didn't have free ports",
     "topology spread constraints",
 ];
@@ -276,7 +281,10 @@ mod tests {
             "spec": {"nodeAffinity": {"required": {"nodeSelectorTerms": [{"matchExpressions": [
                 {"key": "kubernetes.io/hostname", "operator": "In", "values": ["node-gone"]}]}]}}}}));
         let snap = snapshot(vec![p.clone(), claim, pv]);
-        let message = "0/2 nodes are available: 2 node(s) had volume node affinity conflict. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.";
+        let older = "0/2 nodes are available: 2 node(s) had volume node affinity conflict. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.";
+        assert_eq!(blockers(&p, &snap, &[], older).len(), 1);
+        // As kube-scheduler v1.36 words it.
+        let message = "0/2 nodes are available: 2 node(s) didn't match PersistentVolume's node affinity. no new claims to deallocate, preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.";
         let b = blockers(&p, &snap, &[], message);
         assert_eq!(b.len(), 1, "{b:?}");
         assert!(

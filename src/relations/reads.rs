@@ -102,6 +102,7 @@ pub fn reads_for(objects: &[Object], events: &[Event]) -> Vec<RelatedRead> {
         .filter_map(super::manager_of)
         .map(|(m, _)| (m.group().to_string(), m.kind, m.namespace, m.name))
         .collect();
+    let pinned = claims_pinned_away(objects);
     for obj in objects {
         let failing = needs_context(obj, events);
         let is_manager = named_managers.contains(&(
@@ -126,6 +127,8 @@ pub fn reads_for(objects: &[Object], events: &[Event]) -> Vec<RelatedRead> {
                 (Edge::RunsOn, _) => failing && nodes < MAX_NODES,
                 (Edge::Mounts, "StorageClass" | "PersistentVolume") => {
                     obj.str("/status/phase") != Some("Bound")
+                        || (n.kind == "PersistentVolume"
+                            && pinned.contains(&(obj.namespace(), obj.name())))
                 }
                 _ => true,
             };
@@ -461,6 +464,32 @@ fn admission_reads(obj: &Object, a: &Admission, objects: &[Object]) -> Vec<Relat
             vec![]
         }
     }
+}
+
+/// The claims of pods the scheduler cannot place because a bound volume's
+/// node affinity keeps them away: their volumes are read, to be named.
+fn claims_pinned_away(objects: &[Object]) -> HashSet<(Option<&str>, &str)> {
+    objects
+        .iter()
+        .filter(|o| o.kind() == "Pod" && o.group().is_empty())
+        .filter(|pod| {
+            pod.condition("PodScheduled").is_some_and(|c| {
+                c.is_false()
+                    && (c.message.contains("PersistentVolume's node affinity")
+                        || c.message.contains("volume node affinity conflict"))
+            })
+        })
+        .flat_map(|pod| {
+            pod.at("/spec/volumes")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(move |v| {
+                    let claim = v.pointer("/persistentVolumeClaim/claimName")?.as_str()?;
+                    Some((pod.namespace(), claim))
+                })
+        })
+        .collect()
 }
 
 /// Whether an object is failing in a way its references may explain: a
