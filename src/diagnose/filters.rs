@@ -15,7 +15,7 @@ use crate::model::{Object, Snapshot};
 /// volumes and pods, and the `nodes` read (none when they could not be).
 pub fn blockers(pod: &Object, snap: &Snapshot, nodes: &[&Object], message: &str) -> Vec<Blocker> {
     let mut out = Vec::new();
-    // `didn't match PersistentVolume's node affinity` (v1.30 on),
+    // `didn't match PersistentVolume's node affinity` (v1.36 says so),
     // `volume node affinity conflict` before.
     if message.contains("PersistentVolume's node affinity")
         || message.contains("volume node affinity conflict")
