@@ -176,32 +176,11 @@ fn wait_timeout_is_a_hard_deadline_when_the_server_hangs() {
     // neither the wait nor the diagnosis after it may outlive --timeout.
     let hung = Arc::new(AtomicBool::new(false));
     let flag = hung.clone();
-    let server = fake::answering(move |path| {
+    let server = widget_server(widget, move |path| {
         if path.contains("watch=") {
             flag.store(true, Ordering::SeqCst);
         }
-        if flag.load(Ordering::SeqCst) {
-            return None;
-        }
-        if let Some(doc) = fake::discovery(path) {
-            return Some((200, doc));
-        }
-        let path = path.split('?').next().unwrap();
-        Some(if path.ends_with("/widgets/w") {
-            (200, widget().to_string())
-        } else {
-            let kind = if path.ends_with("/widgets") {
-                "WidgetList"
-            } else {
-                "List"
-            };
-            let items = if path.ends_with("/widgets") {
-                vec![widget()]
-            } else {
-                vec![]
-            };
-            (200, serde_json::json!({"kind": kind, "apiVersion": "v1", "metadata": {"resourceVersion": "7"}, "items": items}).to_string())
-        })
+        flag.load(Ordering::SeqCst).then_some(None)
     });
     let dir = scratch();
     let kc = token_kubeconfig(dir.path(), &server.url());
