@@ -182,20 +182,7 @@ fn wait_timeout_is_a_hard_deadline_when_the_server_hangs() {
         }
         flag.load(Ordering::SeqCst).then_some(None)
     });
-    let dir = scratch();
-    let kc = token_kubeconfig(dir.path(), &server.url());
-    let out = run(
-        dir.path(),
-        &[
-            "wait",
-            "widgets/w",
-            "--timeout",
-            "3s",
-            "--kubeconfig",
-            kc.to_str().unwrap(),
-        ],
-        Duration::from_secs(30),
-    );
+    let out = wait_for_widget(&server, "3s", Duration::from_secs(30));
     // 3s, and a little for starting and ending the process; before, the
     // diagnosis after the timeout waited out a whole request timeout.
     out.assert(1, Duration::from_millis(4500));
@@ -332,6 +319,25 @@ fn widget_server(
     })
 }
 
+/// `wait widgets/w --timeout TIMEOUT` against `server`, stopped (and
+/// failed) at `limit`.
+fn wait_for_widget(server: &Fake, timeout: &str, limit: Duration) -> crate::Run {
+    let dir = scratch();
+    let kc = token_kubeconfig(dir.path(), &server.url());
+    run(
+        dir.path(),
+        &[
+            "wait",
+            "widgets/w",
+            "--timeout",
+            timeout,
+            "--kubeconfig",
+            kc.to_str().unwrap(),
+        ],
+        limit,
+    )
+}
+
 /// A Widget whose controller says it is ready.
 fn ready_widget() -> serde_json::Value {
     let mut w = widget();
@@ -360,20 +366,7 @@ fn wait_never_says_converged_over_a_list_that_failed() {
             ))
         })
     });
-    let dir = scratch();
-    let kc = token_kubeconfig(dir.path(), &server.url());
-    let out = run(
-        dir.path(),
-        &[
-            "wait",
-            "widgets/w",
-            "--timeout",
-            "20s",
-            "--kubeconfig",
-            kc.to_str().unwrap(),
-        ],
-        Duration::from_secs(40),
-    );
+    let out = wait_for_widget(&server, "20s", Duration::from_secs(40));
     // At once, not at the timeout: permissions do not change by waiting.
     out.assert(1, Duration::from_secs(10));
     assert!(
