@@ -160,14 +160,14 @@ pub async fn run(settings: &Settings, specs: &[TargetSpec], wait: Wait) -> anyho
                 // A Job that is not there may have failed and been deleted
                 // (its TTL after finishing): its events say so, once.
                 if want == WaitFor::Converged
-                    && let Some(gone) =
-                        failed_and_gone(settings, &items, &mut asked_gone, deadline).await
+                    && let Some((gone, report, now)) =
+                        failed_and_gone(settings, &items, &mut asked_gone, deadline, &judge).await
                 {
                     progress.say(&format!(
                         "error: {} failed and was deleted; it will not converge without a change",
                         names(&[gone])
                     ));
-                    return diagnose(settings, &[gone], deadline, &snapshot, &judge).await;
+                    return Ok(shown(settings, &report, now));
                 }
                 progress.show(&items, started.elapsed());
                 let pending: Vec<Item> = items.into_iter().cloned().collect();
@@ -298,14 +298,16 @@ fn gap_line(gap: &Incomplete) -> String {
     }
 }
 
-/// The first target that is a Job not found whose events say it failed
-/// and was deleted; each such name is asked about once.
+/// The diagnosis of the first target that is a Job not found whose events
+/// say it failed and was deleted, read once (each such name is asked
+/// about once), with the item: the wait shows it as it is.
 async fn failed_and_gone<'i>(
     settings: &Settings,
     items: &[&'i Item],
     asked: &mut HashSet<String>,
     deadline: tokio::time::Instant,
-) -> Option<&'i Item> {
+    judge: &Judge,
+) -> Option<(&'i Item, WhyReport, jiff::Timestamp)> {
     for item in items {
         let id = &item.object;
         let key = format!(
@@ -322,9 +324,10 @@ async fn failed_and_gone<'i>(
         else {
             continue;
         };
-        let judge = settings.judge();
-        if crate::diagnose::failed_then_deleted(&judge.on(&fetched.snapshot), id) {
-            return Some(item);
+        let judged = judge.on(&fetched.snapshot);
+        if crate::diagnose::failed_then_deleted(&judged, id) {
+            let report = WhyReport::build(&judged, &fetched.targets);
+            return Some((item, report, fetched.snapshot.now));
         }
     }
     None
@@ -458,9 +461,14 @@ async fn diagnose(
             )
         }
     };
+    Ok(shown(settings, &report, now))
+}
+
+/// The diagnosis as the wait's answer: exit 1.
+fn shown(settings: &Settings, report: &WhyReport, now: jiff::Timestamp) -> Outcome {
     let stdout = match &settings.view.output {
         shape if !shape.is_document() => render::why::render(
-            &report,
+            report,
             &WhyOptions {
                 style: Style {
                     color: settings.color,
@@ -470,9 +478,9 @@ async fn diagnose(
                 full: true,
             },
         ),
-        _ => super::frame::document(&report, settings, Shown::Once),
+        _ => super::frame::document(report, settings, Shown::Once),
     };
-    Ok(Outcome { stdout, code: 1 })
+    Outcome { stdout, code: 1 }
 }
 
 /// The one progress line on stderr: rewritten in place on a terminal,

@@ -101,14 +101,12 @@ pub struct Shortfall {
 /// `numberAvailable`, `updatedNumberScheduled`); `members`/`readyMembers`
 /// and `size`/`ready`. The first short count is the shortfall.
 pub fn shortfall(obj: &Object) -> Option<Shortfall> {
-    let counts = counts(obj);
-    let short: Vec<String> = counts
+    let mut short: Vec<String> = counts(obj)
         .iter()
         .filter(|c| c.have < c.want)
         .map(Count::text)
         .chain(member_maps(obj))
         .collect();
-    let mut short = short;
     short.dedup();
     (!short.is_empty()).then(|| Shortfall {
         message: list(&short),
@@ -122,9 +120,11 @@ pub fn counts_complete(obj: &Object) -> Option<String> {
     if shortfall(obj).is_some() {
         return None;
     }
+    // Only counts of members that work say the work is done: all of them
+    // `updated` says nothing of whether they run.
     let mut done: Vec<String> = counts(obj)
         .iter()
-        .filter(|c| c.want > 0)
+        .filter(|c| c.want > 0 && c.says_well())
         .map(Count::text)
         .collect();
     done.dedup();
@@ -139,6 +139,13 @@ struct Count {
 }
 
 impl Count {
+    /// A count of members that are ready, available, healthy or current.
+    fn says_well(&self) -> bool {
+        ["ready", "available", "healthy", "current"]
+            .iter()
+            .any(|w| self.noun.contains(w))
+    }
+
     fn text(&self) -> String {
         format!("{}/{} {}", self.have, self.want, self.noun)
     }
@@ -242,10 +249,6 @@ fn counts(obj: &Object) -> Vec<Count> {
 /// readyMembers}`, `pools.<name>.{size, ready}`), in `status` or one map
 /// below it: each short entry, named.
 fn member_maps(obj: &Object) -> Vec<String> {
-    const ENTRIES: usize = 64;
-    let Some(status) = obj.at("/status").and_then(Value::as_object) else {
-        return Vec::new();
-    };
     let short = |path: &str, entry: &Value| -> Option<String> {
         let entry = entry.as_object()?;
         let get = |k: &str| entry.get(k).and_then(count);
@@ -259,17 +262,28 @@ fn member_maps(obj: &Object) -> Vec<String> {
             (have < want).then(|| format!("{path}: {have}/{want} {noun}"))
         })
     };
-    let mut out = Vec::new();
-    for (k, v) in status.iter().take(ENTRIES) {
-        let Some(map) = v.as_object() else {
-            continue;
-        };
-        out.extend(short(k, v));
-        for (k2, v2) in map.iter().take(ENTRIES) {
-            out.extend(short(&format!("{k}.{k2}"), v2));
-        }
-    }
-    out
+    status_entries(obj)
+        .filter_map(|(path, v)| short(&path, v))
+        .collect()
+}
+
+/// The fields of `status` and of each map in it (`racks`, `racks.eu-1a`),
+/// each with its path below `status`: where per-member maps and lists
+/// are. At most 64 fields of each map.
+fn status_entries(obj: &Object) -> impl Iterator<Item = (String, &Value)> {
+    const ENTRIES: usize = 64;
+    obj.at("/status")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flat_map(|status| status.iter().take(ENTRIES))
+        .flat_map(|(k, v)| {
+            let below = v
+                .as_object()
+                .into_iter()
+                .flat_map(|m| m.iter().take(ENTRIES))
+                .map(move |(k2, v2)| (format!("{k}.{k2}"), v2));
+            std::iter::once((k.clone(), v)).chain(below)
+        })
 }
 
 /// A count: a number, or the length of a list of members.
@@ -327,7 +341,6 @@ pub fn error(obj: &Object) -> Option<String> {
 /// as written, and the names (an entry's `name` or `id` when it is an
 /// object).
 pub fn failed_members(obj: &Object) -> Option<(String, Vec<String>)> {
-    let status = obj.at("/status")?.as_object()?;
     let named = |key: &str| {
         let words = crate::verdict::vocabulary::camel_words(key);
         words
@@ -352,16 +365,12 @@ pub fn failed_members(obj: &Object) -> Option<(String, Vec<String>)> {
             .collect();
         (!names.is_empty()).then_some(names)
     };
-    status.iter().find_map(|(k, v)| {
-        if named(k) {
-            return names(v).map(|n| (format!("status.{k}"), n));
-        }
-        v.as_object()?.iter().take(64).find_map(|(k2, v2)| {
-            named(k2)
-                .then(|| names(v2))
-                .flatten()
-                .map(|n| (format!("status.{k}.{k2}"), n))
-        })
+    status_entries(obj).find_map(|(path, v)| {
+        let key = path.rsplit('.').next().unwrap_or(&path);
+        named(key)
+            .then(|| names(v))
+            .flatten()
+            .map(|n| (format!("status.{path}"), n))
     })
 }
 
@@ -464,6 +473,29 @@ fn pause_annotation(obj: &Object) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counts_that_only_say_updated_are_no_evidence_of_health() {
+        let o = |status: serde_json::Value| {
+            Object::from_value(
+                serde_json::json!({"apiVersion": "example.io/v1", "kind": "Gadget",
+                "metadata": {"name": "g", "namespace": "a", "uid": "g"},
+                "spec": {"replicas": 3}, "status": status}),
+            )
+            .unwrap()
+        };
+        assert_eq!(
+            counts_complete(&o(serde_json::json!({"updatedReplicas": 3}))),
+            None
+        );
+        assert_eq!(
+            counts_complete(&o(
+                serde_json::json!({"updatedReplicas": 3, "readyReplicas": 3})
+            ))
+            .as_deref(),
+            Some("3/3 replicas ready")
+        );
+    }
     use serde_json::json;
 
     fn obj(v: Value) -> Object {
