@@ -351,23 +351,67 @@ fn watch_answer(
 }
 
 /// Whether an object read only by the children watches (its metadata) is
-/// controlled by a custom resource the answer holds in full, and was not
-/// asked about yet: a child its operator made after the first read (the
-/// children of built-in kinds are watched by their known edges already).
+/// controlled by an object the answer holds in full, and was not asked
+/// about yet: a child an operator made after the first read (a Rollout's
+/// new ReplicaSet), or a child of that child made after the answer that
+/// found it (the ReplicaSet's first pod), which no watch by name covers.
 fn made_since(snap: &Snapshot, asked: &mut HashSet<String>) -> bool {
     let mut new = false;
     for o in snap.objects().iter().filter(|o| o.metadata_only) {
         let owned = o
             .controller()
             .and_then(|c| snap.get(&c.uid))
-            .is_some_and(|owner| {
-                !owner.metadata_only && !crate::catalog::is_builtin_group(owner.group())
-            });
+            .is_some_and(|owner| !owner.metadata_only);
         if owned && asked.insert(o.uid.clone()) {
             new = true;
         }
     }
     new
+}
+
+#[cfg(test)]
+mod made_since_tests {
+    use super::*;
+    use serde_json::json;
+
+    fn object(
+        kind: &str,
+        name: &str,
+        uid: &str,
+        owner: Option<(&str, &str)>,
+    ) -> crate::model::Object {
+        let api = match kind {
+            "Rollout" => "argoproj.io/v1alpha1",
+            "ReplicaSet" => "apps/v1",
+            _ => "v1",
+        };
+        let mut meta = json!({"name": name, "namespace": "shop", "uid": uid});
+        if let Some((k, u)) = owner {
+            meta["ownerReferences"] = json!([{"apiVersion": "apps/v1", "kind": k, "name": "x", "uid": u, "controller": true}]);
+        }
+        crate::model::Object::from_value(json!({"apiVersion": api, "kind": kind, "metadata": meta}))
+            .unwrap()
+    }
+
+    #[test]
+    fn a_pod_made_by_a_replicaset_the_answer_holds_in_full_is_asked_about_once() {
+        let rollout = object("Rollout", "web", "r", None);
+        let rs = object("ReplicaSet", "web-66f", "rs", Some(("Rollout", "r")));
+        let mut pod = object("Pod", "web-66f-x", "p", Some(("ReplicaSet", "rs")));
+        pod.metadata_only = true;
+        let mut stranger = object("Pod", "other", "o", Some(("ReplicaSet", "elsewhere")));
+        stranger.metadata_only = true;
+        let snap = crate::model::Snapshot::new(
+            vec![rollout, rs, pod, stranger],
+            vec![],
+            vec![],
+            jiff::Timestamp::UNIX_EPOCH,
+        );
+        let mut asked = HashSet::new();
+        assert!(made_since(&snap, &mut asked));
+        assert_eq!(asked, HashSet::from(["p".to_string()]));
+        assert!(!made_since(&snap, &mut asked), "asked about once");
+    }
 }
 
 /// The command's deadline and the end of the wait. The wait never gives

@@ -381,13 +381,38 @@ const TRANSIENT_WORDS: &[&str] = &[
     "dependencies",
 ];
 
+/// Kinds a controller makes for the object it reconciles: a reason that
+/// says one is not found (prometheus-operator's `StatefulSetNotFound`)
+/// names a child not made yet, work under way judged by how long it
+/// lasts, not a reference the user must mend.
+const MADE_KINDS: &[&str] = &[
+    "statefulset",
+    "deployment",
+    "daemonset",
+    "replicaset",
+    "pod",
+    "pods",
+    "job",
+];
+
+/// Whether the words before `at` spell a kind its controller makes
+/// (`stateful set` → `statefulset`).
+fn names_a_made_kind(words: &[String], at: usize) -> bool {
+    (1..=2).any(|n| {
+        at.checked_sub(n)
+            .is_some_and(|from| MADE_KINDS.contains(&words[from..at].concat().as_str()))
+    })
+}
+
 /// Classifies a condition reason by its words; terminal words win.
 pub fn reason_class(reason: &str) -> ReasonClass {
     let words = camel_words(reason);
     let has = |list: &[&str]| words.iter().any(|w| list.contains(&w.as_str()));
-    let pair = TERMINAL_PAIRS
-        .iter()
-        .any(|(a, b)| words.windows(2).any(|w| w[0] == *a && w[1] == *b));
+    let pair = TERMINAL_PAIRS.iter().any(|(a, b)| {
+        words.windows(2).enumerate().any(|(i, w)| {
+            w[0] == *a && w[1] == *b && !(*b == "found" && names_a_made_kind(&words, i))
+        })
+    });
     if has(TERMINAL_WORDS) || pair {
         ReasonClass::Terminal
     } else if has(TRANSIENT_WORDS) {
@@ -580,6 +605,11 @@ mod tests {
             ("DependencyNotReady", Transient),
             ("ProgressingWithRetry", Transient),
             ("DoesNotExist", Other),
+            ("StatefulSetNotFound", Other),
+            ("DeploymentNotFound", Other),
+            ("PodsNotFound", Other),
+            ("BackendNotFound", Terminal),
+            ("IssuerNotFound", Terminal),
             ("MinimumReplicasUnavailable", Other),
             ("", Other),
         ];
