@@ -40,7 +40,7 @@ Examples:
 
 const EXAMPLES_WHY: &str = "\
 Examples:
-  # Why is this Deployment not converged? The root cause, its evidence, a next step
+  # Why is this Deployment not converged? Root cause, evidence, a next step
   kubectl reconcile why deploy/web
 
   # Every root object in the namespace that is not converged, most severe first
@@ -55,28 +55,38 @@ Examples:
   kubectl apply -f k8s/ && kubectl reconcile wait -f k8s/
 
   # Wait for a rollout, at most 3 minutes
-  kubectl set image deploy/web web=web:1.5 && kubectl reconcile wait deploy/web --timeout 3m
+  kubectl set image deploy/web web=web:1.5 &&
+    kubectl reconcile wait deploy/web --timeout 3m
 
-  # In CI: fail within seconds when the new pods cannot pull their image or crash
-  kubectl apply -f k8s/ && kubectl reconcile wait -f k8s/ --fail-fast --timeout 5m
+  # In CI: fail within seconds when new pods cannot pull their image or crash
+  kubectl apply -f k8s/ &&
+    kubectl reconcile wait -f k8s/ --fail-fast --timeout 5m
 
   # Wait until objects are gone
-  kubectl delete -f k8s/ --wait=false && kubectl reconcile wait -f k8s/ --for deleted";
+  kubectl delete -f k8s/ --wait=false &&
+    kubectl reconcile wait -f k8s/ --for deleted";
 
 const EXAMPLES_COMPLETION: &str = "\
 Examples:
-  # kubectl reconcile <TAB> (kubectl 1.26 or later, with kubectl's own completion loaded):
+  # kubectl reconcile <TAB> (kubectl 1.26 or later, its own completion loaded):
   # put the helper kubectl_complete-reconcile next to the plugin on PATH
   kubectl reconcile completion kubectl
   kubectl reconcile completion kubectl --install-dir ~/.local/bin
 
   # kubectl-reconcile <TAB> in bash: now, and in every new shell
   source <(kubectl-reconcile completion bash)
-  kubectl-reconcile completion bash > ~/.local/share/bash-completion/completions/kubectl-reconcile
+  mkdir -p ~/.local/share/bash-completion/completions
+  kubectl-reconcile completion bash \\
+    > ~/.local/share/bash-completion/completions/kubectl-reconcile
 
-  # zsh (any directory on $fpath), fish, PowerShell
-  kubectl-reconcile completion zsh > \"${fpath[1]}/_kubectl-reconcile\"
-  kubectl-reconcile completion fish > ~/.config/fish/completions/kubectl-reconcile.fish
+  # zsh: a directory of your own on $fpath, before compinit in ~/.zshrc:
+  #   fpath=(~/.zfunc $fpath); autoload -U compinit; compinit
+  mkdir -p ~/.zfunc
+  kubectl-reconcile completion zsh > ~/.zfunc/_kubectl-reconcile
+
+  # fish, PowerShell
+  kubectl-reconcile completion fish \\
+    > ~/.config/fish/completions/kubectl-reconcile.fish
   kubectl-reconcile completion powershell | Out-String | Invoke-Expression";
 
 const EXAMPLES_RULES: &str = "\
@@ -89,11 +99,59 @@ Examples:
 
 const EXAMPLES_CONTROLLERS: &str = "\
 Examples:
-  # Every controller's Lease, holder, last renewal and workload, down ones first
+  # Each controller's Lease, holder, last renewal and workload, down ones first
   kubectl reconcile controllers
 
   # In a health check: exit 1 when any controller is down
   kubectl reconcile controllers -o json >/dev/null || page-the-platform-team";
+
+const EXAMPLES_OPTIONS: &str = "\
+Examples:
+  # Every flag any command takes
+  kubectl reconcile options
+
+  # They go before or after the command, as with kubectl
+  kubectl reconcile status --context prod --as jane -v 6";
+
+/// What `kubectl reconcile` alone prints, on stdout (exit 0): what the tool
+/// is, the commands a newcomer runs first, and where help is.
+pub const OVERVIEW: &str = "\
+kubectl reconcile: is this Kubernetes object converged, and if not, why not?
+
+Start here:
+  kubectl reconcile status             one line per object in the namespace
+  kubectl reconcile why deploy/web     the root cause, its evidence, a next step
+  kubectl reconcile tree deploy/web    the owner tree, a verdict on every node
+  kubectl reconcile wait -f k8s/       block until converged, or fail (for CI)
+  kubectl reconcile controllers        is every controller alive?
+
+More help:
+  kubectl reconcile --help             every command, and the common flags
+  kubectl reconcile COMMAND --help     a command's examples and flags
+  kubectl reconcile options            the flags every command takes
+                                       (kubeconfig, context, TLS, timeouts)
+";
+
+/// A command's help: what it does, how to call it, its examples, then its
+/// flags; the connection flags are on their own page.
+const COMMAND_HELP: &str = "\
+{about-with-newline}
+{usage-heading} {usage}{after-help}
+
+{all-args}
+
+Use \"kubectl reconcile options\" for the flags every command takes
+(kubeconfig, context, impersonation, TLS, timeouts, logging).";
+
+const ROOT_HELP: &str = "\
+{about-with-newline}
+{usage-heading} {usage}
+
+{all-args}{after-help}
+
+Use \"kubectl reconcile COMMAND --help\" for a command's examples, and
+\"kubectl reconcile options\" for the flags every command takes (kubeconfig,
+context, impersonation, TLS, timeouts, logging).";
 
 /// Is this Kubernetes object converged, and if not, why not?
 #[derive(Debug, Parser)]
@@ -101,7 +159,7 @@ Examples:
 #[command(
     after_help = "Exit status: 0 every target converged, 1 some target not converged, 2 the tool could not answer.",
     disable_version_flag = true,
-    arg_required_else_help = true
+    help_template = ROOT_HELP
 )]
 pub struct Cli {
     /// Print the plugin's version, and the server's if the cluster answers within 2s
@@ -117,26 +175,47 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Owner-reference tree under each target, with a verdict on every node.
-    #[command(after_help = EXAMPLES_TREE)]
+    #[command(after_help = EXAMPLES_TREE, help_template = COMMAND_HELP)]
     Tree(TreeArgs),
     /// The root cause of non-convergence, with its evidence and a next step.
-    #[command(after_help = EXAMPLES_WHY)]
+    #[command(after_help = EXAMPLES_WHY, help_template = COMMAND_HELP)]
     Why(WhyArgs),
     /// One line per object: verdict, reason, age of the last change.
-    #[command(after_help = EXAMPLES_STATUS)]
+    #[command(after_help = EXAMPLES_STATUS, help_template = COMMAND_HELP)]
     Status(WatchableArgs),
     /// Block until every target is converged (exit 0), or failed or timed out (exit 1, with the diagnosis).
-    #[command(after_help = EXAMPLES_WAIT)]
+    #[command(after_help = EXAMPLES_WAIT, help_template = COMMAND_HELP)]
     Wait(WaitArgs),
     /// Shell completion: a script for bash, zsh, fish or PowerShell, or kubectl's plugin completion helper.
-    #[command(after_help = EXAMPLES_COMPLETION)]
+    #[command(after_help = EXAMPLES_COMPLETION, help_template = COMMAND_HELP)]
     Completion(CompletionArgs),
     /// The health rules in effect (built-in and yours) and where each came from.
-    #[command(after_help = EXAMPLES_RULES)]
+    #[command(after_help = EXAMPLES_RULES, help_template = COMMAND_HELP)]
     Rules,
     /// Is every controller alive? Each leader-election Lease, its holder, its last renewal and the holder's workload (exit 1 when one is down).
-    #[command(after_help = EXAMPLES_CONTROLLERS)]
+    #[command(after_help = EXAMPLES_CONTROLLERS, help_template = COMMAND_HELP)]
     Controllers,
+    /// The flags every command takes: kubeconfig, context, impersonation, TLS, timeouts, logging.
+    #[command(
+        after_help = EXAMPLES_OPTIONS,
+        help_template = "{about-with-newline}\n{usage-heading} {usage}{after-help}\n\n{all-args}"
+    )]
+    Options,
+}
+
+/// `kubectl reconcile options`: the flags kept off every command's help, as
+/// clap lays them out.
+pub fn options_page() -> String {
+    let root = <Cli as clap::CommandFactory>::command();
+    let args = root
+        .get_arguments()
+        .filter(|a| a.is_hide_long_help_set())
+        .map(|a| a.clone().hide_short_help(false).hide_long_help(false));
+    let mut page = clap::Command::new("options")
+        .help_template("The following flags can be passed to any command:\n\n{options}\n")
+        .disable_help_flag(true)
+        .args(args);
+    page.render_help().to_string()
 }
 
 #[derive(Debug, Args)]
@@ -357,58 +436,104 @@ pub struct GlobalArgs {
     #[arg(short = 'A', long, global = true)]
     pub all_namespaces: bool,
     /// Path to the kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)
-    #[arg(long, global = true, value_name = "PATH", value_hint = ValueHint::FilePath)]
+    #[arg(long, global = true, hide_short_help = true, hide_long_help = true, value_name = "PATH", value_hint = ValueHint::FilePath)]
     pub kubeconfig: Option<String>,
     /// The kubeconfig context to use
-    #[arg(long, global = true)]
+    #[arg(long, global = true, hide_short_help = true, hide_long_help = true)]
     pub context: Option<String>,
     /// The kubeconfig cluster to use
-    #[arg(long, global = true)]
+    #[arg(long, global = true, hide_short_help = true, hide_long_help = true)]
     pub cluster: Option<String>,
     /// The kubeconfig user to use
-    #[arg(long, global = true)]
+    #[arg(long, global = true, hide_short_help = true, hide_long_help = true)]
     pub user: Option<String>,
     /// Username to impersonate
-    #[arg(long = "as", global = true, value_name = "USER")]
+    #[arg(
+        long = "as",
+        global = true,
+        hide_short_help = true,
+        hide_long_help = true,
+        value_name = "USER"
+    )]
     pub as_user: Option<String>,
     /// Group to impersonate (repeatable)
-    #[arg(long = "as-group", global = true, value_name = "GROUP")]
+    #[arg(
+        long = "as-group",
+        global = true,
+        hide_short_help = true,
+        hide_long_help = true,
+        value_name = "GROUP"
+    )]
     pub as_group: Vec<String>,
     /// UID to impersonate
-    #[arg(long = "as-uid", global = true, value_name = "UID")]
+    #[arg(
+        long = "as-uid",
+        global = true,
+        hide_short_help = true,
+        hide_long_help = true,
+        value_name = "UID"
+    )]
     pub as_uid: Option<String>,
     /// The address and port of the API server (overrides the kubeconfig's)
-    #[arg(short = 's', long, global = true, value_name = "URL")]
+    #[arg(
+        short = 's',
+        long,
+        global = true,
+        hide_short_help = true,
+        hide_long_help = true,
+        value_name = "URL"
+    )]
     pub server: Option<String>,
     /// Bearer token for authentication to the API server
-    #[arg(long, global = true, value_name = "TOKEN")]
+    #[arg(
+        long,
+        global = true,
+        hide_short_help = true,
+        hide_long_help = true,
+        value_name = "TOKEN"
+    )]
     pub token: Option<String>,
     /// Path to a CA certificate file for the server
-    #[arg(long, global = true, value_name = "PATH", value_hint = ValueHint::FilePath)]
+    #[arg(long, global = true, hide_short_help = true, hide_long_help = true, value_name = "PATH", value_hint = ValueHint::FilePath)]
     pub certificate_authority: Option<String>,
     /// Path to a client certificate file for TLS
-    #[arg(long, global = true, value_name = "PATH", value_hint = ValueHint::FilePath)]
+    #[arg(long, global = true, hide_short_help = true, hide_long_help = true, value_name = "PATH", value_hint = ValueHint::FilePath)]
     pub client_certificate: Option<String>,
     /// Path to a client key file for TLS
-    #[arg(long, global = true, value_name = "PATH", value_hint = ValueHint::FilePath)]
+    #[arg(long, global = true, hide_short_help = true, hide_long_help = true, value_name = "PATH", value_hint = ValueHint::FilePath)]
     pub client_key: Option<String>,
     /// Do not check the server's certificate (insecure)
-    #[arg(long, global = true)]
+    #[arg(long, global = true, hide_short_help = true, hide_long_help = true)]
     pub insecure_skip_tls_verify: bool,
     /// Server name to check the server's certificate against (default: the host of --server)
-    #[arg(long, global = true, value_name = "NAME")]
+    #[arg(
+        long,
+        global = true,
+        hide_short_help = true,
+        hide_long_help = true,
+        value_name = "NAME"
+    )]
     pub tls_server_name: Option<String>,
     /// Ask the server not to compress responses
-    #[arg(long, global = true)]
+    #[arg(long, global = true, hide_short_help = true, hide_long_help = true)]
     pub disable_compression: bool,
     /// Timeout of each request, as Go spells durations (10s, 1m30s, 500ms) or a number of seconds; 0: the default, 20s
-    #[arg(long, global = true, value_name = "DURATION", default_value = "20s")]
+    #[arg(
+        long,
+        global = true,
+        hide_short_help = true,
+        hide_long_help = true,
+        value_name = "DURATION",
+        default_value = "20s"
+    )]
     pub request_timeout: String,
     /// Log level: 6 prints each request (method, URL, status, time) on stderr, 8 adds the headers (credentials masked)
     #[arg(
         short = 'v',
         long = "v",
         global = true,
+        hide_short_help = true,
+        hide_long_help = true,
         value_name = "LEVEL",
         default_value_t = 0
     )]
@@ -453,7 +578,7 @@ pub struct GlobalArgs {
     #[arg(long, global = true, value_name = "FILE", value_hint = ValueHint::FilePath)]
     pub health_rules: Option<PathBuf>,
     /// Discovery cache directory (default: $KUBECACHEDIR, then ~/.kube/cache)
-    #[arg(long, global = true, value_name = "DIR", env = "KUBECACHEDIR", value_hint = ValueHint::DirPath)]
+    #[arg(long, global = true, hide_short_help = true, hide_long_help = true, value_name = "DIR", env = "KUBECACHEDIR", value_hint = ValueHint::DirPath)]
     pub cache_dir: Option<String>,
 }
 
@@ -591,6 +716,65 @@ mod tests {
         let out = error_of(&["status", "-o", "table"]);
         assert!(out.starts_with("unable to match a printer"), "{out}");
         assert_eq!(out.lines().count(), 2, "{out}");
+    }
+
+    /// Each command's help as a user at an 80-column terminal sees it.
+    fn help_of(name: &str) -> String {
+        let mut root = <Cli as clap::CommandFactory>::command().term_width(80);
+        root.build();
+        let mut sub = root
+            .find_subcommand(name)
+            .expect(name)
+            .clone()
+            .term_width(80);
+        sub.render_help().to_string()
+    }
+
+    #[test]
+    fn help_leads_with_examples_and_keeps_the_connection_flags_on_their_own_page() {
+        for name in [
+            "tree",
+            "why",
+            "status",
+            "wait",
+            "completion",
+            "rules",
+            "controllers",
+        ] {
+            let help = help_of(name);
+            let examples = help.find("Examples:").expect(name);
+            let flags = ["Arguments:", "Options:"]
+                .iter()
+                .filter_map(|h| help.find(h))
+                .min()
+                .expect(name);
+            assert!(examples < flags, "{name}: examples after the flags\n{help}");
+            assert!(!help.contains("--kubeconfig"), "{name}\n{help}");
+            assert!(help.contains("kubectl reconcile options"), "{name}\n{help}");
+            // At 80 columns no example line wraps, so none loses its `#`.
+            for line in help[examples..flags].lines() {
+                assert!(line.chars().count() < 80, "{name}: {line:?}");
+            }
+        }
+        let page = options_page();
+        for flag in [
+            "--kubeconfig",
+            "--context",
+            "--as-group",
+            "--request-timeout",
+            "--v <LEVEL>",
+        ] {
+            assert!(page.contains(flag), "{flag}\n{page}");
+        }
+        assert!(!page.contains("--output"), "{page}");
+    }
+
+    #[test]
+    fn the_overview_fits_80_columns_and_names_where_help_is() {
+        for line in OVERVIEW.lines() {
+            assert!(line.chars().count() <= 80, "{line:?}");
+        }
+        assert!(OVERVIEW.contains("kubectl reconcile options"));
     }
 
     #[test]

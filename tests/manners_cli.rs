@@ -265,3 +265,21 @@ fn request_timeouts_as_go_spells_them() {
     assert_eq!(code, 2);
     assert!(err.starts_with("error: --request-timeout \"5d\""), "{err}");
 }
+
+/// `kubectl reconcile` alone is the front door: a short overview on stdout,
+/// exit 0, so `kubectl reconcile | less` shows it.
+#[test]
+fn no_arguments_print_an_overview_on_stdout_and_exit_0() {
+    let (code, stdout, stderr) = run_env(&[], &[]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.is_empty(), "{stderr}");
+    assert!(stdout.starts_with("kubectl reconcile: "), "{stdout}");
+    assert!(
+        stdout.contains("kubectl reconcile why deploy/web"),
+        "{stdout}"
+    );
+    assert!(stdout.lines().count() < 25, "{stdout}");
+    let (code, options, _) = run_env(&["options"], &[]);
+    assert_eq!(code, 0);
+    assert!(options.contains("--kubeconfig <PATH>"), "{options}");
+}

@@ -40,11 +40,12 @@ pub async fn run(cli: Cli) -> anyhow::Result<Outcome> {
         return Ok(version::run(&settings).await);
     }
     let Some(command) = cli.command else {
-        return Err(UsageError(
-            "a command is needed, e.g. `kubectl reconcile tree deploy/web`; see `kubectl reconcile --help`".into(),
-        )
-        .into());
+        return Ok(Outcome {
+            stdout: crate::cli::OVERVIEW.into(),
+            code: 0,
+        });
     };
+
     // The whole command's deadline holds for CPU work too (discovery of a
     // huge catalog, a costly health rule over a huge object): I/O has its
     // timeouts, but work on the CPU does not yield to them.
@@ -63,11 +64,15 @@ pub async fn run(cli: Cli) -> anyhow::Result<Outcome> {
         };
         watchdog(settings.deadline.max(limit) + WATCHDOG_MARGIN);
     }
-    if !matches!(command, Command::Completion(_)) {
+    if !matches!(command, Command::Completion(_) | Command::Options) {
         let locations = crate::rules::sources::Locations::from_env(settings.health_rules.clone());
         settings.rules = crate::rules::sources::load(&locations)?;
     }
     match command {
+        Command::Options => Ok(Outcome {
+            stdout: crate::cli::options_page(),
+            code: 0,
+        }),
         Command::Tree(args) => {
             let flags = tree::TreeFlags {
                 owners: args.owners,
