@@ -33,7 +33,7 @@ impl StatusReport {
                     Some(obj) => Item::of(obj, snap),
                     None => Item::missing(&snap.id_of(uid)),
                 },
-                Target::Missing(id) => Item::missing(id),
+                Target::Missing(id) => Item::missing_near(id, snap.close_name(id)),
             })
             .collect();
         StatusReport {
@@ -203,7 +203,7 @@ impl TreeReport {
                 }
                 Target::Missing(id) => TreeItem {
                     owners: None,
-                    node: leaf(Item::missing(id), vec![]),
+                    node: leaf(Item::missing_near(id, snap.close_name(id)), vec![]),
                 },
             })
             .collect();

@@ -136,6 +136,13 @@ fn custom_columns_file(text: &str) -> Result<String, String> {
 }
 
 impl Settings {
+    /// The width text is laid out to: the terminal's, but none under
+    /// `-o wide`, which prints every column whole.
+    pub fn text_width(&self) -> Option<usize> {
+        self.width
+            .filter(|_| self.view.output != crate::render::shape::Shape::Wide)
+    }
+
     /// What objects are judged by: the health rules in effect.
     pub fn judge(&self) -> crate::verdict::Judge {
         crate::verdict::Judge::new(self.rules.clone())

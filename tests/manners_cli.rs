@@ -283,3 +283,21 @@ fn no_arguments_print_an_overview_on_stdout_and_exit_0() {
     assert_eq!(code, 0);
     assert!(options.contains("--kubeconfig <PATH>"), "{options}");
 }
+
+/// A name one typo away is offered, in status, tree and why alike; a name
+/// nothing is close to gets no guess.
+#[test]
+fn a_name_not_found_offers_a_close_one() {
+    for command in ["status", "tree", "why"] {
+        let (code, stdout, stderr) = shop(&[command, "deploy/wbe"]);
+        assert_eq!(code, 1, "{stderr}");
+        assert!(stdout.contains("did you mean web?"), "{command}:\n{stdout}");
+    }
+    let (_, why, _) = shop(&["why", "deploy/wbe"]);
+    assert!(
+        why.contains("kubectl reconcile -n shop why deployment.apps/web"),
+        "{why}"
+    );
+    let (_, far, _) = shop(&["status", "deploy/checkout-frontend"]);
+    assert!(!far.contains("did you mean"), "{far}");
+}

@@ -428,6 +428,15 @@ fn on_a_terminal_the_watch_keeps_time_and_fits_a_resized_window() {
             && narrow.contains("Pod/web-"),
         "the table did not fit the resized window:\n{narrow}"
     );
+    // What the narrow window cut is said, once.
+    let said = term.until(Duration::from_secs(10), |s| {
+        s.contains("cut to fit the terminal")
+    });
+    assert_eq!(
+        said.matches("cut to fit the terminal").count(),
+        1,
+        "the cut is not said once:\n{said}"
+    );
 }
 
 #[test]

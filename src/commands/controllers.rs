@@ -199,7 +199,7 @@ fn text(report: &ControllersReport, snap: &Snapshot, settings: &Settings) -> Str
     let mut out = table(
         &["LEASE", "STATE", "HOLDER", "RENEWED", "WORKLOAD", "VERDICT"],
         rows,
-        settings.width,
+        settings.text_width(),
     );
     out.push_str(&crate::render::footer(
         &report.incomplete,

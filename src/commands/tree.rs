@@ -62,7 +62,7 @@ pub fn frame(
         style: Style {
             color: settings.color,
         },
-        width: settings.width,
+        width: settings.text_width(),
         all: flags.all,
         now: snap.now,
         no_headers: settings.view.no_headers,

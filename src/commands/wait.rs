@@ -517,7 +517,7 @@ fn shown(settings: &Settings, report: &WhyReport, now: jiff::Timestamp) -> Outco
                 style: Style {
                     color: settings.color,
                 },
-                width: settings.width,
+                width: settings.text_width(),
                 now,
                 full: true,
             },

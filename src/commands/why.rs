@@ -134,7 +134,7 @@ pub fn frame(
                     &report,
                     &WhyOptions {
                         style,
-                        width: settings.width,
+                        width: settings.text_width(),
                         now: snap.now,
                         full: detail == Detail::Full || !sweep,
                     },

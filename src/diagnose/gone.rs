@@ -55,12 +55,32 @@ pub fn failed_then_deleted(snap: &Judged<'_>, id: &ObjectRef) -> bool {
 /// `why` on a name that does not exist: what its remaining events say.
 pub fn missing(snap: &Judged<'_>, id: &ObjectRef) -> Diagnosis {
     let mine = events_of_gone(snap, id);
-    let mut d = bare(Item::missing(id));
+    let close = snap.close_name(id);
+    let mut d = bare(Item::missing_near(id, close));
     if mine.is_empty() {
-        d.next_steps = vec![NextStep::new(
-            "Check the name and namespace; it may have been deleted.",
-            vec![],
-        )];
+        d.next_steps = vec![match close {
+            Some(close) => NextStep::new(
+                format!(
+                    "Check the name: {close} is a {} of that namespace.",
+                    id.kind
+                ),
+                vec![format!(
+                    "kubectl reconcile{} why {}/{close}",
+                    id.namespace
+                        .as_deref()
+                        .map(|ns| format!(" -n {ns}"))
+                        .unwrap_or_default(),
+                    match id.group() {
+                        "" => id.kind.to_ascii_lowercase(),
+                        group => format!("{}.{group}", id.kind.to_ascii_lowercase()),
+                    }
+                )],
+            ),
+            None => NextStep::new(
+                "Check the name and namespace; it may have been deleted.",
+                vec![],
+            ),
+        }];
         return d;
     }
     let uids: HashSet<&str> = mine.iter().map(|e| e.regarding_uid.as_str()).collect();

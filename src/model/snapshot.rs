@@ -153,6 +153,29 @@ impl Snapshot {
         self.by_uid.get(uid).map(|&i| &self.objects[i])
     }
 
+    /// The name of an object of the same kind and namespace as `missing`
+    /// that is closest to its name, within a small edit distance (2, or 3
+    /// for names of 12 characters or more): a typo's likely meaning.
+    pub fn close_name(&self, missing: &super::ObjectRef) -> Option<&str> {
+        let limit = if missing.name.chars().count() >= 12 {
+            3
+        } else {
+            2
+        };
+        self.objects
+            .iter()
+            .filter(|o| {
+                o.kind() == missing.kind
+                    && o.group() == missing.group()
+                    && o.namespace() == missing.namespace.as_deref()
+                    && o.name() != missing.name
+            })
+            .map(|o| (strsim::levenshtein(&missing.name, o.name()), o.name()))
+            .filter(|(d, _)| *d <= limit)
+            .min()
+            .map(|(_, name)| name)
+    }
+
     /// The identity of the object with this uid; for a uid the snapshot
     /// does not hold (a target of another read), one that says only the
     /// uid, so that callers report it instead of failing.

@@ -42,6 +42,27 @@ pub fn table_shrinking(
     width: Option<usize>,
     shrink: usize,
 ) -> String {
+    let (mut out, cut) = lay_out(header, rows, width, shrink);
+    let names: Vec<&str> = cut.iter().map(|&i| header[i]).collect();
+    if let (Some(w), false) = (width, names.is_empty()) {
+        let them = if names.len() == 1 { "it" } else { "them" };
+        let note = format!(
+            "({} cut to fit the terminal; -o wide shows {them} whole)",
+            names.join(", ")
+        );
+        out.push_str(&wrap(&note, Some(w), "", " "));
+    }
+    out
+}
+
+/// The table's lines, one per row after the header, and the columns a
+/// cell of which was cut to fit the width.
+pub fn lay_out(
+    header: &[&str],
+    rows: Vec<Vec<Cell>>,
+    width: Option<usize>,
+    shrink: usize,
+) -> (String, Vec<usize>) {
     let cols = header.len();
     let last = cols - 1;
     let mut widths: Vec<usize> = header.iter().map(|h| h.width()).collect();
@@ -61,6 +82,16 @@ pub fn table_shrinking(
     if let Some(room) = room {
         widths[shrink] = widths[shrink].min(room);
     }
+    // Where each column begins, to name those a cut at the edge reached.
+    let starts: Vec<usize> = widths
+        .iter()
+        .scan(0, |at, w| {
+            let start = *at;
+            *at += w + GAP;
+            Some(start)
+        })
+        .collect();
+    let mut cut = vec![false; cols];
     let mut out = String::new();
     let header_cells: Vec<Cell> = header.iter().map(|h| Cell::plain(*h)).collect();
     for row in std::iter::once(header_cells).chain(rows) {
@@ -71,6 +102,7 @@ pub fn table_shrinking(
                 Some(_) if i == shrink => truncate(&cell.text, widths[i]),
                 _ => cell.text.clone(),
             };
+            cut[i] |= text != cell.text;
             line.push_str(&(cell.paint)(&text));
             plain.push_str(&text);
             if i != last {
@@ -83,13 +115,16 @@ pub fn table_shrinking(
         // LABELS) are cut at its edge, uncoloured, rather than wrapped.
         match width {
             Some(w) if plain.trim_end().width() > w => {
+                for (i, cell) in row.iter().enumerate() {
+                    cut[i] |= !cell.text.is_empty() && starts[i] + cell.text.width() > w;
+                }
                 out.push_str(&truncate(plain.trim_end(), w));
             }
             _ => out.push_str(line.trim_end()),
         }
         out.push('\n');
     }
-    out
+    (out, (0..cols).filter(|&i| cut[i]).collect())
 }
 
 /// Wraps prose at a display width, word by word: the first line after
@@ -180,7 +215,46 @@ pub fn without_header(table: String, no_headers: bool) -> String {
 
 #[cfg(test)]
 mod cut_tests {
-    use super::truncate;
+    use super::{Cell, table_shrinking, truncate};
+
+    fn rows(texts: &[[&str; 3]]) -> Vec<Vec<Cell>> {
+        texts
+            .iter()
+            .map(|r| r.iter().map(|t| Cell::plain(*t)).collect())
+            .collect()
+    }
+
+    #[test]
+    fn a_cut_column_is_named_once_below_the_table() {
+        let header = ["NAME", "AGE", "MESSAGE"];
+        let table = table_shrinking(
+            &header,
+            rows(&[[
+                "Deployment/web",
+                "5m",
+                "rollout made no progress for 10m: 0/3 ready",
+            ]]),
+            Some(40),
+            2,
+        );
+        assert!(table.contains('…'), "{table}");
+        assert!(
+            table.ends_with("(MESSAGE cut to fit the terminal; -o\n wide shows it whole)\n"),
+            "{table}"
+        );
+        // A name past the edge takes AGE with it, and both are named.
+        let deep = format!("└─{}", "Pod/web-57497db5f5-".repeat(3));
+        let table = table_shrinking(&header, rows(&[[deep.as_str(), "5m", ""]]), Some(40), 2);
+        assert!(
+            table.contains("(NAME, AGE, MESSAGE cut to fit the"),
+            "{table}"
+        );
+        // Nothing cut, nothing said; off a terminal, never.
+        let short = rows(&[["Deployment/web", "5m", "ok"]]);
+        assert!(!table_shrinking(&header, short, Some(40), 2).contains("cut to fit"));
+        let long = rows(&[["Deployment/web", "5m", &"x".repeat(200)]]);
+        assert!(!table_shrinking(&header, long, None, 2).contains("cut to fit"));
+    }
 
     #[test]
     fn a_cut_never_splits_an_escape() {
@@ -232,7 +306,9 @@ mod tests {
             out,
             "NAME            VERDICT    MESSAGE\n\
              Deployment/web  Failed     a long message that wi…\n\
-             └─Pod/x         <Converged>\n"
+             └─Pod/x         <Converged>\n\
+             (MESSAGE cut to fit the terminal; -o wide shows it\n \
+             whole)\n"
         );
     }
 

@@ -2,7 +2,7 @@
 
 use jiff::Timestamp;
 
-use super::layout::{Cell, table, wrap};
+use super::layout::{Cell, lay_out, table, wrap};
 use super::{Style, footer};
 use crate::diagnose::Diagnosis;
 use crate::escape::escape;
@@ -57,11 +57,8 @@ fn diagnosis(d: &Diagnosis, opts: &WhyOptions) -> String {
             out.push_str(&events(d, opts));
         }
         for s in &d.next_steps {
-            out.push_str(&format!(
-                "\n{}\n  {}\n",
-                opts.style.bold("Next step"),
-                e(&s.text)
-            ));
+            out.push_str(&format!("\n{}\n", opts.style.bold("Next step")));
+            out.push_str(&wrap(&e(&s.text), opts.width, "  ", "  "));
             for c in &s.commands {
                 out.push_str(&format!("    {}\n", e(c)));
             }
@@ -89,11 +86,8 @@ fn diagnosis(d: &Diagnosis, opts: &WhyOptions) -> String {
     if !d.findings.is_empty() {
         out.push_str(&format!("\n{}\n", opts.style.bold("Also")));
         for f in &d.findings {
-            out.push_str(&format!(
-                "  - {}: {}\n",
-                e(f.reason.as_str()),
-                e(&f.message)
-            ));
+            let text = format!("{}: {}", e(f.reason.as_str()), e(&f.message));
+            out.push_str(&wrap(&text, opts.width, "  - ", "    "));
         }
     }
     if opts.full {
@@ -102,7 +96,7 @@ fn diagnosis(d: &Diagnosis, opts: &WhyOptions) -> String {
     if !d.next_steps.is_empty() {
         out.push_str(&format!("\n{}\n", opts.style.bold("Next step")));
         for s in &d.next_steps {
-            out.push_str(&wrap(&e(&s.text), opts.width, "  ", "    "));
+            out.push_str(&wrap(&e(&s.text), opts.width, "  ", "  "));
             for c in &s.commands {
                 out.push_str(&format!("    {}\n", e(c)));
             }
@@ -308,53 +302,73 @@ fn events(d: &Diagnosis, opts: &WhyOptions) -> String {
         Some(note) => out.push_str(&format!("  {}\n", e(note))),
         None => {
             let skipped = d.events.len().saturating_sub(MAX_EVENTS);
-            let rows = d
-                .events
-                .iter()
-                .take(MAX_EVENTS)
-                .map(|ev| {
-                    let name =
-                        |o: &crate::model::ObjectRef| format!("{}/{}", e(&o.kind), e(&o.name));
-                    let objects = match ev.objects.as_slice() {
-                        [one] => name(one),
-                        [first, rest @ ..] => format!("{} (+{})", name(first), rest.len()),
-                        [] => String::new(),
-                    };
-                    let count = match (ev.count, ev.first_seen, ev.last_seen) {
-                        (n, Some(first), Some(last)) if n > 1 && first < last => {
-                            format!("x{n} over {}", age(last, first))
-                        }
-                        (n, _, _) => format!("x{n}"),
-                    };
-                    let warn = ev.type_ == "Warning";
-                    vec![
-                        Cell::plain(
-                            ev.last_seen
-                                .map(|t| age(opts.now, t))
-                                .unwrap_or_else(|| "?".into()),
-                        ),
-                        Cell::painted(e(&ev.type_), move |s| {
-                            if warn {
-                                style.verdict(Verdict::Failed, s)
-                            } else {
-                                s.to_string()
+            let shown: Vec<&crate::diagnose::EventLine> =
+                d.events.iter().take(MAX_EVENTS).collect();
+            let rows = |with_message: bool| -> Vec<Vec<Cell>> {
+                shown
+                    .iter()
+                    .map(|ev| {
+                        let name =
+                            |o: &crate::model::ObjectRef| format!("{}/{}", e(&o.kind), e(&o.name));
+                        let objects = match ev.objects.as_slice() {
+                            [one] => name(one),
+                            [first, rest @ ..] => format!("{} (+{})", name(first), rest.len()),
+                            [] => String::new(),
+                        };
+                        let count = match (ev.count, ev.first_seen, ev.last_seen) {
+                            (n, Some(first), Some(last)) if n > 1 && first < last => {
+                                format!("x{n} over {}", age(last, first))
                             }
-                        }),
-                        Cell::plain(e(ev.reason.as_str())),
-                        Cell::plain(objects),
-                        Cell::plain(count),
-                        Cell::plain(e(&ev.message)),
-                    ]
-                })
-                .collect();
-            out.push_str(&indent(
-                &table(
-                    &["LAST SEEN", "TYPE", "REASON", "OBJECT", "COUNT", "MESSAGE"],
-                    rows,
-                    width,
-                ),
-                "  ",
-            ));
+                            (n, _, _) => format!("x{n}"),
+                        };
+                        let warn = ev.type_ == "Warning";
+                        vec![
+                            Cell::plain(
+                                ev.last_seen
+                                    .map(|t| age(opts.now, t))
+                                    .unwrap_or_else(|| "?".into()),
+                            ),
+                            Cell::painted(e(&ev.type_), move |s| {
+                                if warn {
+                                    style.verdict(Verdict::Failed, s)
+                                } else {
+                                    s.to_string()
+                                }
+                            }),
+                            Cell::plain(e(ev.reason.as_str())),
+                            Cell::plain(objects),
+                            Cell::plain(count),
+                        ]
+                        .into_iter()
+                        .chain(with_message.then(|| Cell::plain(e(&ev.message))))
+                        .collect()
+                    })
+                    .collect()
+            };
+            let header = ["LAST SEEN", "TYPE", "REASON", "OBJECT", "COUNT", "MESSAGE"];
+            let (table, cut) = lay_out(&header, rows(true), width, header.len() - 1);
+            // Too narrow for the messages: each goes whole on its own
+            // indented line below its event, never cut.
+            let table = if cut.contains(&(header.len() - 1)) {
+                // OBJECT gives way, if any column must.
+                let (table, _) = lay_out(&header[..header.len() - 1], rows(false), width, 3);
+                let mut lines = table.lines();
+                let mut text = format!("{}\n", lines.next().unwrap_or_default());
+                for (line, ev) in lines.zip(&shown) {
+                    text.push_str(line);
+                    text.push('\n');
+                    text.push_str(&wrap(
+                        &e(&ev.message),
+                        width.map(|w| w.saturating_sub(2)),
+                        "    ",
+                        "    ",
+                    ));
+                }
+                text
+            } else {
+                table
+            };
+            out.push_str(&indent(&table, "  "));
             if skipped > 0 {
                 out.push_str(&style.dim(&format!(
                     "  ... and {skipped} more (-o json lists them all)\n"

@@ -508,13 +508,16 @@ impl<R: Reader> Ask<'_, R> {
                             resolved.push(Target::Found(obj.uid.clone()));
                             objects.push(obj);
                         }
-                        Ok(None) => resolved.push(Target::Missing(ObjectRef {
-                            api_version: rt.api_version(),
-                            kind: rt.kind.clone(),
-                            namespace,
-                            name,
-                            uid: None,
-                        })),
+                        Ok(None) => {
+                            crawl.add(self.names_near(&rt, namespace.as_deref()).await);
+                            resolved.push(Target::Missing(ObjectRef {
+                                api_version: rt.api_version(),
+                                kind: rt.kind.clone(),
+                                namespace,
+                                name,
+                                uid: None,
+                            }))
+                        }
                         Err(ApiError::Other(code, message))
                             if message.contains(super::crawl::CONVERSION_FAILED) =>
                         {
@@ -589,6 +592,24 @@ impl<R: Reader> Ask<'_, R> {
         }
         crawl.add(objects);
         Ok(resolved)
+    }
+
+    /// The objects of a type in a namespace, their metadata only and one
+    /// page at most, read when a target of that type is not found: a name
+    /// close to the one asked is offered ("did you mean web?"). A failure
+    /// costs nothing but the offer.
+    async fn names_near(&self, rt: &ResourceType, namespace: Option<&str>) -> Vec<Object> {
+        let read = Read::list(rt, namespace).metadata_only();
+        match self.reader.page(&read, super::read::PAGE, None).await {
+            Ok(page) => page
+                .items
+                .into_iter()
+                .filter_map(|v| {
+                    super::builder::to_object(v, rt, true, super::builder::Keep::NoManagedFields)
+                })
+                .collect(),
+            Err(_) => Vec::new(),
+        }
     }
 
     /// A namespace that does not exist is an error, not an empty answer.

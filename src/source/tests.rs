@@ -732,6 +732,35 @@ fn a_missing_target_in_a_missing_namespace_is_an_error_and_a_missing_target_is_w
 }
 
 #[test]
+fn a_name_not_found_reads_one_page_of_its_type_for_a_close_name() {
+    let cat = catalog();
+    let memory = Memory::new(web());
+    let fetched = answer(&memory, &cat, name("deploy", "wbe"), Mode::Status);
+    let pages: Vec<String> = paths(&memory.requests())
+        .into_iter()
+        .filter(|p| p.contains("/deployments?"))
+        .collect();
+    assert_eq!(
+        pages,
+        ["/apis/apps/v1/namespaces/shop/deployments?limit=500"]
+    );
+    let Target::Missing(id) = &fetched.targets[0] else {
+        panic!("{:?}", fetched.targets)
+    };
+    assert_eq!(fetched.snapshot.close_name(id), Some("web"));
+    // Found, it costs nothing more.
+    let memory = Memory::new(web());
+    answer(&memory, &cat, name("deploy", "web"), Mode::Status);
+    assert!(
+        !paths(&memory.requests())
+            .iter()
+            .any(|p| p.contains("/deployments?")),
+        "{:?}",
+        memory.requests()
+    );
+}
+
+#[test]
 fn absent_owners_are_kept_as_gaps() {
     let cat = catalog();
     let mut objects = web();

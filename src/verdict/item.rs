@@ -54,11 +54,20 @@ impl Item {
 
     /// A target that does not exist.
     pub fn missing(id: &ObjectRef) -> Item {
-        let place = id
+        Item::missing_near(id, None)
+    }
+
+    /// [`Item::missing`], offering `close`, a name of the same kind and
+    /// namespace the user may have meant.
+    pub fn missing_near(id: &ObjectRef, close: Option<&str>) -> Item {
+        let mut place = id
             .namespace
             .as_deref()
             .map(|ns| format!(" in namespace \"{ns}\""))
             .unwrap_or_default();
+        if let Some(close) = close {
+            place.push_str(&format!("; did you mean {close}?"));
+        }
         Item {
             object: id.clone(),
             judgement: Judgement::new(

@@ -32,6 +32,18 @@ impl Tmux {
     /// Runs `command` in a 200×40 window, with `path` as PATH, in the
     /// repository, with `env` set.
     pub fn start(name: &str, command: &str, home: &Path, path: &str, env: &[(&str, &str)]) -> Tmux {
+        Tmux::start_sized(name, command, home, path, env, (200, 40))
+    }
+
+    /// [`Tmux::start`] in a window of `(columns, rows)`.
+    pub fn start_sized(
+        name: &str,
+        command: &str,
+        home: &Path,
+        path: &str,
+        env: &[(&str, &str)],
+        (columns, rows): (u16, u16),
+    ) -> Tmux {
         require("tmux");
         // Tests run in parallel in one process: a socket each.
         static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
@@ -46,9 +58,9 @@ impl Tmux {
             "new-session",
             "-d",
             "-x",
-            "200",
+            &columns.to_string(),
             "-y",
-            "40",
+            &rows.to_string(),
         ])
         .arg(command)
         .env("PATH", path)
@@ -83,6 +95,27 @@ impl Tmux {
             .status()
             .unwrap();
         assert!(status.success());
+    }
+
+    /// Everything the window has shown, its history included, with the
+    /// lines the terminal wrapped joined again (so a line longer than the
+    /// window shows as one).
+    pub fn history(&self) -> String {
+        let out = Command::new("tmux")
+            .args([
+                "-L",
+                &self.socket,
+                "capture-pane",
+                "-p",
+                "-J",
+                "-S",
+                "-",
+                "-t",
+                "0",
+            ])
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
     pub fn screen(&self) -> String {
