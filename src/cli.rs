@@ -247,7 +247,7 @@ pub struct TargetArgs {
     /// TYPE/NAME..., or TYPE [NAME...] (kubectl's spellings: deploy/web, deployments.apps/web, Deployment.v1.apps/web)
     #[arg(value_name = "TARGET")]
     pub targets: Vec<String>,
-    /// Label selector, with a TYPE (e.g. -l app=web)
+    /// Label selector (e.g. -l app=web): with a TYPE, the objects of that type; alone, the roots of the sweep
     #[arg(short = 'l', long)]
     pub selector: Option<String>,
     /// Manifest file, directory or - for stdin: only the identities are used; state comes from the cluster

@@ -28,6 +28,8 @@ pub struct Settings {
     pub color: bool,
     /// `--field-selector`, matched against the objects listed.
     pub field_selector: Option<crate::field_selector::FieldSelector>,
+    /// `-l` with no TYPE: the sweep's roots are those with these labels.
+    pub sweep_labels: Option<String>,
     /// Terminal width, when stdout is a terminal.
     pub width: Option<usize>,
     pub snapshot: Option<String>,
@@ -194,6 +196,7 @@ impl Settings {
                     .transpose()?,
             },
             color,
+            sweep_labels: None,
             field_selector: args
                 .field_selector
                 .as_deref()

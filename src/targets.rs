@@ -87,8 +87,9 @@ pub enum TargetSpec {
 pub fn parse(args: &[String], selector: Option<&str>) -> Result<Vec<TargetSpec>, String> {
     if args.is_empty() {
         return match selector {
-            Some(_) => Err("a selector (-l) needs a TYPE, e.g. `deployments -l app=web`".into()),
-            None => Ok(Vec::new()),
+            // A sweep whose roots the selector filters: see
+            // `Settings::sweep_labels`.
+            Some(_) | None => Ok(Vec::new()),
         };
     }
     if args.iter().any(|a| a.contains('/')) {
@@ -200,11 +201,8 @@ mod tests {
                 .unwrap_err()
                 .contains("all must be")
         );
-        assert!(
-            parse(&s(&[]), Some("a=b"))
-                .unwrap_err()
-                .contains("needs a TYPE")
-        );
+        // `-l` alone filters a sweep (see `Settings::sweep_labels`).
+        assert_eq!(parse(&s(&[]), Some("a=b")), Ok(vec![]));
         assert!(
             parse(&s(&["deploy", "web"]), Some("a=b"))
                 .unwrap_err()

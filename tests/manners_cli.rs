@@ -301,3 +301,25 @@ fn a_name_not_found_offers_a_close_one() {
     let (_, far, _) = shop(&["status", "deploy/checkout-frontend"]);
     assert!(!far.contains("did you mean"), "{far}");
 }
+
+/// `-l` without a TYPE filters the sweep's roots, as a user means it; wait
+/// still needs a TYPE, and a selector that does not parse is an error.
+#[test]
+fn a_selector_without_a_type_filters_the_sweep() {
+    let (code, stdout, stderr) = shop(&["status", "-l", "app=web"]);
+    assert_eq!(code, 1, "{stderr}");
+    let rows: Vec<&str> = stdout.lines().skip(1).collect();
+    assert_eq!(rows.len(), 1, "{stdout}");
+    assert!(rows[0].starts_with("Deployment/web "), "{stdout}");
+    let (code, stdout, _) = shop(&["status", "-l", "app=api"]);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(
+        stdout.contains("Deployment/api") && !stdout.contains("Job/"),
+        "{stdout}"
+    );
+    let (code, _, stderr) = shop(&["wait", "-l", "app=web"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("needs a TYPE"), "{stderr}");
+    let (code, _, stderr) = shop(&["status", "-l", "app in (web"]);
+    assert_eq!(code, 2, "{stderr}");
+}

@@ -207,6 +207,7 @@ fn text_is_cut_to_a_fixed_terminal_width() {
             name: "web".into(),
         }],
         Some("shop"),
+        None,
     )
     .unwrap();
     let report = TreeReport::build(&Judged::builtin(&snap), &targets, false);

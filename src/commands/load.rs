@@ -59,8 +59,13 @@ async fn load_more(
 ) -> anyhow::Result<Loaded> {
     if let Some(path) = &settings.snapshot {
         let snapshot = file::load_snapshot(path, settings.now, settings.snapshot_limit)?;
-        let targets: Vec<Target> = offline::resolve(&snapshot, specs, offline_namespace(settings))
-            .map_err(super::UsageError)?;
+        let targets: Vec<Target> = offline::resolve(
+            &snapshot,
+            specs,
+            offline_namespace(settings),
+            settings.sweep_labels.as_deref(),
+        )
+        .map_err(super::UsageError)?;
         return Ok(Loaded {
             fetched: Fetched {
                 snapshot,
@@ -81,6 +86,7 @@ async fn load_more(
         };
         live.live = settings.live;
         live.settle = settle;
+        live.sweep_labels = settings.sweep_labels.clone();
         let scope = scope(settings, &live);
         let mut fetched = live.fetch(specs, &scope, mode, earlier).await?;
         // Named targets of kinds no convention reads: their CRDs speak.

@@ -79,20 +79,18 @@ pub async fn run(cli: Cli) -> anyhow::Result<Outcome> {
                 all: args.all,
                 watch: args.watch,
             };
-            tree::run(&settings, &target_specs(&args.targets, &settings)?, flags).await
+            let specs = target_specs(&args.targets, &mut settings)?;
+            tree::run(&settings, &specs, flags).await
         }
         Command::Status(args) => {
-            status::run(
-                &settings,
-                &target_specs(&args.targets, &settings)?,
-                frame::Shown::watching(args.watch),
-            )
-            .await
+            let specs = target_specs(&args.targets, &mut settings)?;
+            status::run(&settings, &specs, frame::Shown::watching(args.watch)).await
         }
         Command::Why(args) => {
+            let specs = target_specs(&args.targets, &mut settings)?;
             why::run(
                 &settings,
-                &target_specs(&args.targets, &settings)?,
+                &specs,
                 frame::Shown::watching(args.watch),
                 args.verbose,
             )
@@ -116,9 +114,16 @@ pub async fn run(cli: Cli) -> anyhow::Result<Outcome> {
                 .map(jiff::SignedDuration::try_from)
                 .transpose()
                 .map_err(|_| UsageError("--failure-grace is too long".into()))?;
+            if args.targets.targets.is_empty() && args.targets.selector.is_some() {
+                return Err(UsageError(
+                    "wait's selector (-l) needs a TYPE, e.g. `wait deployments -l app=web`".into(),
+                )
+                .into());
+            }
+            let specs = target_specs(&args.targets, &mut settings)?;
             wait::run(
                 &settings,
-                &target_specs(&args.targets, &settings)?,
+                &specs,
                 wait::Wait {
                     want: args.for_,
                     timeout,
@@ -149,8 +154,20 @@ fn watchdog(after: std::time::Duration) {
     });
 }
 
-fn target_specs(args: &TargetArgs, settings: &Settings) -> Result<Vec<TargetSpec>, UsageError> {
+/// The targets as the user spelled them. `-l` alone (no TYPE, no `-f`)
+/// filters a sweep's roots: kept in `settings.sweep_labels`.
+fn target_specs(args: &TargetArgs, settings: &mut Settings) -> Result<Vec<TargetSpec>, UsageError> {
     let mut specs = targets::parse(&args.targets, args.selector.as_deref()).map_err(UsageError)?;
+    if args.targets.is_empty() {
+        match (&args.selector, args.files.is_empty()) {
+            (Some(_), false) => {
+                return Err(UsageError(
+                    "give either manifests (-f) or a selector (-l), not both".into(),
+                ));
+            }
+            (selector, _) => settings.sweep_labels = selector.clone(),
+        }
+    }
     if settings.scope.is_all() && specs.iter().any(|s| matches!(s, TargetSpec::Name { .. })) {
         return Err(UsageError(
             "a resource cannot be retrieved by name across all namespaces".into(),

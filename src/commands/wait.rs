@@ -98,7 +98,7 @@ pub async fn run(settings: &Settings, specs: &[TargetSpec], wait: Wait) -> anyho
                 "timed out after {timeout:?}: the cluster did not answer the first reads\nhint: check that the API server answers (`kubectl get --raw /readyz`), or raise --timeout"
             )
         })??;
-    let retarget = Retarget::new(&loaded.fetched, Subject::Named);
+    let retarget = Retarget::new(&loaded.fetched, Subject::Named, None);
     let Some(mut live) = loaded.live.take() else {
         return Err(needs_live().into());
     };

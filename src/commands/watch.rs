@@ -28,14 +28,15 @@ pub const SETTLE: Duration = Duration::from_millis(150);
 /// objects come and go, and a recreated object has a new uid.
 pub enum Retarget {
     Fixed(Vec<ObjectRef>),
-    /// The scope's roots, all of them or only those not converged.
-    Roots(Subject),
+    /// The scope's roots, all of them or only those not converged; only
+    /// those with these labels when given (`-l` without a TYPE).
+    Roots(Subject, Option<String>),
 }
 
 impl Retarget {
-    pub fn new(fetched: &Fetched, subject: Subject) -> Retarget {
+    pub fn new(fetched: &Fetched, subject: Subject, labels: Option<&str>) -> Retarget {
         if subject.is_sweep() {
-            return Retarget::Roots(subject);
+            return Retarget::Roots(subject, labels.map(str::to_string));
         }
         Retarget::Fixed(
             fetched
@@ -63,8 +64,9 @@ impl Retarget {
                     }
                 })
                 .collect(),
-            Retarget::Roots(subject) => {
-                let roots = offline::resolve(snap, &[], None).unwrap_or_default();
+            Retarget::Roots(subject, labels) => {
+                let roots =
+                    offline::resolve(snap, &[], None, labels.as_deref()).unwrap_or_default();
                 match subject {
                     Subject::FailingRoots => failing_roots(snap, &roots),
                     Subject::Roots | Subject::Named => roots,
@@ -84,7 +86,7 @@ pub async fn show(
     frame: impl Fn(&Settings, &Snapshot, &[Target], Shown) -> Frame,
 ) -> anyhow::Result<Outcome> {
     if shown == Shown::Live {
-        let retarget = Retarget::new(&loaded.fetched, subject);
+        let retarget = Retarget::new(&loaded.fetched, subject, settings.sweep_labels.as_deref());
         return watch(settings, loaded, retarget, frame).await;
     }
     let f = frame(

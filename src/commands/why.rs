@@ -88,11 +88,15 @@ pub fn frame(
     let report = if sweep {
         // Every root in scope: those the snapshot holds, and those the
         // sweep settled (see load_why_keep).
-        let roots =
-            crate::source::offline::resolve(snap, &[], super::load::offline_namespace(settings))
-                .map(|r| r.len())
-                .unwrap_or(targets.len())
-                + settled;
+        let roots = crate::source::offline::resolve(
+            snap,
+            &[],
+            super::load::offline_namespace(settings),
+            settings.sweep_labels.as_deref(),
+        )
+        .map(|r| r.len())
+        .unwrap_or(targets.len())
+            + settled;
         WhyReport::sweep(snap, &targets, roots)
     } else {
         WhyReport::build(snap, &targets)

@@ -121,6 +121,9 @@ pub struct Live {
     pub live: bool,
     /// See [`Ask::settle`].
     pub settle: Option<Arc<dyn Settle + Send>>,
+    /// `-l` without a TYPE: a sweep lists only the objects with these
+    /// labels.
+    pub sweep_labels: Option<String>,
 }
 
 /// The most CRDs read for one answer.
@@ -191,6 +194,8 @@ pub struct Ask<'a, R: Reader> {
     pub live: bool,
     /// A sweep's roots settled as they arrive (see [`Crawl::settle_roots`]).
     pub settle: Option<&'a dyn Settle>,
+    /// See [`Live::sweep_labels`].
+    pub sweep_labels: Option<&'a str>,
 }
 
 /// A target resolved to a read.
@@ -221,6 +226,7 @@ impl Live {
             fresh: false,
             live: false,
             settle: None,
+            sweep_labels: None,
         };
         match discovery::cached_clean(&live.cache_dir, &live.server) {
             Some(catalog) => live.catalog = catalog,
@@ -328,6 +334,7 @@ impl Live {
             default_namespace: &self.default_namespace,
             live: self.live,
             settle: self.settle.as_deref().map(|s| s as &dyn Settle),
+            sweep_labels: self.sweep_labels.as_deref(),
         }
     }
 }
@@ -569,7 +576,7 @@ impl<R: Reader> Ask<'_, R> {
             }
         }
         if sweep {
-            for obj in crawl.sweep(scope.namespace()).await {
+            for obj in crawl.sweep(scope.namespace(), self.sweep_labels).await {
                 resolved.push(Target::Found(obj.uid.clone()));
                 objects.push(obj);
             }

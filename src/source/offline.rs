@@ -124,11 +124,13 @@ pub fn is_sweep_root(o: &Object) -> bool {
 }
 
 /// Resolves targets in a snapshot. Without `-n`, a name is looked for in
-/// every namespace, and must be unambiguous.
+/// every namespace, and must be unambiguous. No target is a sweep of the
+/// roots, only those with `labels` when given (`-l` without a TYPE).
 pub fn resolve(
     snap: &Snapshot,
     specs: &[TargetSpec],
     namespace: Option<&str>,
+    labels: Option<&str>,
 ) -> Result<Vec<Target>, String> {
     let catalog = catalog_of(snap);
     let in_scope = |o: &Object| namespace.is_none_or(|ns| o.namespace().is_none_or(|n| n == ns));
@@ -137,11 +139,17 @@ pub fn resolve(
         move |o: &&Object| o.group() == rt.group && o.kind() == rt.kind
     };
     if specs.is_empty() {
-        let mut roots: Vec<&Object> = snap
-            .objects()
-            .iter()
-            .filter(|o| in_scope(o) && is_sweep_root(o))
-            .collect();
+        let mut roots: Vec<&Object> = Vec::new();
+        for o in snap.objects() {
+            let labelled = match labels {
+                Some(l) => crate::selector::matches_query(l, &o.labels)
+                    .map_err(|e| format!("-l {l}: {e}"))?,
+                None => true,
+            };
+            if in_scope(o) && is_sweep_root(o) && labelled {
+                roots.push(o);
+            }
+        }
         roots.sort_by(|a, b| {
             (a.namespace(), a.kind(), a.name()).cmp(&(b.namespace(), b.kind(), b.name()))
         });
@@ -328,16 +336,16 @@ mod tests {
         // As kubectl spells them against a live server.
         for spelling in ["ep", "endpoints", "Endpoints"] {
             assert_eq!(
-                resolve(&s, &[name(spelling, "web")], Some("shop")).unwrap(),
+                resolve(&s, &[name(spelling, "web")], Some("shop"), None).unwrap(),
                 vec![Target::Found("e1".into())],
                 "{spelling}"
             );
         }
-        assert!(resolve(&s, &[name("endpointses", "web")], Some("shop")).is_err());
+        assert!(resolve(&s, &[name("endpointses", "web")], Some("shop"), None).is_err());
         // A custom kind by its CRD's plural and short name.
         for spelling in ["gz", "gizmoes", "gizmoes.example.com"] {
             assert_eq!(
-                resolve(&s, &[name(spelling, "g")], Some("shop")).unwrap(),
+                resolve(&s, &[name(spelling, "g")], Some("shop"), None).unwrap(),
                 vec![Target::Found("g1".into())],
                 "{spelling}"
             );
@@ -354,27 +362,27 @@ mod tests {
             name: n.into(),
         };
         assert_eq!(
-            resolve(&s, &[name("deploy", "web")], Some("shop")).unwrap(),
+            resolve(&s, &[name("deploy", "web")], Some("shop"), None).unwrap(),
             vec![Target::Found("d1".into())]
         );
         assert_eq!(
-            resolve(&s, &[name("deployments.apps", "web")], Some("blog")).unwrap(),
+            resolve(&s, &[name("deployments.apps", "web")], Some("blog"), None).unwrap(),
             vec![Target::Found("d2".into())]
         );
         assert!(
-            resolve(&s, &[name("deploy", "web")], None)
+            resolve(&s, &[name("deploy", "web")], None, None)
                 .unwrap_err()
                 .contains("choose one with -n")
         );
         assert_eq!(
-            resolve(&s, &[name("policies", "p")], None).unwrap(),
+            resolve(&s, &[name("policies", "p")], None, None).unwrap(),
             vec![Target::Found("c1".into())]
         );
         assert!(
-            matches!(&resolve(&s, &[name("rs", "nope")], Some("shop")).unwrap()[..], [Target::Missing(r)] if r.kind == "ReplicaSet")
+            matches!(&resolve(&s, &[name("rs", "nope")], Some("shop"), None).unwrap()[..], [Target::Missing(r)] if r.kind == "ReplicaSet")
         );
         assert!(
-            resolve(&s, &[name("statefulset", "x")], None)
+            resolve(&s, &[name("statefulset", "x")], None, None)
                 .unwrap_err()
                 .contains("doesn't have a resource type")
         );
@@ -384,7 +392,7 @@ mod tests {
     fn roots_are_objects_without_a_controller() {
         let s = snapshot();
         assert_eq!(
-            resolve(&s, &[], Some("shop")).unwrap(),
+            resolve(&s, &[], Some("shop"), None).unwrap(),
             vec![Target::Found("d1".into()), Target::Found("c1".into())]
         );
         let sel = TargetSpec::Type {
@@ -392,7 +400,7 @@ mod tests {
             selector: Some("app=web".into()),
         };
         assert_eq!(
-            resolve(&s, &[sel], None).unwrap(),
+            resolve(&s, &[sel], None, None).unwrap(),
             vec![Target::Found("d1".into())]
         );
     }

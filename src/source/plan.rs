@@ -221,14 +221,18 @@ pub fn is_swept(rt: &ResourceType) -> bool {
 }
 
 /// The lists that find every root object (one without a controller) of a
-/// namespace, or of every namespace.
-pub fn sweep(catalog: &Catalog, namespace: Option<&str>) -> Vec<Sweep> {
+/// namespace, or of every namespace; with `labels` (`-l` without a TYPE),
+/// only those with these labels, the server filtering.
+pub fn sweep(catalog: &Catalog, namespace: Option<&str>, labels: Option<&str>) -> Vec<Sweep> {
     let mut out: Vec<Sweep> = catalog
         .types
         .iter()
         .filter(|t| is_swept(t))
         .map(|rt| {
-            let read = Read::list(rt, namespace);
+            let read = match labels {
+                Some(l) => Read::list(rt, namespace).labels(l),
+                None => Read::list(rt, namespace),
+            };
             if USUALLY_OWNED.contains(&(rt.group.as_str(), rt.kind.as_str())) {
                 Sweep::Roots(read.metadata_only())
             } else {
@@ -406,7 +410,7 @@ mod tests {
     #[test]
     fn secrets_and_configmaps_are_never_swept_or_read_in_full() {
         let cat = catalog();
-        for s in sweep(&cat, Some("shop")) {
+        for s in sweep(&cat, Some("shop"), None) {
             let (Sweep::Full(r) | Sweep::Roots(r) | Sweep::Context(r)) = s;
             assert!(
                 !matches!(r.rt.kind.as_str(), "Secret" | "ConfigMap"),
@@ -451,7 +455,7 @@ mod tests {
     #[test]
     fn pods_are_swept_as_metadata_and_deployments_in_full() {
         let cat = catalog();
-        let sweep = sweep(&cat, Some("shop"));
+        let sweep = sweep(&cat, Some("shop"), None);
         let kind_of = |s: &Sweep| match s {
             Sweep::Full(r) => ("full", r.rt.kind.clone()),
             Sweep::Roots(r) => ("roots", r.rt.kind.clone()),

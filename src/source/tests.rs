@@ -126,6 +126,7 @@ fn asker<'a>(
         default_namespace: "shop",
         live,
         settle,
+        sweep_labels: None,
     }
 }
 
@@ -591,6 +592,40 @@ fn a_live_answer_starts_each_watch_from_what_it_read_with_what_a_list_would_hold
 }
 
 #[test]
+fn a_sweep_with_labels_but_no_type_asks_the_server_for_only_those_roots() {
+    let cat = catalog();
+    let mut objects = web();
+    objects.push(pod("bare", 0, false));
+    let memory = Memory::new(objects);
+    let mut asked = asker(&memory, &cat, false, None);
+    asked.sweep_labels = Some("app=web");
+    let fetched =
+        run(asked.fetch(&[], &Scope::Namespace("shop".into()), Mode::Status, None)).unwrap();
+    let roots: Vec<String> = fetched
+        .targets
+        .iter()
+        .filter_map(|t| match t {
+            Target::Found(uid) => fetched
+                .snapshot
+                .get(uid)
+                .map(|o| format!("{}/{}", o.kind(), o.name())),
+            Target::Missing(_) => None,
+        })
+        .collect();
+    assert_eq!(roots, ["Deployment/web"]);
+    // Every list of the sweep carries the selector, but the slices read
+    // for the Services' verdicts.
+    let requests = memory.requests();
+    let unfiltered: Vec<&str> = requests
+        .iter()
+        .map(|r| r.path.as_str())
+        .filter(|p| !p.contains('/') || (p.contains("?") && !p.contains("labelSelector=app%3Dweb")))
+        .filter(|p| !p.contains("endpointslices") && !p.contains("/events"))
+        .collect();
+    assert!(unfiltered.is_empty(), "{unfiltered:?}");
+}
+
+#[test]
 fn a_sweep_reads_pods_as_metadata_and_only_bare_ones_in_full() {
     let cat = catalog();
     let mut objects = web();
@@ -928,7 +963,7 @@ fn a_snapshot_and_the_live_sweep_judge_the_same_roots() {
         ]
     );
     // The live snapshot, found again as `--watch` and `why`'s count do.
-    let again = super::offline::resolve(&fetched.snapshot, &[], Some("shop")).unwrap();
+    let again = super::offline::resolve(&fetched.snapshot, &[], Some("shop"), None).unwrap();
     assert_eq!(label(&fetched.snapshot, &again), live);
     // The same objects as a snapshot file.
     let mut builder = super::builder::SnapshotBuilder::new();
@@ -938,7 +973,7 @@ fn a_snapshot_and_the_live_sweep_judge_the_same_roots() {
             .map(|v| crate::model::Object::from_value(v).unwrap()),
     );
     let file = builder.build(jiff::Timestamp::UNIX_EPOCH);
-    let offline = super::offline::resolve(&file, &[], Some("shop")).unwrap();
+    let offline = super::offline::resolve(&file, &[], Some("shop"), None).unwrap();
     assert_eq!(label(&file, &offline), live);
 }
 

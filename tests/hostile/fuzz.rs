@@ -277,7 +277,7 @@ fn pure_stages(text: &str) -> (Duration, bool) {
     let style = Style { color: false };
     let now = snap.now;
     for namespace in [None, Some("a")] {
-        let Ok(targets) = pipeline::resolve(&snap, &[], namespace) else {
+        let Ok(targets) = pipeline::resolve(&snap, &[], namespace, None) else {
             continue;
         };
         let found: Vec<Target> = targets.clone();

@@ -94,8 +94,8 @@ impl<R: Reader> Crawl<'_, R> {
     /// Every root object (no controller) of the namespace, or of every
     /// namespace: full lists of the types whose objects are mostly roots,
     /// metadata-only lists of the others and then only their roots in full.
-    pub async fn sweep(&mut self, namespace: Option<&str>) -> Vec<Object> {
-        let plan = plan::sweep(self.catalog, namespace);
+    pub async fn sweep(&mut self, namespace: Option<&str>, labels: Option<&str>) -> Vec<Object> {
+        let plan = plan::sweep(self.catalog, namespace, labels);
         self.leaned_on_types = true;
         let mut full = Vec::new();
         let mut meta = Vec::new();
