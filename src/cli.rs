@@ -559,6 +559,18 @@ pub struct GlobalArgs {
         value_delimiter = ','
     )]
     pub label_columns: Vec<String>,
+    /// Show only the rows (status) or trees (tree) whose verdict is one of these, e.g. Failed,Progressing; the exit status still follows every target
+    #[arg(
+        long,
+        global = true,
+        value_name = "VERDICTS",
+        value_delimiter = ',',
+        conflicts_with = "not_converged"
+    )]
+    pub verdict: Vec<String>,
+    /// Show only what is not converged: --verdict with every verdict but Converged
+    #[arg(long, global = true)]
+    pub not_converged: bool,
     /// Sort the status table by a JSONPath over each item, e.g. '{.since}' or .object.name
     #[arg(long, global = true, value_name = "JSONPATH")]
     pub sort_by: Option<String>,

@@ -182,6 +182,7 @@ impl Settings {
                 no_headers: args.no_headers,
                 show_labels: args.show_labels,
                 label_columns: args.label_columns.clone(),
+                verdicts: crate::render::shape::verdicts_shown(&args.verdict, args.not_converged)?,
                 sort_by: args
                     .sort_by
                     .as_deref()

@@ -323,3 +323,33 @@ fn a_selector_without_a_type_filters_the_sweep() {
     let (code, _, stderr) = shop(&["status", "-l", "app in (web"]);
     assert_eq!(code, 2, "{stderr}");
 }
+
+/// `--verdict` and `--not-converged` filter the rows of status and the
+/// trees of tree, say what they hid, and leave the exit status to every
+/// target.
+#[test]
+fn verdict_filters_show_only_what_was_asked() {
+    let (code, stdout, stderr) = shop(&["status", "--not-converged"]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(!stdout.contains("Converged  "), "{stdout}");
+    assert!(stdout.contains("Job/migrate"), "{stdout}");
+    assert!(
+        stdout.contains("(2 Converged rows not shown: --not-converged)"),
+        "{stdout}"
+    );
+    let (code, stdout, _) = shop(&["status", "--verdict", "Converged"]);
+    assert_eq!(code, 1, "the exit status follows every target:\n{stdout}");
+    assert!(!stdout.contains("Failed"), "{stdout}");
+    let (_, json, _) = shop(&["status", "--verdict", "failed", "-o", "json"]);
+    let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let items = doc["items"].as_array().unwrap();
+    assert!(items.iter().all(|i| i["verdict"] == "Failed"), "{json}");
+    let (_, tree, _) = shop(&["tree", "deploy/web", "deploy/api", "--not-converged"]);
+    assert!(
+        tree.contains("Deployment/web") && !tree.contains("Deployment/api"),
+        "{tree}"
+    );
+    let (code, _, stderr) = shop(&["status", "--verdict", "Ready"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("unknown verdict \"Ready\""), "{stderr}");
+}

@@ -73,6 +73,10 @@ pub fn frame(
         render::shape::sort_by(&mut report.items, path);
     }
     let code = sweep_exit_code(&report.items, &report.incomplete, sweep);
+    // `--verdict` is a view: the exit status above follows every target.
+    let hidden = settings
+        .view
+        .keep_verdicts(&mut report.items, |i| i.judgement.verdict);
     Frame::made(
         settings,
         shown,
@@ -80,7 +84,10 @@ pub fn frame(
         || {
             let objects: Vec<_> = report.items.iter().map(|i| &i.object).collect();
             shaped_text(settings, &report.items, &objects).unwrap_or_else(|| {
-                render::status::render(
+                if report.items.is_empty() && hidden > 0 {
+                    return settings.view.hidden_line(hidden, "row");
+                }
+                let text = render::status::render(
                     &report,
                     &StatusOptions {
                         style: Style {
@@ -92,7 +99,8 @@ pub fn frame(
                         all_namespaces: settings.scope.is_all(),
                         snapshot: Some(snap),
                     },
-                )
+                );
+                text + &settings.view.hidden_line(hidden, "row")
             })
         },
         || document(&report, settings, shown),

@@ -75,16 +75,20 @@ pub fn frame(
             walk(c, out);
         }
     }
-    let mut nodes = Vec::new();
-    for item in &report.items {
-        walk(&item.node, &mut nodes);
-    }
-    // `-o name` lists every object in the trees.
     let code = super::answer_exit_code(
         exit_code(report.items.iter().map(|t| &t.node.item)),
         &report.incomplete,
         false,
     );
+    // `--verdict` is a view: the exit status above follows every target.
+    let hidden = settings
+        .view
+        .keep_verdicts(&mut report.items, |t| t.node.item.judgement.verdict);
+    // `-o name` lists every object in the trees.
+    let mut nodes = Vec::new();
+    for item in &report.items {
+        walk(&item.node, &mut nodes);
+    }
     Frame::made(
         settings,
         shown,
@@ -92,11 +96,12 @@ pub fn frame(
         || {
             let objects: Vec<_> = nodes.iter().map(|n| &n.item.object).collect();
             shaped_text(settings, &report.items, &objects).unwrap_or_else(|| {
-                if report.items.is_empty() {
-                    "No objects found.\n".to_string()
-                } else {
-                    render::tree::render(&report, &opts)
-                }
+                let text = match (report.items.is_empty(), hidden) {
+                    (true, 0) => "No objects found.\n".to_string(),
+                    (true, _) => String::new(),
+                    (false, _) => render::tree::render(&report, &opts),
+                };
+                text + &settings.view.hidden_line(hidden, "tree")
             })
         },
         || document(&report, settings, shown),

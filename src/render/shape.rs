@@ -43,6 +43,83 @@ pub struct View {
     pub label_columns: Vec<String>,
     /// A JSONPath over each item of the report, as `--sort-by` gave it.
     pub sort_by: Option<String>,
+    /// `--verdict`, `--not-converged`: the verdicts shown; `None`, all.
+    pub verdicts: Option<Vec<crate::verdict::Verdict>>,
+}
+
+impl View {
+    /// Keeps the items `--verdict` shows; how many it hid.
+    pub fn keep_verdicts<T>(
+        &self,
+        items: &mut Vec<T>,
+        verdict: impl Fn(&T) -> crate::verdict::Verdict,
+    ) -> usize {
+        let Some(shown) = &self.verdicts else {
+            return 0;
+        };
+        let before = items.len();
+        items.retain(|i| shown.contains(&verdict(i)));
+        before - items.len()
+    }
+
+    /// The line that says what `--verdict` hid, for text output.
+    pub fn hidden_line(&self, hidden: usize, what: &str) -> String {
+        use crate::verdict::Verdict;
+        let Some(shown) = self.verdicts.as_ref().filter(|_| hidden > 0) else {
+            return String::new();
+        };
+        let plural = if hidden == 1 { "" } else { "s" };
+        if shown.len() == 6 && !shown.contains(&Verdict::Converged) {
+            return format!("({hidden} Converged {what}{plural} not shown: --not-converged)\n");
+        }
+        let names: Vec<&str> = shown.iter().map(|v| v.as_str()).collect();
+        format!(
+            "({hidden} {what}{plural} not shown: --verdict {})\n",
+            names.join(",")
+        )
+    }
+}
+
+/// `--verdict` as typed (any case), or every verdict but Converged for
+/// `--not-converged`.
+pub fn verdicts_shown(
+    names: &[String],
+    not_converged: bool,
+) -> Result<Option<Vec<crate::verdict::Verdict>>, String> {
+    use crate::verdict::Verdict;
+    const ALL: [Verdict; 7] = [
+        Verdict::Converged,
+        Verdict::Progressing,
+        Verdict::Failed,
+        Verdict::Suspended,
+        Verdict::Terminating,
+        Verdict::Unknown,
+        Verdict::NotFound,
+    ];
+    if not_converged {
+        return Ok(Some(
+            ALL.into_iter()
+                .filter(|v| *v != Verdict::Converged)
+                .collect(),
+        ));
+    }
+    if names.is_empty() {
+        return Ok(None);
+    }
+    names
+        .iter()
+        .map(|n| {
+            ALL.into_iter()
+                .find(|v| v.as_str().eq_ignore_ascii_case(n.trim()))
+                .ok_or_else(|| {
+                    format!(
+                        "--verdict: unknown verdict \"{n}\": must be one of {}",
+                        ALL.map(Verdict::as_str).join(", ")
+                    )
+                })
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map(Some)
 }
 
 /// `-o name`: `kind.group/name` a line, as kubectl prints it
@@ -227,5 +304,46 @@ mod tests {
         sort_by(&mut items, ".n");
         let order: Vec<&str> = items.iter().map(|i| i["n"].as_str().unwrap()).collect();
         assert_eq!(order, ["a", "b", "c", "d"]);
+    }
+}
+
+#[cfg(test)]
+mod verdict_filter_tests {
+    use super::*;
+    use crate::verdict::Verdict;
+
+    #[test]
+    fn verdicts_are_read_in_any_case_and_not_converged_is_every_other() {
+        let names = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            verdicts_shown(&names(&["failed", "Progressing"]), false),
+            Ok(Some(vec![Verdict::Failed, Verdict::Progressing]))
+        );
+        assert_eq!(verdicts_shown(&[], false), Ok(None));
+        let others = verdicts_shown(&[], true).unwrap().unwrap();
+        assert_eq!(others.len(), 6);
+        assert!(!others.contains(&Verdict::Converged));
+        let err = verdicts_shown(&names(&["Ready"]), false).unwrap_err();
+        assert!(err.contains("must be one of Converged"), "{err}");
+    }
+
+    #[test]
+    fn what_was_hidden_is_said() {
+        let view = View {
+            output: Shape::Text,
+            no_headers: false,
+            show_labels: false,
+            label_columns: vec![],
+            sort_by: None,
+            verdicts: verdicts_shown(&[], true).unwrap(),
+        };
+        let mut verdicts = vec![Verdict::Converged, Verdict::Failed, Verdict::Converged];
+        let hidden = view.keep_verdicts(&mut verdicts, |v| *v);
+        assert_eq!(verdicts, [Verdict::Failed]);
+        assert_eq!(
+            view.hidden_line(hidden, "row"),
+            "(2 Converged rows not shown: --not-converged)\n"
+        );
+        assert_eq!(view.hidden_line(0, "row"), "");
     }
 }

@@ -192,6 +192,7 @@ mod tests {
             show_labels: true,
             label_columns: vec!["reconcile.test/failure".into()],
             sort_by: None,
+            verdicts: None,
         };
         let out = render_with(&view, false);
         let first = out.lines().next().unwrap();
