@@ -40,6 +40,29 @@ fn a_sweep_by_a_user_with_no_rights_is_an_error_not_a_healthy_namespace() {
             run.stderr
         );
         assert!(!run.stdout.contains("converged"), "{cmd}: {}", run.stdout);
+        // Who was refused what, in the server's words, and the complete
+        // line that asks about it as the same user.
+        assert!(
+            run.stderr.contains("the first refused: ")
+                && run
+                    .stderr
+                    .contains("User \"nobody-at-all\" cannot list resource"),
+            "{cmd}: {}",
+            run.stderr
+        );
+        let can_i = run
+            .stderr
+            .split('`')
+            .find(|s| s.starts_with("kubectl auth can-i list "))
+            .unwrap_or_else(|| panic!("no can-i line: {}", run.stderr));
+        assert!(
+            can_i.ends_with(&format!(" -n {} --as=nobody-at-all", ns.name)),
+            "{can_i}"
+        );
+        // The line, run, says no.
+        let words: Vec<&str> = can_i.split_whitespace().skip(1).collect();
+        let answer = kubectl(&words);
+        assert_eq!(answer.stdout.trim(), "no", "{can_i}: {}", answer.stderr);
     }
     // A user who may read one namespace and asks about every namespace.
     kubectl(&[

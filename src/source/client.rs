@@ -35,6 +35,32 @@ pub struct Connection {
     pub request_timeout: Duration,
 }
 
+impl Connection {
+    /// The impersonation flags as the user gave them (`--as=jane`,
+    /// `--as-group=dev`, `--as-uid=…`), to repeat in a hint.
+    pub fn impersonation_flags(&self) -> Vec<String> {
+        let quote = |v: &str| {
+            if v.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-_.:@/".contains(c))
+            {
+                v.to_string()
+            } else {
+                format!("'{}'", v.replace('\'', "'\\''"))
+            }
+        };
+        self.as_user
+            .iter()
+            .map(|u| format!("--as={}", quote(u)))
+            .chain(
+                self.as_groups
+                    .iter()
+                    .map(|g| format!("--as-group={}", quote(g))),
+            )
+            .chain(self.as_uid.iter().map(|u| format!("--as-uid={}", quote(u))))
+            .collect()
+    }
+}
+
 /// The identity every request carries.
 pub fn user_agent() -> String {
     format!("kubectl-reconcile/{}", env!("CARGO_PKG_VERSION"))

@@ -81,17 +81,67 @@ pub enum FetchError {
         "namespace \"{0}\" not found\nhint: kubectl get namespaces lists them; check -n and the context's namespace"
     )]
     NoNamespace(String),
-    /// A sweep whose every list failed.
+    /// A sweep whose every list failed; `refused`, the first read the
+    /// server refused for want of rights, in its words and as the
+    /// `kubectl auth can-i` line that asks about it.
     #[error(
-        "could not read any object in {place}: every list failed ({})\nhint: check your rights with `kubectl auth can-i list pods` and the cluster's health",
-        .causes.join("; ")
+        "could not read any object in {place}: every list failed ({}){}",
+        .causes.join("; "),
+        refused_text(.refused)
     )]
-    NothingRead { place: String, causes: Vec<String> },
+    NothingRead {
+        place: String,
+        causes: Vec<String>,
+        refused: Option<Refused>,
+    },
     /// A type the catalog named is not served (any more).
     #[error(
         "the server does not serve what was needed to {0}\nhint: kubectl api-resources lists the types this cluster serves"
     )]
     NotServed(String),
+}
+
+/// A read the server refused: its words (`User "jane" cannot list
+/// resource "pods" in API group "" in the namespace "shop"`), and the
+/// `kubectl auth can-i` line that asks the same.
+#[derive(Debug)]
+pub struct Refused {
+    pub message: String,
+    pub can_i: String,
+    /// `kubectl auth can-i --list`, in the same place as the same user.
+    pub can_i_list: String,
+}
+
+fn refused_text(refused: &Option<Refused>) -> String {
+    match refused {
+        Some(r) => format!(
+            "\nthe first refused: {}\nhint: ask for get, list and watch on what you need; `{}` checks one, and `{}` shows what you may do",
+            r.message, r.can_i, r.can_i_list
+        ),
+        None => "\nhint: check your rights (`kubectl auth can-i --list`) and the cluster's health"
+            .into(),
+    }
+}
+
+impl Refused {
+    /// From a refused read, with the impersonation flags the command had,
+    /// so that the line asks for the same user.
+    pub fn of(read: &Read, message: &str, impersonation: &[String]) -> Refused {
+        let flags: String = impersonation.iter().map(|f| format!(" {f}")).collect();
+        // `--list` takes no -A: across namespaces it lists the default's.
+        let (place, list_place) = match &read.namespace {
+            Some(ns) => (format!(" -n {ns}"), format!(" -n {ns}")),
+            None => (" -A".to_string(), String::new()),
+        };
+        Refused {
+            message: message.to_string(),
+            can_i: format!(
+                "kubectl auth can-i list {}{place}{flags}",
+                read.rt.full_name()
+            ),
+            can_i_list: format!("kubectl auth can-i --list{list_place}{flags}"),
+        }
+    }
 }
 
 impl FetchError {
@@ -124,6 +174,9 @@ pub struct Live {
     /// `-l` without a TYPE: a sweep lists only the objects with these
     /// labels.
     pub sweep_labels: Option<String>,
+    /// The impersonation flags of the command (`--as=jane`), repeated in
+    /// the `kubectl auth can-i` line a refusal offers.
+    pub impersonation: Vec<String>,
 }
 
 /// The most CRDs read for one answer.
@@ -196,6 +249,8 @@ pub struct Ask<'a, R: Reader> {
     pub settle: Option<&'a dyn Settle>,
     /// See [`Live::sweep_labels`].
     pub sweep_labels: Option<&'a str>,
+    /// See [`Live::impersonation`].
+    pub impersonation: &'a [String],
 }
 
 /// A target resolved to a read.
@@ -227,6 +282,7 @@ impl Live {
             live: false,
             settle: None,
             sweep_labels: None,
+            impersonation: Vec::new(),
         };
         match discovery::cached_clean(&live.cache_dir, &live.server) {
             Some(catalog) => live.catalog = catalog,
@@ -335,6 +391,7 @@ impl Live {
             live: self.live,
             settle: self.settle.as_deref().map(|s| s as &dyn Settle),
             sweep_labels: self.sweep_labels.as_deref(),
+            impersonation: &self.impersonation,
         }
     }
 }
@@ -477,7 +534,11 @@ impl<R: Reader> Ask<'_, R> {
             return Err(failed(e, self.server, "read the cluster"));
         }
         if targets.is_empty() && crawled.tried > 0 && crawled.failed == crawled.tried {
-            return Err(nothing_read(&crawled.gaps.incomplete, scope));
+            let refused = crawled
+                .first_refusal
+                .as_ref()
+                .map(|(read, message)| Refused::of(read, message, self.impersonation));
+            return Err(nothing_read(&crawled.gaps.incomplete, scope, refused));
         }
         let found_nothing = resolved.iter().all(|t| matches!(t, Target::Missing(_)));
         if found_nothing {
@@ -657,7 +718,7 @@ fn who_wrote_what(read: Read, mode: Mode) -> Read {
 }
 
 /// A sweep that could read nothing: which reads failed and why.
-fn nothing_read(gaps: &[Incomplete], scope: &Scope) -> FetchError {
+fn nothing_read(gaps: &[Incomplete], scope: &Scope, refused: Option<Refused>) -> FetchError {
     let mut causes: Vec<String> = gaps.iter().map(|g| g.error.clone()).collect();
     causes.sort();
     causes.dedup();
@@ -665,7 +726,11 @@ fn nothing_read(gaps: &[Incomplete], scope: &Scope) -> FetchError {
         Scope::Namespace(ns) => format!("namespace \"{ns}\""),
         Scope::AllNamespaces => "any namespace".to_string(),
     };
-    FetchError::NothingRead { place, causes }
+    FetchError::NothingRead {
+        place,
+        causes,
+        refused,
+    }
 }
 
 /// A failed read the answer needs: a type no longer served, or the API's

@@ -127,6 +127,7 @@ fn asker<'a>(
         live,
         settle,
         sweep_labels: None,
+        impersonation: &[],
     }
 }
 

@@ -69,6 +69,9 @@ pub struct Crawled {
     pub leaned_on_types: bool,
     /// What the sweep listed (see [`Swept`]).
     pub swept: Swept,
+    /// The first read the server refused for want of rights, and its
+    /// words (which name the user): what a user must ask rights for.
+    pub first_refusal: Option<(Read, String)>,
 }
 
 /// A read `--watch` and `wait` keep current, and where its watch starts.
@@ -166,6 +169,7 @@ pub struct Crawl<'a, R: Reader> {
     /// The types whose reads failed in a conversion webhook, as the
     /// server said: [`Crawl::explain_conversion_gaps`] names the webhook.
     conversion_failed: Vec<String>,
+    first_refusal: Option<(Read, String)>,
 }
 
 /// Whose events an answer needs.
@@ -195,6 +199,7 @@ impl<'a, R: Reader> Crawl<'a, R> {
             leaned_on_types: false,
             swept: Swept::default(),
             conversion_failed: Vec::new(),
+            first_refusal: None,
         }
     }
 
@@ -408,6 +413,11 @@ impl<'a, R: Reader> Crawl<'a, R> {
                 self.fatal.get_or_insert(err);
             }
             other => {
+                if let ApiError::Forbidden(message) = &other
+                    && self.first_refusal.is_none()
+                {
+                    self.first_refusal = Some((read.clone(), message.clone()));
+                }
                 if is_conversion_failure(&other) {
                     self.conversion_failed.push(read.rt.full_name());
                 }
@@ -440,6 +450,7 @@ impl<'a, R: Reader> Crawl<'a, R> {
             events_read: self.events_read,
             leaned_on_types: self.leaned_on_types,
             swept: self.swept,
+            first_refusal: self.first_refusal,
         }
     }
 }
