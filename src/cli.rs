@@ -336,16 +336,22 @@ pub enum Output {
     /// `HEADER:.path,HEADER:.path` over each item of the report document.
     CustomColumns(String),
     CustomColumnsFile(PathBuf),
+    /// `tree` as a Graphviz graph.
+    Dot,
+    /// `tree` as a Mermaid flowchart.
+    Mermaid,
 }
 
 impl Output {
     /// The formats `-o` accepts, for help and completion.
-    pub const NAMES: [&'static str; 9] = [
+    pub const NAMES: [&'static str; 11] = [
         "text",
         "wide",
         "name",
         "json",
         "yaml",
+        "dot",
+        "mermaid",
         "jsonpath=",
         "jsonpath-file=",
         "custom-columns=",
@@ -376,6 +382,8 @@ impl Output {
             ("name", None) => Output::Name,
             ("json", None) => Output::Json,
             ("yaml", None) => Output::Yaml,
+            ("dot", None) => Output::Dot,
+            ("mermaid", None) => Output::Mermaid,
             ("jsonpath", a) => Output::JsonPath(needs(a)?),
             ("jsonpath-file", a) => Output::JsonPathFile(needs(a)?.into()),
             ("custom-columns", a) => Output::CustomColumns(needs(a)?),
@@ -538,7 +546,7 @@ pub struct GlobalArgs {
         default_value_t = 0
     )]
     pub verbosity: u8,
-    /// Output format: text, wide, name, json, yaml, jsonpath=TEMPLATE, jsonpath-file=FILE, custom-columns=SPEC, custom-columns-file=FILE
+    /// Output format: text, wide, name, json, yaml, jsonpath=TEMPLATE, jsonpath-file=FILE, custom-columns=SPEC, custom-columns-file=FILE; for tree, dot or mermaid (a graph)
     #[arg(short = 'o', long, global = true, value_name = "FORMAT", default_value = "text", value_parser = OutputParser)]
     pub output: Output,
     /// Field selector over the objects listed, e.g. status.phase=Running or metadata.name!=web (=, ==, !=; comma-separated)

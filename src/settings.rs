@@ -101,6 +101,8 @@ fn shape_of(output: &Output) -> Result<Shape, String> {
             Output::Name => Ok(Shape::Name),
             Output::Json => Ok(Shape::Json),
             Output::Yaml => Ok(Shape::Yaml),
+            Output::Dot => Ok(Shape::Dot),
+            Output::Mermaid => Ok(Shape::Mermaid),
             Output::JsonPath(t) => template(t),
             Output::JsonPathFile(p) => template(&read("-o jsonpath-file", p)?),
             Output::CustomColumns(c) => columns(c),

@@ -16,7 +16,7 @@ pub mod why;
 
 use crate::cli::{Cli, Command, TargetArgs};
 use crate::report::Item;
-use crate::settings::Settings;
+use crate::settings::{Settings, Shape};
 use crate::targets::{self, TargetSpec};
 use crate::verdict::Verdict;
 
@@ -56,6 +56,14 @@ pub async fn run(cli: Cli) -> anyhow::Result<Outcome> {
         _ => false,
     };
     settings.live = watching || matches!(command, Command::Wait(_));
+    if matches!(settings.view.output, Shape::Dot | Shape::Mermaid)
+        && (watching || !matches!(command, Command::Tree(_)))
+    {
+        return Err(UsageError(
+            "-o dot and -o mermaid draw the trees of one answer: use them with tree, without --watch, e.g. `kubectl reconcile tree deploy/web -o dot`".into(),
+        )
+        .into());
+    }
     if !watching {
         let limit = match &command {
             Command::Wait(a) => crate::settings::parse_duration(&a.timeout).unwrap_or_default(),

@@ -3,7 +3,7 @@
 use super::frame::{Frame, Shown, Subject, document, selected, shaped_text, state_line};
 use super::{Outcome, exit_code, load_keep, watch};
 use crate::model::{Snapshot, Target};
-use crate::render::{self, Style, tree::TreeOptions};
+use crate::render::{self, Style, shape::Shape, tree::TreeOptions};
 use crate::report::{Node, TreeReport};
 use crate::settings::Settings;
 use crate::source::live::Mode;
@@ -96,6 +96,11 @@ pub fn frame(
         || {
             let objects: Vec<_> = nodes.iter().map(|n| &n.item.object).collect();
             shaped_text(settings, &report.items, &objects).unwrap_or_else(|| {
+                match settings.view.output {
+                    Shape::Dot => return render::graph::dot(&report),
+                    Shape::Mermaid => return render::graph::mermaid(&report),
+                    _ => {}
+                }
                 let text = match (report.items.is_empty(), hidden) {
                     (true, 0) => "No objects found.\n".to_string(),
                     (true, _) => String::new(),

@@ -2,6 +2,7 @@
 //! versioned JSON or YAML documents for programs. Pure: writes to strings.
 
 pub use crate::escape::escape;
+pub mod graph;
 pub mod jsonpath;
 pub mod layout;
 pub mod shape;

@@ -24,6 +24,10 @@ pub enum Shape {
     JsonPath(Template),
     /// `HEADER:path` columns.
     CustomColumns(Vec<Column>),
+    /// `tree` as a graph: Graphviz's DOT.
+    Dot,
+    /// `tree` as a graph: a Mermaid flowchart.
+    Mermaid,
 }
 
 impl Shape {
