@@ -98,6 +98,8 @@ fn the_bash_script_completes_in_bash() {
             "name",
             "json",
             "yaml",
+            "dot",
+            "mermaid",
             "jsonpath=",
             "jsonpath-file=",
             "custom-columns=",

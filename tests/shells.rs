@@ -62,6 +62,30 @@ fn zsh_completes_flags_values_and_names() {
     );
 }
 
+/// The direct list is aligned as kubectl's is (zsh's `_describe`): every
+/// description begins in one column, and no line wraps at 80 columns.
+#[test]
+fn zsh_lists_subcommands_aligned_at_80_columns() {
+    require("zsh");
+    let home = tempfile::tempdir().unwrap();
+    let rc = format!(
+        "PS1='zsh-ready%% '\nfpath=({}/completions $fpath)\nautoload -U compinit && compinit -u\n",
+        root().display()
+    );
+    std::fs::write(home.path().join(".zshrc"), rc).unwrap();
+    let shell = Tmux::start_sized("zsh80", "zsh -i", home.path(), &path(), &[], (80, 30));
+    let screen = shell.complete("zsh-ready%", "kubectl-reconcile ", "controllers");
+    let described: Vec<&str> = screen.lines().filter(|l| l.contains(" -- ")).collect();
+    assert!(described.len() >= 7, "{screen}");
+    let columns: std::collections::BTreeSet<usize> =
+        described.iter().map(|l| l.find(" -- ").unwrap()).collect();
+    assert_eq!(columns.len(), 1, "descriptions not aligned:\n{screen}");
+    assert!(
+        described.iter().all(|l| l.chars().count() <= 80),
+        "{screen}"
+    );
+}
+
 #[test]
 fn zsh_completes_the_plugin_through_kubectl() {
     let home = tempfile::tempdir().unwrap();

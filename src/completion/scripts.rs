@@ -93,19 +93,22 @@ const ZSH: &str = r#"#compdef kubectl-reconcile
 
 _kubectl-reconcile() {
     setopt localoptions extendedglob
-    local -a lines values descriptions
-    local out directive entry
+    local -a lines values described
+    local out directive entry value
     out=$("${words[1]}" __complete "${(@)words[2,CURRENT]}" 2>/dev/null) || return 1
     lines=("${(@f)out}")
     directive=${lines[-1]#:}
     [[ $directive == <-> ]] || return 1
     for entry in "${(@)lines[1,-2]}"; do
         [[ -z $entry ]] && continue
-        values+=("${entry%%$'\t'*}")
+        value=${entry%%$'\t'*}
+        values+=("$value")
+        # _describe's "value:description", the value's colons escaped:
+        # it aligns the descriptions in a column, as kubectl's list is.
         if [[ $entry == *$'\t'* ]]; then
-            descriptions+=("${entry%%$'\t'*}  -- ${entry#*$'\t'}")
+            described+=("${value//:/\\:}:${entry#*$'\t'}")
         else
-            descriptions+=("${entry}")
+            described+=("${value//:/\\:}")
         fi
     done
     if (( directive & 16 )); then
@@ -122,7 +125,7 @@ _kubectl-reconcile() {
     # After `--flag=`, the values are bare (as cobra answers them): the
     # `--flag=` part stays as typed.
     [[ $PREFIX == --[^=]##=* ]] && compset -P '--[^=]##='
-    compadd "${suffix[@]}" -l -d descriptions -- "${values[@]}"
+    _describe -t values 'value' described "${suffix[@]}"
 }
 
 if [[ $funcstack[1] == _kubectl-reconcile ]]; then
