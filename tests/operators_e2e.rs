@@ -1094,6 +1094,56 @@ fn cert_manager_self_signed_certificate_converges() {
     assert_eq!(ready["observedGeneration"], cert["metadata"]["generation"]);
 }
 
+/// cert-manager's ingress-shim makes a Certificate owned by the Ingress
+/// that asks for one: `tree` finds it (and its request) under the Ingress
+/// with one list of Certificates, and an Ingress with none costs a few
+/// requests, not a list of every type.
+#[test]
+fn cert_manager_ingress_shim_certificate_hangs_under_its_ingress() {
+    let _op = CERT_MANAGER.running();
+    let ns = Namespace::new("op-cm-ingress");
+    ns.apply(SELF_SIGNED_ISSUER);
+    let ingress = |name: &str, annotations: &str, tls: &str| {
+        format!(
+            "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {{name: {name}, annotations: {{{annotations}}}}}\nspec:\n{tls}  rules:\n  - host: {name}.example.com\n    http: {{paths: [{{path: /, pathType: Prefix, backend: {{service: {{name: web, port: {{number: 80}}}}}}}}]}}\n"
+        )
+    };
+    ns.apply(&ingress(
+        "shop",
+        "cert-manager.io/issuer: selfsigned",
+        "  tls: [{hosts: [shop.example.com], secretName: shop-tls}]\n",
+    ));
+    ns.apply(&ingress("plain", "", ""));
+    wait_until(
+        "the shim's Certificate, issued",
+        Duration::from_secs(60),
+        || {
+            ns.jsonpath(
+                "certificaterequests.cert-manager.io",
+                "{.items[*].metadata.name}",
+            )
+            .contains("shop-tls")
+        },
+    );
+    let (_, node) = item_of(&ns, "tree", "ingress/shop");
+    assert!(tree_has(&node, "Certificate", "shop-tls"), "{node:#}");
+    assert!(
+        node.to_string().contains("\"kind\":\"CertificateRequest\""),
+        "the Certificate's own children are found too: {node:#}"
+    );
+    let plain = ns.reconcile(&["tree", "ingress/plain", "-v", "6"]);
+    let requests = plain
+        .stderr
+        .lines()
+        .filter(|l| l.starts_with("GET "))
+        .count();
+    assert!(
+        requests <= 5,
+        "{requests} requests for an Ingress that owns nothing:\n{}",
+        plain.stderr
+    );
+}
+
 #[test]
 fn cert_manager_stopped_is_named_by_its_lease() {
     let cm = CERT_MANAGER.exclusive();

@@ -9,17 +9,34 @@ use crate::targets::TargetSpec;
 
 use super::read::Read;
 
-/// Kinds that own nothing worth a request.
+/// Kinds that own nothing worth a request: no controller of the
+/// Kubernetes project sets one of them as an owner, and a tree under one
+/// is its relations alone (a policy's pods, an autoscaler's target).
 const LEAVES: &[(&str, &str)] = &[
     ("", "Pod"),
     ("", "ConfigMap"),
     ("", "Secret"),
     ("", "ServiceAccount"),
     ("", "PersistentVolumeClaim"),
+    ("", "PersistentVolume"),
     ("", "Endpoints"),
+    ("", "LimitRange"),
+    ("", "ResourceQuota"),
+    ("", "Event"),
+    ("events.k8s.io", "Event"),
     ("discovery.k8s.io", "EndpointSlice"),
     ("apps", "ControllerRevision"),
     ("coordination.k8s.io", "Lease"),
+    ("networking.k8s.io", "NetworkPolicy"),
+    ("networking.k8s.io", "IngressClass"),
+    ("policy", "PodDisruptionBudget"),
+    ("autoscaling", "HorizontalPodAutoscaler"),
+    ("rbac.authorization.k8s.io", "Role"),
+    ("rbac.authorization.k8s.io", "RoleBinding"),
+    ("rbac.authorization.k8s.io", "ClusterRole"),
+    ("rbac.authorization.k8s.io", "ClusterRoleBinding"),
+    ("storage.k8s.io", "StorageClass"),
+    ("scheduling.k8s.io", "PriorityClass"),
 ];
 
 /// Whether the tree under a kind is found without going through every
@@ -28,7 +45,10 @@ const LEAVES: &[(&str, &str)] = &[
 pub fn has_known_edges(group: &str, kind: &str) -> bool {
     LEAVES.contains(&(group, kind))
         || crate::catalog::makes_pods(group, kind)
-        || (group, kind) == ("", "Service")
+        || matches!(
+            (group, kind),
+            ("", "Service") | ("networking.k8s.io", "Ingress")
+        )
 }
 
 /// Whether an answer goes through the whole list of types the server
@@ -103,6 +123,20 @@ pub fn edges(catalog: &Catalog, obj: &Object) -> Edges {
             .into_iter()
             .map(Some)
             .collect(),
+        // An Ingress owns nothing a built-in controller makes; cert-manager's
+        // ingress-shim makes a Certificate for each TLS secret, owned by the
+        // Ingress: one list of them where cert-manager is served, whose
+        // own children are then searched as any custom kind's.
+        ("networking.k8s.io", "Ingress") => {
+            return Edges::Reads {
+                reads: catalog
+                    .by_kind("cert-manager.io", "Certificate")
+                    .map(|rt| Read::list(rt, ns))
+                    .into_iter()
+                    .collect(),
+                covers_grandchildren: false,
+            };
+        }
         _ => return Edges::Unknown,
     };
     Edges::Reads {

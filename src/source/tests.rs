@@ -797,6 +797,31 @@ fn a_name_not_found_reads_one_page_of_its_type_for_a_close_name() {
 }
 
 #[test]
+fn a_tree_under_a_kind_that_owns_nothing_lists_no_type_it_does_not_need() {
+    let cat = catalog();
+    let ingress = json!({"apiVersion": "networking.k8s.io/v1", "kind": "Ingress",
+        "metadata": {"name": "web", "namespace": "shop", "uid": "i1", "generation": 1},
+        "spec": {"rules": [{"http": {"paths": [{"path": "/", "pathType": "Prefix",
+            "backend": {"service": {"name": "web", "port": {"number": 80}}}}]}}]}});
+    let policy = json!({"apiVersion": "networking.k8s.io/v1", "kind": "NetworkPolicy",
+        "metadata": {"name": "deny", "namespace": "shop", "uid": "np1", "generation": 1},
+        "spec": {"podSelector": {}}});
+    let mut objects = web();
+    objects.extend([ingress, policy]);
+    for target in [name("ingress", "web"), name("networkpolicy", "deny")] {
+        let memory = Memory::new(objects.clone());
+        answer(&memory, &cat, target.clone(), Mode::Tree { owners: false });
+        let lists: Vec<String> = paths(&memory.requests())
+            .into_iter()
+            .filter(|p| p.contains("limit="))
+            .collect();
+        // The relations only (the Service an Ingress routes to, the pods a
+        // policy selects), never a list of every type to find children.
+        assert!(lists.len() <= 2, "{target:?}: {lists:?}");
+    }
+}
+
+#[test]
 fn absent_owners_are_kept_as_gaps() {
     let cat = catalog();
     let mut objects = web();
