@@ -563,6 +563,8 @@ mod tests {
                 "name",
                 "json",
                 "yaml",
+                "dot",
+                "mermaid",
                 "jsonpath=",
                 "jsonpath-file=",
                 "custom-columns=",

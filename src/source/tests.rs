@@ -822,6 +822,60 @@ fn a_tree_under_a_kind_that_owns_nothing_lists_no_type_it_does_not_need() {
 }
 
 #[test]
+fn services_without_endpoints_share_one_list_of_workloads_and_each_finds_its_own() {
+    let cat = catalog();
+    let service = |name: &str| {
+        json!({"apiVersion": "v1", "kind": "Service",
+            "metadata": {"name": name, "namespace": "shop", "uid": format!("{name}-s")},
+            "spec": {"selector": {"app": name}, "ports": [{"port": 80}]}})
+    };
+    let scaled_to_zero = |name: &str| {
+        let mut d = deployment(name, 0);
+        d["metadata"]["labels"] = json!({});
+        d
+    };
+    // The slices the EndpointSlice controller writes for a Service whose
+    // selector matches no pod: no endpoints.
+    let slice = |name: &str| {
+        json!({"apiVersion": "discovery.k8s.io/v1", "kind": "EndpointSlice",
+            "metadata": {"name": format!("{name}-abcde"), "namespace": "shop", "uid": format!("{name}-es"),
+                "labels": {"kubernetes.io/service-name": name}},
+            "addressType": "IPv4", "endpoints": []})
+    };
+    let memory = Memory::new(vec![
+        service("cart"),
+        service("pay"),
+        slice("cart"),
+        slice("pay"),
+        scaled_to_zero("cart"),
+        scaled_to_zero("pay"),
+    ]);
+    let fetched = run(ask(
+        &memory,
+        &cat,
+        &[name("service", "cart"), name("service", "pay")],
+        Mode::Why,
+        None,
+    ))
+    .unwrap();
+    let lists = paths(&memory.requests())
+        .into_iter()
+        .filter(|p| p.starts_with("/apis/apps/v1/namespaces/shop/deployments?"))
+        .count();
+    assert_eq!(lists, 1, "{:?}", memory.requests());
+    for wanted in ["cart", "pay"] {
+        assert!(
+            fetched
+                .snapshot
+                .objects()
+                .iter()
+                .any(|o| o.kind() == "Deployment" && o.name() == wanted),
+            "the Deployment that would make {wanted}'s pods is read"
+        );
+    }
+}
+
+#[test]
 fn absent_owners_are_kept_as_gaps() {
     let cat = catalog();
     let mut objects = web();

@@ -86,10 +86,16 @@ impl<R: Reader> Crawl<'_, R> {
             if plan.is_empty() {
                 return;
             }
+            // Each list once, however many relations ask for it (every
+            // Service without endpoints asks for the namespace's workloads),
+            // with every name they expect.
             let mut lists: Vec<(Read, Vec<String>)> = Vec::new();
             // Lists kept only in part: where a pod template matches, or
-            // where a name is one of the names asked for.
-            let mut kept_if: Vec<(Read, Select)> = Vec::new();
+            // where a name is one of the names asked for; an object any
+            // asker would keep is kept. A list also asked for whole is kept
+            // whole.
+            let mut kept_if: Vec<(Read, Vec<Select>)> = Vec::new();
+            let mut whole: Vec<Read> = Vec::new();
             let mut gets: Vec<Read> = Vec::new();
             for related in plan {
                 let types: Vec<&ResourceType> = match &related.resource {
@@ -134,9 +140,17 @@ impl<R: Reader> Crawl<'_, R> {
                                 read = read.metadata_only();
                             }
                             if matches!(select, Select::Template(_) | Select::NamedLike(_)) {
-                                kept_if.push((read.clone(), select.clone()));
+                                match kept_if.iter_mut().find(|(r, _)| *r == read) {
+                                    Some((_, selects)) => selects.push(select.clone()),
+                                    None => kept_if.push((read.clone(), vec![select.clone()])),
+                                }
+                            } else if !whole.contains(&read) {
+                                whole.push(read.clone());
                             }
-                            lists.push((read, related.expect.clone()));
+                            match lists.iter_mut().find(|(r, _)| *r == read) {
+                                Some((_, expect)) => expect.extend(related.expect.iter().cloned()),
+                                None => lists.push((read, related.expect.clone())),
+                            }
                         }
                     }
                 }
@@ -162,11 +176,20 @@ impl<R: Reader> Crawl<'_, R> {
                 }
             }
             new.extend(answered.into_iter().flat_map(|(read, objects)| {
-                let keep = kept_if.iter().find(|(r, _)| *r == read).map(|(_, s)| s);
-                objects.into_iter().filter(move |o| match keep {
-                    Some(Select::Template(q)) => crate::selector::template_matches(q, o),
-                    Some(Select::NamedLike(names)) => crate::relations::named_like(names, o.name()),
-                    _ => true,
+                let keep = kept_if
+                    .iter()
+                    .find(|(r, _)| *r == read && !whole.contains(r))
+                    .map(|(_, s)| s);
+                objects.into_iter().filter(move |o| {
+                    keep.is_none_or(|selects| {
+                        selects.iter().any(|s| match s {
+                            Select::Template(q) => crate::selector::template_matches(q, o),
+                            Select::NamedLike(names) => {
+                                crate::relations::named_like(names, o.name())
+                            }
+                            _ => true,
+                        })
+                    })
                 })
             }));
             for (read, got) in self.gets(gets).await {
