@@ -966,7 +966,9 @@ fn only_answers_that_go_through_every_type_revalidate_discovery_first() {
     assert!(needs_every_type(&cat, &[list("all")], false));
     assert!(needs_every_type(&cat, &[name("gizmo", "g")], false));
     assert!(needs_every_type(&cat, &[name("widget", "w")], true));
-    assert!(needs_every_type(&cat, &[name("ingress", "shop")], true));
+    // An Ingress and a NetworkPolicy own nothing found by every type.
+    assert!(!needs_every_type(&cat, &[name("ingress", "shop")], true));
+    assert!(!needs_every_type(&cat, &[name("netpol", "deny")], true));
     assert!(needs_every_type(
         &cat,
         &[TargetSpec::Manifest {
