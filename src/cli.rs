@@ -105,6 +105,20 @@ Examples:
   # In a health check: exit 1 when any controller is down
   kubectl reconcile controllers -o json >/dev/null || page-the-platform-team";
 
+const EXAMPLES_SNAPSHOT: &str = "\
+Examples:
+  # What why reads about a Deployment, to attach to an incident or a bug
+  kubectl reconcile snapshot deploy/web > web-capture.yaml
+
+  # Replayed anywhere, with the same answer
+  kubectl reconcile --snapshot web-capture.yaml why deploy/web
+
+  # The namespace's roots, and what is not converged below them
+  kubectl reconcile -n shop snapshot --output-file shop-capture.yaml
+
+  # The answer and its capture in one read
+  kubectl reconcile why deploy/web --capture web-capture.yaml";
+
 const EXAMPLES_OPTIONS: &str = "\
 Examples:
   # Every flag any command takes
@@ -195,6 +209,9 @@ pub enum Command {
     /// Is every controller alive? Each leader-election Lease, its holder, its last renewal and the holder's workload (exit 1 when one is down).
     #[command(after_help = EXAMPLES_CONTROLLERS, help_template = COMMAND_HELP)]
     Controllers,
+    /// Capture what why reads (objects, events, gaps), redacted, as a snapshot file anyone can replay with --snapshot.
+    #[command(after_help = EXAMPLES_SNAPSHOT, help_template = COMMAND_HELP)]
+    Snapshot(SnapshotArgs),
     /// The flags every command takes: kubeconfig, context, impersonation, TLS, timeouts, logging.
     #[command(
         after_help = EXAMPLES_OPTIONS,
@@ -268,11 +285,24 @@ pub struct WatchableArgs {
     pub watch: bool,
 }
 
+/// `snapshot`: targets, as for `why`, and where to write.
+#[derive(Debug, Args)]
+pub struct SnapshotArgs {
+    #[command(flatten)]
+    pub targets: TargetArgs,
+    /// Write the capture to this file (or a file in this directory) instead of stdout
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::AnyPath)]
+    pub output_file: Option<PathBuf>,
+}
+
 /// `why`: targets, `--watch` and `--verbose`.
 #[derive(Debug, Args)]
 pub struct WhyArgs {
     #[command(flatten)]
     pub targets: TargetArgs,
+    /// Also write what the answer read, redacted, as a snapshot file (see `snapshot`)
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::AnyPath, conflicts_with = "watch")]
+    pub capture: Option<PathBuf>,
     /// Keep watching: redraw (or print changes) as controllers act
     #[arg(short = 'w', long)]
     pub watch: bool,

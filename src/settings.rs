@@ -30,6 +30,9 @@ pub struct Settings {
     pub field_selector: Option<crate::field_selector::FieldSelector>,
     /// `-l` with no TYPE: the sweep's roots are those with these labels.
     pub sweep_labels: Option<String>,
+    /// The answer is captured (`snapshot`, `why --capture`): every root
+    /// it reads is kept, not settled as its list arrives.
+    pub capturing: bool,
     /// Terminal width, when stdout is a terminal.
     pub width: Option<usize>,
     pub snapshot: Option<String>,
@@ -199,6 +202,7 @@ impl Settings {
                     .transpose()?,
             },
             color,
+            capturing: false,
             sweep_labels: None,
             field_selector: args
                 .field_selector

@@ -194,6 +194,7 @@ fn settles(settings: &Settings, specs: &[TargetSpec]) -> bool {
     specs.is_empty()
         && settings.snapshot.is_none()
         && !settings.live
+        && !settings.capturing
         && settings.field_selector.is_none()
         && !settings.view.show_labels
         && settings.view.label_columns.is_empty()

@@ -7,6 +7,7 @@ mod frame;
 mod load;
 pub mod rules;
 mod settled;
+pub mod snapshot;
 pub mod status;
 pub mod tree;
 pub mod version;
@@ -96,11 +97,29 @@ pub async fn run(cli: Cli) -> anyhow::Result<Outcome> {
         }
         Command::Why(args) => {
             let specs = target_specs(&args.targets, &mut settings)?;
+            let capture = match &args.capture {
+                Some(path) if settings.snapshot.is_none() => {
+                    settings.capturing = true;
+                    Some((
+                        path.as_path(),
+                        capture_command(&settings, "why", &args.targets),
+                    ))
+                }
+                Some(_) => {
+                    return Err(UsageError(
+                        "--capture needs a live cluster: a --snapshot file is a capture already"
+                            .into(),
+                    )
+                    .into());
+                }
+                None => None,
+            };
             why::run(
                 &settings,
                 &specs,
                 frame::Shown::watching(args.watch),
                 args.verbose,
+                capture,
             )
             .await
         }
@@ -140,6 +159,12 @@ pub async fn run(cli: Cli) -> anyhow::Result<Outcome> {
             )
             .await
         }
+        Command::Snapshot(args) => {
+            let specs = target_specs(&args.targets, &mut settings)?;
+            settings.capturing = true;
+            let command = capture_command(&settings, "snapshot", &args.targets);
+            snapshot::run(&settings, &specs, command, args.output_file.as_deref()).await
+        }
         Command::Completion(args) => completion::run(&args),
         Command::Rules => Ok(rules::run(&settings)),
     }
@@ -160,6 +185,24 @@ fn watchdog(after: std::time::Duration) {
         ));
         std::process::exit(2);
     });
+}
+
+/// The command a capture names in its header: the scope, the command and
+/// its targets as typed; never a connection flag (server, user, token).
+fn capture_command(settings: &Settings, command: &str, args: &TargetArgs) -> String {
+    let mut words = vec!["kubectl reconcile".to_string()];
+    match &settings.scope {
+        targets::Asked::All => words.push("-A".into()),
+        targets::Asked::Namespace(ns) => words.push(format!("-n {ns}")),
+        targets::Asked::Context => {}
+    }
+    words.push(command.into());
+    words.extend(args.targets.iter().cloned());
+    if let Some(l) = &args.selector {
+        words.push(format!("-l {l}"));
+    }
+    words.extend(args.files.iter().map(|f| format!("-f {f}")));
+    words.join(" ")
 }
 
 /// The targets as the user spelled them. `-l` alone (no TYPE, no `-f`)

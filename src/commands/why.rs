@@ -9,13 +9,21 @@ use crate::report::WhyReport;
 use crate::settings::Settings;
 use crate::targets::TargetSpec;
 
+/// `capture`: where to write what the answer read, and the command that
+/// the capture names (`why --capture`).
 pub async fn run(
     settings: &Settings,
     specs: &[TargetSpec],
     shown: Shown,
     verbose: bool,
+    capture: Option<(&std::path::Path, String)>,
 ) -> anyhow::Result<Outcome> {
     let (loaded, settled) = load_why_keep(settings, specs).await?;
+    if let Some((path, command)) = capture {
+        // YAML whatever -o says: -o shapes the answer, not its capture.
+        let text = super::snapshot::capture_text(settings, &loaded, command, false).await?;
+        super::snapshot::write(path, &text)?;
+    }
     let subject = if specs.is_empty() {
         Subject::FailingRoots
     } else {

@@ -19,6 +19,6 @@ pub use object::{
 };
 pub use pointer::pointer;
 pub use refs::waits_on;
-pub use snapshot::{Incomplete, Snapshot};
+pub use snapshot::{Incomplete, KindFacts, Snapshot};
 pub use target::Target;
 pub use time::{age, parse_time};

@@ -5,19 +5,37 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use jiff::Timestamp;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::{Event, Object};
 
 /// Something the source could not read, so an answer may be partial.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Incomplete {
     /// The resource type, e.g. `secrets` or `widgets.example.com`.
     pub resource: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub namespace: Option<String>,
     /// Short cause: `forbidden`, `unavailable`, `timeout`, ...
     pub error: String,
+}
+
+/// What the server said of a kind when a capture was made: its names,
+/// scope and whether it has a status subresource, so that a replay
+/// resolves `ep/web` and judges roots as the live answer did.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct KindFacts {
+    pub group: String,
+    pub version: String,
+    pub kind: String,
+    pub plural: String,
+    #[serde(default)]
+    pub singular: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub short_names: Vec<String>,
+    pub namespaced: bool,
+    pub has_status: bool,
 }
 
 /// The key of an object's identity: group, kind, namespace and name.
@@ -49,6 +67,9 @@ pub struct Snapshot {
     pub absent: Vec<super::ObjectRef>,
     /// The instant every age is measured from.
     pub now: Timestamp,
+    /// The kinds a capture recorded as the server served them (empty for
+    /// other snapshots and live answers).
+    pub kinds: Vec<KindFacts>,
 }
 
 impl Snapshot {
@@ -71,6 +92,7 @@ impl Snapshot {
             incomplete: Vec::new(),
             absent: Vec::new(),
             now,
+            kinds: Vec::new(),
         };
         for obj in objects {
             snap.insert(obj);

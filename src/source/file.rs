@@ -403,6 +403,7 @@ pub fn build_snapshot(
     let mut objects = Vec::new();
     let mut events = Vec::new();
     let mut newest: Option<Timestamp> = None;
+    let mut header: Option<crate::capture::Header> = None;
     for source in sources {
         let docs = parse_documents(&source.text, &source.origin)?;
         for (i, doc) in docs.into_iter().enumerate() {
@@ -419,6 +420,11 @@ pub fn build_snapshot(
                     place,
                     problem,
                 };
+                // A capture's header: its instant, gaps and kinds.
+                if crate::capture::is_header(&value) {
+                    header = Some(crate::capture::parse_header(&value).map_err(not_an_object)?);
+                    continue;
+                }
                 if let Some(problem) = identity_problem(&value) {
                     return Err(not_an_object(problem));
                 }
@@ -447,9 +453,33 @@ pub fn build_snapshot(
         });
     }
     let mut builder = SnapshotBuilder::new();
+    let Some(header) = header else {
+        builder.objects(objects);
+        builder.events(events);
+        return Ok(builder.build(now.or(newest).unwrap_or(Timestamp::UNIX_EPOCH)));
+    };
+    // A capture replays as it was read: at its instant, with its gaps,
+    // metadata-only objects as such, and its kinds as the server served
+    // them.
+    for obj in &mut objects {
+        obj.metadata_only = header.metadata_only.contains(&obj.uid);
+        if let Some(k) = header
+            .kinds
+            .iter()
+            .find(|k| k.group == obj.group() && k.kind == obj.kind())
+        {
+            obj.status_subresource = Some(k.has_status);
+        }
+    }
     builder.objects(objects);
     builder.events(events);
-    Ok(builder.build(now.or(newest).unwrap_or(Timestamp::UNIX_EPOCH)))
+    builder.gaps(&super::builder::Gaps {
+        incomplete: header.incomplete,
+        absent: header.absent,
+    });
+    let mut snapshot = builder.build(now.unwrap_or(header.captured_at));
+    snapshot.kinds = header.kinds;
+    Ok(snapshot)
 }
 
 fn describe_sources(sources: &[SourceText]) -> String {
@@ -1284,6 +1314,41 @@ binaryData:
         assert_eq!(docs.len(), 3);
         assert!(docs[1].is_null());
         assert_eq!(docs[2]["b"], 2);
+    }
+
+    #[test]
+    fn a_capture_replays_at_its_instant_with_its_gaps_and_metadata_only_objects() {
+        let text = r#"---
+apiVersion: reconcile.kubectl.dev/v1alpha1
+kind: Capture
+metadata: {name: capture}
+capturedAt: "2026-12-02T05:00:00Z"
+tool: kubectl-reconcile 0.1.0
+command: kubectl reconcile -n shop snapshot
+incomplete: [{resource: secrets, namespace: shop, error: forbidden}]
+absent: []
+metadataOnly: [p1]
+kinds: [{group: "", version: v1, kind: Pod, plural: pods, shortNames: [po], namespaced: true, hasStatus: true}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: web-1, namespace: shop, uid: p1, creationTimestamp: "2026-12-02T06:00:00Z"}
+"#;
+        let snap = build_snapshot(&[SourceText::new("capture.yaml", text)], None).unwrap();
+        assert_eq!(
+            snap.now.to_string(),
+            "2026-12-02T05:00:00Z",
+            "the capture's instant, not the newest time"
+        );
+        assert_eq!(snap.incomplete.len(), 1);
+        assert_eq!(snap.incomplete[0].resource, "secrets");
+        let pod = &snap.objects()[0];
+        assert!(pod.metadata_only);
+        assert_eq!(pod.status_subresource, Some(true));
+        assert_eq!(snap.kinds[0].short_names, ["po"]);
+        let broken = text.replace("capturedAt: \"2026-12-02T05:00:00Z\"", "capturedAt: soon");
+        let err = build_snapshot(&[SourceText::new("capture.yaml", &broken)], None).unwrap_err();
+        assert!(err.to_string().contains("Capture header"), "{err}");
     }
 
     mod files {

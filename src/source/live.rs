@@ -311,6 +311,33 @@ impl Live {
         &self.api
     }
 
+    /// The kinds of `snap`'s objects as the server serves them, for a
+    /// capture's header.
+    pub fn kinds_of(&self, snap: &Snapshot) -> Vec<crate::model::KindFacts> {
+        let mut seen: BTreeSet<(&str, &str)> = BTreeSet::new();
+        snap.objects()
+            .iter()
+            .filter(|o| seen.insert((o.group(), o.kind())))
+            .filter_map(|o| self.catalog.by_kind(o.group(), o.kind()))
+            .map(|rt| crate::model::KindFacts {
+                group: rt.group.clone(),
+                version: rt.version.clone(),
+                kind: rt.kind.clone(),
+                plural: rt.plural.clone(),
+                singular: rt.singular.clone(),
+                short_names: rt.short_names.clone(),
+                namespaced: rt.namespaced,
+                has_status: rt.has_status,
+            })
+            .collect()
+    }
+
+    /// The server's `gitVersion`, or `None` when `/version` does not say.
+    pub async fn server_version(&self) -> Option<String> {
+        let v = self.api.get("/version", None).await.ok()?;
+        v.get("gitVersion")?.as_str().map(str::to_string)
+    }
+
     /// Watches of what an operator may make below custom resources, for an
     /// answer that stays live (`wait`): metadata-only lists of the
     /// namespaces' ReplicaSets, StatefulSets, DaemonSets, Deployments, Jobs

@@ -148,6 +148,18 @@ fn kind_of(meta: &std::fs::Metadata) -> &'static str {
     }
 }
 
+/// Writes `text` to `path` (created, or replaced); a directory gets a file
+/// of its own, `name` in it. Returns where it was written.
+pub fn write_text(path: &Path, name: &str, text: &str) -> io::Result<std::path::PathBuf> {
+    let target = if path.is_dir() {
+        path.join(name)
+    } else {
+        path.to_path_buf()
+    };
+    std::fs::write(&target, text)?;
+    Ok(target)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

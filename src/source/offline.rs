@@ -66,6 +66,26 @@ fn from_crd(snap: &Snapshot, group: &str, kind: &str) -> Option<ResourceType> {
     })
 }
 
+/// A kind as a capture recorded the server serving it.
+fn captured(snap: &Snapshot, group: &str, kind: &str) -> Option<ResourceType> {
+    let k = snap
+        .kinds
+        .iter()
+        .find(|k| k.group == group && k.kind == kind)?;
+    Some(ResourceType {
+        group: k.group.clone(),
+        version: k.version.clone(),
+        kind: k.kind.clone(),
+        plural: k.plural.clone(),
+        singular: k.singular.clone(),
+        short_names: k.short_names.clone(),
+        categories: vec![],
+        namespaced: k.namespaced,
+        verbs: vec!["get".into(), "list".into()],
+        has_status: k.has_status,
+    })
+}
+
 /// The types present in a snapshot.
 pub fn catalog_of(snap: &Snapshot) -> Catalog {
     let mut seen: BTreeMap<(String, String), ResourceType> = BTreeMap::new();
@@ -81,9 +101,8 @@ pub fn catalog_of(snap: &Snapshot) -> Catalog {
                 .to_string();
             // A built-in kind's names as the server serves them, a custom
             // kind's as its CRD declares them, else a guess.
-            let known = builtin_types()
-                .by_kind(obj.group(), obj.kind())
-                .cloned()
+            let known = captured(snap, obj.group(), obj.kind())
+                .or_else(|| builtin_types().by_kind(obj.group(), obj.kind()).cloned())
                 .or_else(|| from_crd(snap, obj.group(), obj.kind()));
             let mut rt = known.unwrap_or_else(|| ResourceType {
                 group: obj.group().to_string(),

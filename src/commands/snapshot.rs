@@ -1,0 +1,100 @@
+//! `snapshot`: what `why` reads about its targets (or the namespace's
+//! roots), written as a capture (see [`crate::capture`]) that
+//! `--snapshot` replays with the same answer. `why --capture` writes the
+//! same beside its answer, from the same read.
+
+use std::path::Path;
+
+use anyhow::Context;
+
+use super::load::Loaded;
+use super::{Outcome, UsageError, load_why_keep};
+use crate::capture::{self, Header};
+use crate::render::shape::Shape;
+use crate::settings::Settings;
+use crate::targets::TargetSpec;
+
+pub async fn run(
+    settings: &Settings,
+    specs: &[TargetSpec],
+    command: String,
+    output_file: Option<&Path>,
+) -> anyhow::Result<Outcome> {
+    if settings.snapshot.is_some() {
+        return Err(UsageError(
+            "snapshot captures from a live cluster: a --snapshot file is a capture already".into(),
+        )
+        .into());
+    }
+    let (loaded, _) = load_why_keep(settings, specs).await?;
+    let json = settings.view.output == Shape::Json;
+    let text = capture_text(settings, &loaded, command, json).await?;
+    match output_file {
+        None => Ok(Outcome {
+            stdout: text,
+            code: 0,
+        }),
+        Some(path) => {
+            let written = write(path, &text)?;
+            Ok(Outcome {
+                stdout: format!("captured to {}\n", crate::render::escape(&written)),
+                code: 0,
+            })
+        }
+    }
+}
+
+/// Writes a capture to `path` (a file, or a new file in a directory);
+/// where it went.
+pub fn write(path: &Path, text: &str) -> anyhow::Result<String> {
+    let name = format!(
+        "capture-{}.yaml",
+        jiff::Timestamp::now().strftime("%Y%m%dT%H%M%SZ")
+    );
+    let written = crate::source::local::write_text(path, &name, text)
+        .with_context(|| format!("cannot write the capture to {}", path.display()))?;
+    Ok(written.display().to_string())
+}
+
+/// The capture of what `loaded` read, as YAML documents (or, `json`, a
+/// `List`), refused past `--snapshot-limit`: a capture must replay
+/// without a flag of its own.
+pub async fn capture_text(
+    settings: &Settings,
+    loaded: &Loaded,
+    command: String,
+    json: bool,
+) -> anyhow::Result<String> {
+    let snap = &loaded.fetched.snapshot;
+    let (kinds, server_version) = match &loaded.live {
+        Some(live) => (live.kinds_of(snap), live.server_version().await),
+        None => (Vec::new(), None),
+    };
+    let header = Header::of(snap, command, server_version, kinds);
+    let limit = settings.snapshot_limit;
+    let too_big = || {
+        anyhow::anyhow!(
+            "the capture is larger than {}: it stops here\nhint: capture fewer targets (a name, -l), or raise --snapshot-limit (a replay then needs the same flag)",
+            crate::source::local::show_size(limit)
+        )
+    };
+    let mut text = String::new();
+    if json {
+        let items: Vec<serde_json::Value> = capture::documents(snap, &header).collect();
+        text = crate::render::json(
+            &serde_json::json!({"apiVersion": "v1", "kind": "List", "items": items}),
+        );
+        if text.len() as u64 > limit {
+            return Err(too_big());
+        }
+        return Ok(text);
+    }
+    for doc in capture::documents(snap, &header) {
+        text.push_str("---\n");
+        text.push_str(&crate::render::yaml(&doc));
+        if text.len() as u64 > limit {
+            return Err(too_big());
+        }
+    }
+    Ok(text)
+}

@@ -1,0 +1,170 @@
+//! Captures on the real control plane: `why --capture` writes what the
+//! answer read, and `--snapshot` over that file replays the same answer,
+//! document for document and exit code for exit code, over the failures
+//! the suite builds (an image that cannot be pulled, a crash loop, a
+//! creation a quota refuses, a custom resource that says it failed, a
+//! sweep by a user who may read only part of the namespace). Every
+//! capture is searched for the markers planted in Secret data, env values
+//! and the last-applied annotation, and none is found.
+
+mod common;
+mod support;
+
+use std::time::Duration;
+
+use support::{Namespace, kubectl, wait_until};
+
+/// What no capture may hold: planted in a Secret's data, a literal env
+/// value, and (through `kubectl apply`) the last-applied annotation.
+const MARKER: &str = "capture-marker-7f3a";
+
+fn planted(name: &str, failure: &str) -> String {
+    format!(
+        r#"
+apiVersion: v1
+kind: Secret
+metadata: {{name: {name}-secret}}
+stringData: {{password: {MARKER}}}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {{name: {name}}}
+spec:
+  replicas: 1
+  selector: {{matchLabels: {{app: {name}}}}}
+  template:
+    metadata:
+      labels: {{app: {name}, reconcile.test/failure: {failure}}}
+    spec:
+      containers:
+      - name: app
+        image: registry.example.com/{name}:1
+        env:
+        - {{name: PASSWORD, value: {MARKER}}}
+        - {{name: FROM_SECRET, valueFrom: {{secretKeyRef: {{name: {name}-secret, key: password}}}}}}
+"#
+    )
+}
+
+/// `why ARGS --capture FILE -o json` live, then `why ARGS -o json` over
+/// the file: the same document and exit code. Returns the capture.
+fn replays_the_same(ns: &Namespace, as_user: &[&str], args: &[&str]) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("capture.yaml");
+    let file = file.to_str().unwrap();
+    let mut live_args: Vec<&str> = as_user.to_vec();
+    live_args.extend(["-n", &ns.name, "why"]);
+    live_args.extend_from_slice(args);
+    live_args.extend(["--capture", file, "-o", "json"]);
+    let live = support::reconcile(&live_args);
+    assert!(
+        live.code == 0 || live.code == 1,
+        "{}\n{}",
+        live.stdout,
+        live.stderr
+    );
+    let mut replay_args = vec!["--snapshot", file, "-n", &ns.name, "why"];
+    replay_args.extend_from_slice(args);
+    replay_args.extend(["-o", "json"]);
+    let replay = support::reconcile(&replay_args);
+    assert_eq!(
+        (replay.code, replay.json()),
+        (live.code, live.json()),
+        "why {args:?}: the replay differs from the live answer\nreplay stderr: {}",
+        replay.stderr
+    );
+    let capture = std::fs::read_to_string(file).unwrap();
+    assert!(
+        !capture.contains(MARKER),
+        "a marker leaked into the capture:\n{capture}"
+    );
+    capture
+}
+
+#[test]
+fn image_pull_and_crash_loop_replay_as_they_were_read() {
+    let ns = Namespace::new("capture-pods");
+    ns.apply(&planted("pull", "image-pull-backoff"));
+    ns.apply(&planted("crash", "crash-loop"));
+    wait_until("both failures", Duration::from_secs(60), || {
+        let reasons = ns.jsonpath(
+            "pods",
+            "{.items[*].status.containerStatuses[*].state.waiting.reason}",
+        );
+        reasons.contains("ImagePullBackOff") && reasons.contains("CrashLoopBackOff")
+    });
+    let capture = replays_the_same(&ns, &[], &["deploy/pull"]);
+    assert!(
+        capture.contains("kind: Capture") && capture.contains("PASSWORD"),
+        "{capture}"
+    );
+    replays_the_same(&ns, &[], &["deploy/crash"]);
+    // The namespace's sweep, and what it read as metadata only.
+    replays_the_same(&ns, &[], &[]);
+}
+
+#[test]
+fn a_quota_refusal_and_a_failed_custom_resource_replay_as_they_were_read() {
+    support::install_crd("gadgets", "Gadget", "capture.reconcile.test", "", "");
+    let ns = Namespace::new("capture-refused");
+    ns.apply("apiVersion: v1\nkind: ResourceQuota\nmetadata: {name: no-pods}\nspec: {hard: {pods: \"0\"}}\n");
+    ns.apply(&support::deployment("web", 1, "", "", "", ""));
+    wait_until("the refused creation", Duration::from_secs(60), || {
+        ns.kubectl(&["get", "events", "-o", "jsonpath={.items[*].reason}"])
+            .ok()
+            .stdout
+            .contains("FailedCreate")
+    });
+    replays_the_same(&ns, &[], &["deploy/web"]);
+    ns.apply("apiVersion: capture.reconcile.test/v1\nkind: Gadget\nmetadata: {name: g}\nspec: {size: 1}\n");
+    ns.kubectl(&[
+        "patch",
+        "gadget.capture.reconcile.test/g",
+        "--subresource=status",
+        "--type=merge",
+        "-p",
+        r#"{"status":{"conditions":[{"type":"Ready","status":"False","reason":"ReconcileError","message":"cannot reach the backend","lastTransitionTime":"2026-12-01T00:00:00Z"}]}}"#,
+    ])
+    .ok();
+    let capture = replays_the_same(&ns, &[], &["gadget/g"]);
+    assert!(
+        capture.contains("plural: gadgets"),
+        "the kind's facts are kept:\n{capture}"
+    );
+}
+
+#[test]
+fn a_partial_sweep_replays_as_partial() {
+    let ns = Namespace::new("capture-partial");
+    ns.apply(&support::deployment(
+        "web",
+        1,
+        "",
+        ", reconcile.test/failure: image-pull-backoff",
+        "",
+        "",
+    ));
+    kubectl(&[
+        "create",
+        "rolebinding",
+        "viewer",
+        "--clusterrole=view",
+        "--user=capture-viewer",
+        "-n",
+        &ns.name,
+    ])
+    .ok();
+    wait_until("the failing pod", Duration::from_secs(60), || {
+        ns.jsonpath(
+            "pods",
+            "{.items[*].status.containerStatuses[*].state.waiting.reason}",
+        )
+        .contains("ImagePullBackOff")
+    });
+    let capture = replays_the_same(&ns, &["--as", "capture-viewer"], &[]);
+    assert!(
+        capture.contains("error: forbidden"),
+        "the gaps are in the header:\n{}",
+        &capture[..capture.len().min(2000)]
+    );
+}
