@@ -333,6 +333,9 @@ pub struct WaitArgs {
     /// How long a workload's new pods may fail hard before the wait fails (default 3m)
     #[arg(long, value_name = "DURATION")]
     pub failure_grace: Option<String>,
+    /// When the wait fails or times out, write what its diagnosis read, redacted, as a snapshot file (a CI artefact; see `snapshot`)
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::AnyPath)]
+    pub capture: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

@@ -99,6 +99,33 @@ fn image_pull_and_crash_loop_replay_as_they_were_read() {
         "{capture}"
     );
     replays_the_same(&ns, &[], &["deploy/crash"]);
+    // The CI artefact: a failed wait leaves the capture of its diagnosis,
+    // whose replay says what the wait said.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("wait.yaml");
+    let file = file.to_str().unwrap();
+    let wait = ns.reconcile(&[
+        "wait",
+        "deploy/pull",
+        "--fail-fast",
+        "--timeout",
+        "30s",
+        "--capture",
+        file,
+    ]);
+    assert_eq!(wait.code, 1, "{}\n{}", wait.stdout, wait.stderr);
+    let replay = support::reconcile(&["--snapshot", file, "-n", &ns.name, "why", "deploy/pull"]);
+    assert_eq!(replay.code, 1, "{}", replay.stderr);
+    assert!(
+        replay.stdout.contains("ImagePullBackOff"),
+        "{}",
+        replay.stdout
+    );
+    let kept = std::fs::read_to_string(file).unwrap();
+    assert!(
+        kept.contains("command: kubectl reconcile -n") && !kept.contains(MARKER),
+        "{kept}"
+    );
     // The namespace's sweep, and what it read as metadata only.
     replays_the_same(&ns, &[], &[]);
 }

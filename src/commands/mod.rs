@@ -148,6 +148,10 @@ pub async fn run(cli: Cli) -> anyhow::Result<Outcome> {
                 .into());
             }
             let specs = target_specs(&args.targets, &mut settings)?;
+            let capture = args
+                .capture
+                .clone()
+                .map(|path| (path, capture_command(&settings, "wait", &args.targets)));
             wait::run(
                 &settings,
                 &specs,
@@ -155,6 +159,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<Outcome> {
                     want: args.for_,
                     timeout,
                     failure_grace: grace,
+                    capture,
                 },
             )
             .await

@@ -7,11 +7,12 @@ use std::path::Path;
 
 use anyhow::Context;
 
-use super::load::Loaded;
 use super::{Outcome, UsageError, load_why_keep};
 use crate::capture::{self, Header};
+use crate::model::Snapshot;
 use crate::render::shape::Shape;
 use crate::settings::Settings;
+use crate::source::live::Live;
 use crate::targets::TargetSpec;
 
 pub async fn run(
@@ -28,7 +29,14 @@ pub async fn run(
     }
     let (loaded, _) = load_why_keep(settings, specs).await?;
     let json = settings.view.output == Shape::Json;
-    let text = capture_text(settings, &loaded, command, json).await?;
+    let text = capture_text(
+        settings,
+        &loaded.fetched.snapshot,
+        loaded.live.as_ref(),
+        command,
+        json,
+    )
+    .await?;
     match output_file {
         None => Ok(Outcome {
             stdout: text,
@@ -61,12 +69,12 @@ pub fn write(path: &Path, text: &str) -> anyhow::Result<String> {
 /// without a flag of its own.
 pub async fn capture_text(
     settings: &Settings,
-    loaded: &Loaded,
+    snap: &Snapshot,
+    live: Option<&Live>,
     command: String,
     json: bool,
 ) -> anyhow::Result<String> {
-    let snap = &loaded.fetched.snapshot;
-    let (kinds, server_version) = match &loaded.live {
+    let (kinds, server_version) = match live {
         Some(live) => (live.kinds_of(snap), live.server_version().await),
         None => (Vec::new(), None),
     };

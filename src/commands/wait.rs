@@ -69,6 +69,9 @@ pub struct Wait {
     /// `--failure-grace` (zero with `--fail-fast`): how long new pods may
     /// fail hard before their workload is Failed; the default otherwise.
     pub failure_grace: Option<jiff::SignedDuration>,
+    /// `--capture`: where to write the diagnosis's capture, and the command
+    /// it names.
+    pub capture: Option<(std::path::PathBuf, String)>,
 }
 
 pub async fn run(settings: &Settings, specs: &[TargetSpec], wait: Wait) -> anyhow::Result<Outcome> {
@@ -76,7 +79,9 @@ pub async fn run(settings: &Settings, specs: &[TargetSpec], wait: Wait) -> anyho
         want,
         timeout,
         failure_grace,
+        capture,
     } = wait;
+    let capture = capture.as_ref().map(|(p, c)| (p.as_path(), c.as_str()));
     if specs.is_empty() {
         return Err(UsageError(
             "wait needs a target, e.g. `wait deploy/web` or `wait -f k8s/`".into(),
@@ -130,7 +135,7 @@ pub async fn run(settings: &Settings, specs: &[TargetSpec], wait: Wait) -> anyho
                         names(&items),
                         lines.join("; ")
                     ));
-                    return diagnose(settings, &items, deadline, &snapshot, &judge).await;
+                    return diagnose(settings, &items, deadline, &snapshot, &judge, capture).await;
                 }
                 Unconfirmed::Yet(lines) => {
                     progress.say_once(
@@ -154,7 +159,7 @@ pub async fn run(settings: &Settings, specs: &[TargetSpec], wait: Wait) -> anyho
                 // What failed, as the wait saw it: the diagnosis after is
                 // read afresh and may come a moment later.
                 progress.say(&failed_line(&items));
-                return diagnose(settings, &items, deadline, &snapshot, &judge).await;
+                return diagnose(settings, &items, deadline, &snapshot, &judge, capture).await;
             }
             State::Pending(items) => {
                 // A Job that is not there may have failed and been deleted
@@ -177,7 +182,7 @@ pub async fn run(settings: &Settings, specs: &[TargetSpec], wait: Wait) -> anyho
                     _ = tokio::time::sleep_until(wait_until) => {
                         let refs: Vec<&Item> = pending.iter().collect();
                         progress.say(&format!("error: timed out after {timeout:?} waiting for {}", names(&refs)));
-                        return diagnose(settings, &refs, deadline, &snapshot, &judge).await;
+                        return diagnose(settings, &refs, deadline, &snapshot, &judge, capture).await;
                     }
                     got = cache.changes.recv() => {
                         if got.is_none() {
@@ -479,11 +484,24 @@ async fn diagnose(
     deadline: tokio::time::Instant,
     last: &Snapshot,
     judge: &Judge,
+    capture: Option<(&std::path::Path, &str)>,
 ) -> anyhow::Result<Outcome> {
     let specs: Vec<TargetSpec> = items.iter().map(|i| identity(&i.object)).collect();
     let (report, now) = match tokio::time::timeout_at(deadline, load_why(settings, &specs)).await {
         Ok(fetched) => {
             let fetched = fetched?;
+            if let Some((path, command)) = capture {
+                // Kinds as the catalog cached them: no second connection.
+                let text = super::snapshot::capture_text(
+                    settings,
+                    &fetched.snapshot,
+                    None,
+                    command.to_string(),
+                    false,
+                )
+                .await?;
+                super::snapshot::write(path, &text)?;
+            }
             (
                 WhyReport::build(&judge.on(&fetched.snapshot), &fetched.targets),
                 fetched.snapshot.now,
@@ -496,6 +514,17 @@ async fn diagnose(
                 namespace: None,
                 error: "not read before --timeout; shown from what the watches last saw".into(),
             });
+            if let Some((path, command)) = capture {
+                let text = super::snapshot::capture_text(
+                    settings,
+                    &snapshot,
+                    None,
+                    command.to_string(),
+                    false,
+                )
+                .await?;
+                super::snapshot::write(path, &text)?;
+            }
             // Found again by identity, as the watches find them.
             let ids = items.iter().map(|i| i.object.clone()).collect();
             let targets = Retarget::Fixed(ids).targets(&judge.on(&snapshot));

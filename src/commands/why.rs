@@ -21,7 +21,14 @@ pub async fn run(
     let (loaded, settled) = load_why_keep(settings, specs).await?;
     if let Some((path, command)) = capture {
         // YAML whatever -o says: -o shapes the answer, not its capture.
-        let text = super::snapshot::capture_text(settings, &loaded, command, false).await?;
+        let text = super::snapshot::capture_text(
+            settings,
+            &loaded.fetched.snapshot,
+            loaded.live.as_ref(),
+            command,
+            false,
+        )
+        .await?;
         super::snapshot::write(path, &text)?;
     }
     let subject = if specs.is_empty() {
