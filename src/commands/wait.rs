@@ -75,13 +75,11 @@ pub struct Wait {
 }
 
 pub async fn run(settings: &Settings, specs: &[TargetSpec], wait: Wait) -> anyhow::Result<Outcome> {
-    let Wait {
-        want,
-        timeout,
-        failure_grace,
-        capture,
-    } = wait;
-    let capture = capture.as_ref().map(|(p, c)| (p.as_path(), c.as_str()));
+    let capture = wait
+        .capture
+        .as_ref()
+        .map(|(p, c)| (p.as_path(), c.as_str()));
+    let (want, timeout, failure_grace) = (wait.want, wait.timeout, wait.failure_grace);
     if specs.is_empty() {
         return Err(UsageError(
             "wait needs a target, e.g. `wait deploy/web` or `wait -f k8s/`".into(),
