@@ -13,6 +13,13 @@ fn plugin(args: &[&str]) -> (i32, String, String) {
     (out.code, out.stdout, out.stderr)
 }
 
+/// The plugin on the shop snapshot, in namespace shop.
+fn shop(args: &[&str]) -> (i32, String, String) {
+    let mut all = vec!["--snapshot", "examples/shop.yaml", "-n", "shop"];
+    all.extend_from_slice(args);
+    plugin(&all)
+}
+
 /// `dot -Tsvg` of `text`: its exit status and the SVG.
 fn drawn(text: &str) -> (i32, String) {
     let path = tempfile::NamedTempFile::new().unwrap();
@@ -26,16 +33,7 @@ fn drawn(text: &str) -> (i32, String) {
 
 #[test]
 fn a_tree_as_dot_is_drawn_by_graphviz_with_every_object_and_relation() {
-    let (code, text, stderr) = plugin(&[
-        "--snapshot",
-        "examples/shop.yaml",
-        "-n",
-        "shop",
-        "tree",
-        "deploy/web",
-        "-o",
-        "dot",
-    ]);
+    let (code, text, stderr) = shop(&["tree", "deploy/web", "-o", "dot"]);
     assert_eq!(code, 1, "the exit status follows the verdict: {stderr}");
     assert!(text.starts_with("digraph reconcile {"), "{text}");
     let (drew, svg) = drawn(&text);
@@ -52,16 +50,7 @@ fn a_tree_as_dot_is_drawn_by_graphviz_with_every_object_and_relation() {
 
 #[test]
 fn a_tree_as_mermaid_has_a_node_a_line_edges_labelled_and_a_class_per_verdict() {
-    let (_, text, _) = plugin(&[
-        "--snapshot",
-        "examples/shop.yaml",
-        "-n",
-        "shop",
-        "tree",
-        "deploy/web",
-        "-o",
-        "mermaid",
-    ]);
+    let (_, text, _) = shop(&["tree", "deploy/web", "-o", "mermaid"]);
     let mut lines = text.lines();
     assert_eq!(lines.next(), Some("flowchart LR"));
     assert_eq!(text.matches("<br/>").count(), 8, "{text}");
@@ -75,15 +64,7 @@ fn a_tree_as_mermaid_has_a_node_a_line_edges_labelled_and_a_class_per_verdict() 
 
 #[test]
 fn only_tree_draws_and_a_hostile_name_stays_inside_its_label() {
-    let (code, _, stderr) = plugin(&[
-        "--snapshot",
-        "examples/shop.yaml",
-        "-n",
-        "shop",
-        "status",
-        "-o",
-        "dot",
-    ]);
+    let (code, _, stderr) = shop(&["status", "-o", "dot"]);
     assert_eq!(code, 2);
     assert!(stderr.contains("use them with tree"), "{stderr}");
     let evil = r#"web"];evil[label="owned"]; //<b>#"#;
@@ -126,16 +107,7 @@ fn only_tree_draws_and_a_hostile_name_stays_inside_its_label() {
 /// The README's picture is what the tool draws today.
 #[test]
 fn the_readme_shows_the_mermaid_the_tool_draws() {
-    let (_, text, _) = plugin(&[
-        "--snapshot",
-        "examples/shop.yaml",
-        "-n",
-        "shop",
-        "tree",
-        "deploy/web",
-        "-o",
-        "mermaid",
-    ]);
+    let (_, text, _) = shop(&["tree", "deploy/web", "-o", "mermaid"]);
     let readme = std::fs::read_to_string(common::root().join("README.md")).unwrap();
     assert!(
         readme.contains(&format!("```mermaid\n{text}```")),
