@@ -195,3 +195,47 @@ fn a_partial_sweep_replays_as_partial() {
         &capture[..capture.len().min(2000)]
     );
 }
+
+/// A directory `kubectl cluster-info dump` wrote is a snapshot too, and
+/// the kinds such a dump lacks are named: never an all-clear.
+#[test]
+fn a_cluster_info_dump_is_read_and_says_what_it_lacks() {
+    let ns = Namespace::new("capture-dump");
+    ns.apply(&support::deployment("web", 2, "", "", "", ""));
+    wait_until("the rollout", Duration::from_secs(60), || {
+        support::rolled_out(&ns, "web", 2)
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().to_str().unwrap();
+    kubectl(&[
+        "cluster-info",
+        "dump",
+        "--namespaces",
+        &ns.name,
+        "--output-directory",
+        out,
+    ])
+    .ok();
+    let status = support::reconcile(&["--snapshot", out, "-n", &ns.name, "status"]);
+    assert!(
+        status.stdout.contains("Deployment/web") && status.stdout.contains("Converged"),
+        "{}\n{}",
+        status.stdout,
+        status.stderr
+    );
+    assert!(
+        status.stdout.contains("not in a kubectl cluster-info dump"),
+        "{}",
+        status.stdout
+    );
+    assert!(
+        status.stdout.contains("statefulsets.apps"),
+        "{}",
+        status.stdout
+    );
+    assert_eq!(
+        status.code, 1,
+        "a partial sweep is no all-clear:\n{}",
+        status.stdout
+    );
+}

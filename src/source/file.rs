@@ -25,7 +25,7 @@ use serde_json::Value;
 use super::builder::{SnapshotBuilder, redact};
 use super::local;
 use crate::escape::escape;
-use crate::model::{Event, Object, Snapshot, parse_time};
+use crate::model::{Event, Incomplete, Object, Snapshot, parse_time};
 
 /// What `kubectl get -o yaml` users are told a snapshot should be.
 const SNAPSHOT_HINT: &str = "a snapshot is what `kubectl get -o yaml` or `-o json` prints, \
@@ -128,7 +128,62 @@ impl fmt::Display for Place {
 /// `now` unset, "now" is the newest timestamp in the snapshot.
 pub fn load_snapshot(path: &str, now: Option<Timestamp>, limit: u64) -> anyhow::Result<Snapshot> {
     let sources = read_sources(path, true, limit)?;
-    Ok(build_snapshot(&sources, now)?)
+    let mut snapshot = build_snapshot(&sources, now)?;
+    snapshot.incomplete.extend(dump_gaps(&sources));
+    Ok(snapshot)
+}
+
+/// What a `kubectl cluster-info dump --output-directory` holds of each
+/// namespace: these lists, and `nodes.json` at its top.
+const DUMPED: &[&str] = &[
+    "events.json",
+    "replication-controllers.json",
+    "services.json",
+    "daemonsets.json",
+    "deployments.json",
+    "replicasets.json",
+    "pods.json",
+];
+
+/// The kinds a namespace of such a dump lacks, which an answer may need.
+const NOT_DUMPED: &[&str] = &[
+    "statefulsets.apps",
+    "jobs.batch",
+    "cronjobs.batch",
+    "persistentvolumeclaims",
+    "endpointslices.discovery.k8s.io",
+    "custom resources",
+];
+
+/// A directory laid out by `kubectl cluster-info dump --output-directory`
+/// (`nodes.json`, and a directory per namespace of the lists in
+/// [`DUMPED`]) lacks most kinds: each namespace's are gaps, so that an
+/// answer from it is never an all-clear.
+fn dump_gaps(sources: &[SourceText]) -> Vec<Incomplete> {
+    let is_dump = sources.iter().any(|s| s.origin.ends_with("/nodes.json"))
+        && sources.iter().any(|s| s.origin.ends_with("/pods.json"));
+    if !is_dump {
+        return Vec::new();
+    }
+    let mut namespaces: Vec<&str> = sources
+        .iter()
+        .filter_map(|s| {
+            let (dir, file) = s.origin.rsplit_once('/')?;
+            DUMPED.contains(&file).then(|| dir.rsplit('/').next())?
+        })
+        .collect();
+    namespaces.sort();
+    namespaces.dedup();
+    namespaces
+        .into_iter()
+        .flat_map(|ns| {
+            NOT_DUMPED.iter().map(move |kind| Incomplete {
+                resource: (*kind).to_string(),
+                namespace: Some(ns.to_string()),
+                error: "not in a kubectl cluster-info dump".into(),
+            })
+        })
+        .collect()
 }
 
 /// The only I/O of this module: the text of every input file behind `path`.
@@ -1314,6 +1369,28 @@ binaryData:
         assert_eq!(docs.len(), 3);
         assert!(docs[1].is_null());
         assert_eq!(docs[2]["b"], 2);
+    }
+
+    #[test]
+    fn a_cluster_info_dump_names_the_kinds_it_lacks_per_namespace() {
+        let dump = |files: &[&str]| -> Vec<SourceText> {
+            files
+                .iter()
+                .map(|f| SourceText::new(format!("/tmp/dump/{f}"), ""))
+                .collect()
+        };
+        let gaps = dump_gaps(&dump(&[
+            "nodes.json",
+            "shop/pods.json",
+            "shop/events.json",
+            "web/pods.json",
+        ]));
+        assert_eq!(gaps.len(), 2 * NOT_DUMPED.len());
+        assert!(gaps.iter().any(|g| g.resource == "statefulsets.apps"
+            && g.namespace.as_deref() == Some("shop")
+            && g.error == "not in a kubectl cluster-info dump"));
+        // Any other directory of lists is no dump.
+        assert!(dump_gaps(&dump(&["shop/pods.json", "shop/deployments.json"])).is_empty());
     }
 
     #[test]

@@ -12,13 +12,15 @@ use super::read::Read;
 /// Kinds that own nothing worth a request: no controller of the
 /// Kubernetes project sets one of them as an owner, and a tree under one
 /// is its relations alone (a policy's pods, an autoscaler's target).
+/// Cluster-scoped kinds (a ClusterRole, a StorageClass) are not among
+/// them: users make them owners by hand, to have namespaced objects
+/// across namespaces collected with them, and their trees keep the search.
 const LEAVES: &[(&str, &str)] = &[
     ("", "Pod"),
     ("", "ConfigMap"),
     ("", "Secret"),
     ("", "ServiceAccount"),
     ("", "PersistentVolumeClaim"),
-    ("", "PersistentVolume"),
     ("", "Endpoints"),
     ("", "LimitRange"),
     ("", "ResourceQuota"),
@@ -28,15 +30,10 @@ const LEAVES: &[(&str, &str)] = &[
     ("apps", "ControllerRevision"),
     ("coordination.k8s.io", "Lease"),
     ("networking.k8s.io", "NetworkPolicy"),
-    ("networking.k8s.io", "IngressClass"),
     ("policy", "PodDisruptionBudget"),
     ("autoscaling", "HorizontalPodAutoscaler"),
     ("rbac.authorization.k8s.io", "Role"),
     ("rbac.authorization.k8s.io", "RoleBinding"),
-    ("rbac.authorization.k8s.io", "ClusterRole"),
-    ("rbac.authorization.k8s.io", "ClusterRoleBinding"),
-    ("storage.k8s.io", "StorageClass"),
-    ("scheduling.k8s.io", "PriorityClass"),
 ];
 
 /// Whether the tree under a kind is found without going through every
