@@ -578,6 +578,19 @@ spec:
         (0, Some("Converged")),
         "{it}"
     );
+    // A sweep of the namespace judges its roots by the CRD alike.
+    let sweep = ns.reconcile(&["status", "-o", "json"]).json();
+    let verdict_of = |name: &str| {
+        sweep["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|i| i["object"]["name"] == name)
+            .map(|i| i["verdict"].clone())
+    };
+    assert_eq!(verdict_of("broken"), Some("Failed".into()), "{sweep}");
+    assert_eq!(verdict_of("coming"), Some("Progressing".into()), "{sweep}");
+    assert_eq!(verdict_of("fine"), Some("Converged".into()), "{sweep}");
     let _ = support::kubectl(&["delete", "crd", &plural, "--wait=false"]);
 }
 

@@ -90,10 +90,9 @@ async fn load_more(
         live.impersonation = settings.connection.impersonation_flags();
         let scope = scope(settings, &live);
         let mut fetched = live.fetch(specs, &scope, mode, earlier).await?;
-        // Named targets of kinds no convention reads: their CRDs speak.
-        if !specs.is_empty() {
-            live.read_crds(&mut fetched, &settings.judge()).await;
-        }
+        // Targets (named, or a sweep's roots) of kinds no convention
+        // reads: their CRDs speak, one GET per kind, at most MAX_CRDS.
+        live.read_crds(&mut fetched, &settings.judge()).await;
         Ok::<_, anyhow::Error>(Loaded {
             fetched,
             live: Some(live),
