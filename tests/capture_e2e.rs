@@ -132,7 +132,15 @@ fn image_pull_and_crash_loop_replay_as_they_were_read() {
 
 #[test]
 fn a_quota_refusal_and_a_failed_custom_resource_replay_as_they_were_read() {
-    support::install_crd("gadgets", "Gadget", "capture.reconcile.test", "", "");
+    // A kind of its own: the cluster is shared, and another test's `gadget`
+    // must not become ambiguous.
+    support::install_crd(
+        "contraptions",
+        "Contraption",
+        "capture.reconcile.test",
+        "",
+        "",
+    );
     let ns = Namespace::new("capture-refused");
     ns.apply("apiVersion: v1\nkind: ResourceQuota\nmetadata: {name: no-pods}\nspec: {hard: {pods: \"0\"}}\n");
     ns.apply(&support::deployment("web", 1, "", "", "", ""));
@@ -143,19 +151,19 @@ fn a_quota_refusal_and_a_failed_custom_resource_replay_as_they_were_read() {
             .contains("FailedCreate")
     });
     replays_the_same(&ns, &[], &["deploy/web"]);
-    ns.apply("apiVersion: capture.reconcile.test/v1\nkind: Gadget\nmetadata: {name: g}\nspec: {size: 1}\n");
+    ns.apply("apiVersion: capture.reconcile.test/v1\nkind: Contraption\nmetadata: {name: g}\nspec: {size: 1}\n");
     ns.kubectl(&[
         "patch",
-        "gadget.capture.reconcile.test/g",
+        "contraption.capture.reconcile.test/g",
         "--subresource=status",
         "--type=merge",
         "-p",
         r#"{"status":{"conditions":[{"type":"Ready","status":"False","reason":"ReconcileError","message":"cannot reach the backend","lastTransitionTime":"2026-12-01T00:00:00Z"}]}}"#,
     ])
     .ok();
-    let capture = replays_the_same(&ns, &[], &["gadget/g"]);
+    let capture = replays_the_same(&ns, &[], &["contraption/g"]);
     assert!(
-        capture.contains("plural: gadgets"),
+        capture.contains("plural: contraptions"),
         "the kind's facts are kept:\n{capture}"
     );
 }
