@@ -585,6 +585,33 @@ fn a_resource_whose_operator_stopped_names_the_operator() {
         "{}",
         table.stdout
     );
+    // Scaled to 0, the holder pod is gone: `controllers` still names the
+    // workload `why` names, by its name.
+    op.kubectl(&["scale", "deployment/cache-operator", "--replicas=0"])
+        .ok();
+    wait_until("the operator's pod gone", Duration::from_secs(60), || {
+        op.jsonpath("pods", "{.items[*].metadata.name}")
+            .trim()
+            .is_empty()
+    });
+    let run = ns.reconcile(&["controllers", "-n", &op.name, "-o", "json"]);
+    assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
+    let doc = run.json();
+    let ours = doc["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["lease"]["name"] == "5b7c2f1e.reconcile.test")
+        .cloned()
+        .unwrap_or_else(|| panic!("{doc:#}"));
+    assert_eq!(ours["workload"]["name"], "cache-operator", "{ours:#}");
+    assert!(
+        ours["summary"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("that pod is gone"),
+        "{ours:#}"
+    );
 }
 
 #[test]

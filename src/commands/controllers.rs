@@ -103,6 +103,10 @@ pub async fn run(settings: &Settings) -> anyhow::Result<Outcome> {
             }),
         }
     }
+    // A holder pod that is gone (an operator scaled to 0): the
+    // Deployments and StatefulSets of its namespace, where one named like
+    // it is the workload `why` names too.
+    objects.extend(workloads_of_gone_holders(settings, &absent, &mut incomplete).await);
     let mut snap = Snapshot::new(objects, vec![], incomplete.clone(), first.snapshot.now);
     snap.absent = absent;
     let judge = settings.judge();
@@ -134,6 +138,49 @@ pub async fn run(settings: &Settings) -> anyhow::Result<Outcome> {
         _ => text(&report, &snap, settings),
     };
     Ok(Outcome { stdout, code })
+}
+
+/// At most this many namespaces of gone holder pods are searched for
+/// their workloads, two lists each.
+const MAX_NAMESPACES_SEARCHED: usize = 8;
+
+/// The Deployments and StatefulSets of the namespaces whose holder pods
+/// are gone; a namespace whose lists fail is a gap.
+async fn workloads_of_gone_holders(
+    settings: &Settings,
+    gone: &[crate::model::ObjectRef],
+    incomplete: &mut Vec<crate::model::Incomplete>,
+) -> Vec<Object> {
+    let mut namespaces: Vec<&str> = gone
+        .iter()
+        .filter(|g| g.kind == "Pod")
+        .filter_map(|g| g.namespace.as_deref())
+        .collect();
+    namespaces.sort();
+    namespaces.dedup();
+    let workloads: Vec<TargetSpec> = ["deployments.apps", "statefulsets.apps"]
+        .map(|t| TargetSpec::Type {
+            type_: t.into(),
+            selector: None,
+        })
+        .to_vec();
+    let mut out = Vec::new();
+    for ns in namespaces.into_iter().take(MAX_NAMESPACES_SEARCHED) {
+        let mut scoped = settings.clone();
+        scoped.scope = crate::targets::Asked::Namespace(ns.to_string());
+        match load(&scoped, &workloads, Mode::Status).await {
+            Ok(found) => {
+                out.extend(found.snapshot.objects().iter().cloned());
+                incomplete.extend(found.snapshot.incomplete.iter().cloned());
+            }
+            Err(e) => incomplete.push(crate::model::Incomplete {
+                resource: "deployments.apps".into(),
+                namespace: Some(ns.to_string()),
+                error: format!("{e:#}").lines().next().unwrap_or("").to_string(),
+            }),
+        }
+    }
+    out
 }
 
 fn text(report: &ControllersReport, snap: &Snapshot, settings: &Settings) -> String {
