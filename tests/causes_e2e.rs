@@ -560,15 +560,19 @@ fn a_resource_whose_operator_stopped_names_the_operator() {
     // `controllers` lists it as down, and exits 1.
     let run = ns.reconcile(&["controllers", "-n", &op.name, "-o", "json"]);
     assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
+    // The check of the operator's Lease in a `controllers -o json` answer.
+    let check_of = |doc: &serde_json::Value| {
+        doc["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["lease"]["name"] == "5b7c2f1e.reconcile.test")
+            .cloned()
+            .unwrap_or_else(|| panic!("{doc:#}"))
+    };
     let doc = run.json();
     assert_eq!(doc["kind"], "ControllersReport");
-    let ours = doc["items"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c["lease"]["name"] == "5b7c2f1e.reconcile.test")
-        .cloned()
-        .unwrap_or_else(|| panic!("{doc:#}"));
+    let ours = check_of(&doc);
     assert_eq!(
         (ours["down"].as_bool(), ours["expired"].as_bool()),
         (Some(true), Some(true)),
@@ -596,14 +600,7 @@ fn a_resource_whose_operator_stopped_names_the_operator() {
     });
     let run = ns.reconcile(&["controllers", "-n", &op.name, "-o", "json"]);
     assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
-    let doc = run.json();
-    let ours = doc["items"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c["lease"]["name"] == "5b7c2f1e.reconcile.test")
-        .cloned()
-        .unwrap_or_else(|| panic!("{doc:#}"));
+    let ours = check_of(&run.json());
     assert_eq!(ours["workload"]["name"], "cache-operator", "{ours:#}");
     assert!(
         ours["summary"]

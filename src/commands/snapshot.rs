@@ -88,7 +88,17 @@ pub async fn capture_text(
     };
     let mut text = String::new();
     if json {
-        let items: Vec<serde_json::Value> = capture::documents(snap, &header).collect();
+        // Counted as each document is added, so that a huge answer stops
+        // before the whole List is built.
+        let mut items: Vec<serde_json::Value> = Vec::new();
+        let mut size = 0u64;
+        for doc in capture::documents(snap, &header) {
+            size += serde_json::to_vec(&doc).map_or(0, |b| b.len() as u64);
+            if size > limit {
+                return Err(too_big());
+            }
+            items.push(doc);
+        }
         text = crate::render::json(
             &serde_json::json!({"apiVersion": "v1", "kind": "List", "items": items}),
         );
@@ -105,4 +115,64 @@ pub async fn capture_text(
         }
     }
     Ok(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    fn settings(args: &[&str]) -> Settings {
+        let cli = crate::cli::Cli::try_parse_from(
+            std::iter::once("kubectl-reconcile").chain(args.iter().copied()),
+        )
+        .unwrap();
+        Settings::from_args(&cli.global).unwrap()
+    }
+
+    /// Many objects, each with a long annotation: far past a small limit.
+    fn big() -> Snapshot {
+        let objects = (0..2_000)
+            .map(|i| {
+                crate::model::Object::from_value(serde_json::json!({"apiVersion": "v1", "kind": "Pod",
+                    "metadata": {"name": format!("web-{i}"), "namespace": "shop", "uid": format!("u{i}"),
+                        "annotations": {"note": "x".repeat(1_000)}}}))
+                .unwrap()
+            })
+            .collect();
+        Snapshot::new(objects, vec![], vec![], jiff::Timestamp::UNIX_EPOCH)
+    }
+
+    fn capture(args: &[&str], json: bool) -> anyhow::Result<String> {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        rt.block_on(capture_text(
+            &settings(args),
+            &big(),
+            None,
+            "kubectl reconcile snapshot".into(),
+            json,
+        ))
+    }
+
+    #[test]
+    fn a_capture_stops_past_its_size_limit_in_either_format() {
+        for json in [false, true] {
+            let err = capture(&["--snapshot-limit", "64Ki"], json)
+                .unwrap_err()
+                .to_string();
+            assert!(
+                err.starts_with("the capture is larger than 64 KiB"),
+                "{err}"
+            );
+        }
+        // The default holds it: about 2 MB.
+        let text = capture(&[], false).unwrap();
+        assert!(
+            text.len() > 2_000_000 && text.starts_with("---\n"),
+            "{}",
+            text.len()
+        );
+    }
 }

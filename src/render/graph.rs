@@ -28,6 +28,8 @@ struct Graph<'a> {
     nodes: Vec<&'a Node>,
     ids: HashMap<String, usize>,
     edges: Vec<(usize, usize, &'static str)>,
+    /// The edges drawn already: a shared object is reached more than once.
+    drawn: std::collections::HashSet<(usize, usize, &'static str)>,
     /// Whether the nodes lie in more than one namespace: each label then
     /// says its own.
     namespaced: bool,
@@ -53,6 +55,7 @@ impl<'a> Graph<'a> {
             nodes: Vec::new(),
             ids: HashMap::new(),
             edges: Vec::new(),
+            drawn: std::collections::HashSet::new(),
             namespaced: false,
         };
         for item in &report.items {
@@ -80,7 +83,7 @@ impl<'a> Graph<'a> {
         };
         if let Some(p) = parent {
             let label = node.edge.map_or("owns", |e| e.as_str());
-            if !self.edges.contains(&(p, id, label)) {
+            if self.drawn.insert((p, id, label)) {
                 self.edges.push((p, id, label));
             }
         }
