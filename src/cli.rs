@@ -482,6 +482,21 @@ pub struct GlobalArgs {
     /// The kubeconfig context to use
     #[arg(long, global = true, hide_short_help = true, hide_long_help = true)]
     pub context: Option<String>,
+    /// Ask these kubeconfig contexts at once, one answer for the fleet (comma-separated, repeatable; shell globs such as 'prod-*')
+    #[arg(
+        long,
+        global = true,
+        value_name = "CONTEXTS",
+        value_delimiter = ',',
+        conflicts_with = "context"
+    )]
+    pub contexts: Vec<String>,
+    /// Ask every context of the kubeconfig at once
+    #[arg(long, global = true, conflicts_with_all = ["context", "contexts"])]
+    pub all_contexts: bool,
+    /// With --contexts or --all-contexts: how many contexts are asked at once
+    #[arg(long, global = true, value_name = "N", default_value_t = 8)]
+    pub max_contexts: usize,
     /// The kubeconfig cluster to use
     #[arg(long, global = true, hide_short_help = true, hide_long_help = true)]
     pub cluster: Option<String>,

@@ -383,7 +383,7 @@ fn note_text(note: &Note) -> String {
 }
 
 /// `why`: one diagnosis per target.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct WhyReport {
     pub api_version: &'static str,
@@ -393,6 +393,14 @@ pub struct WhyReport {
     pub summary: Option<Summary>,
     pub items: Vec<crate::diagnose::Diagnosis>,
     pub incomplete: Vec<Incomplete>,
+}
+
+impl WhyReport {
+    /// Every command it suggests aimed at `context` (`kubectl --context
+    /// NAME …`): asked with `--context`, or of a fleet.
+    pub fn aim_at(&mut self, context: &str) {
+        self.items.iter_mut().for_each(|d| d.aim_at(context));
+    }
 }
 
 /// `8 of 12 root objects not converged: 3 Failed, 5 Progressing`.

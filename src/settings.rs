@@ -48,6 +48,56 @@ pub struct Settings {
     /// The answer stays live (`--watch`, `wait`): the first reads are kept
     /// for the watches to start from.
     pub live: bool,
+    /// `--contexts`, `--all-contexts`: the same question asked of many
+    /// contexts (`commands/fleet.rs`).
+    pub fleet: Option<FleetAsk>,
+}
+
+/// Which contexts a fleet answer asks, and how many at once.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FleetAsk {
+    /// Names and shell globs; empty: every context of the kubeconfig.
+    pub patterns: Vec<String>,
+    /// `--max-contexts`: at most this many contexts are asked at once.
+    pub parallel: usize,
+}
+
+/// The fleet the flags ask for, or `None` for one context.
+fn fleet_of(args: &GlobalArgs) -> Result<Option<FleetAsk>, String> {
+    let patterns: Vec<String> = args
+        .contexts
+        .iter()
+        .map(|p| p.trim().to_string())
+        .filter(|p| !p.is_empty())
+        .collect();
+    if !args.all_contexts && patterns.is_empty() {
+        if !args.contexts.is_empty() {
+            return Err(
+                "--contexts needs at least one context name or glob, e.g. --contexts 'prod-*'"
+                    .into(),
+            );
+        }
+        return Ok(None);
+    }
+    let one_cluster = [
+        ("--snapshot", args.snapshot.is_some()),
+        ("--server", args.server.is_some()),
+        ("--cluster", args.cluster.is_some()),
+        ("--user", args.user.is_some()),
+        ("--token", args.token.is_some()),
+    ];
+    if let Some((flag, _)) = one_cluster.iter().find(|(_, given)| *given) {
+        return Err(format!(
+            "{flag} names one cluster or user, and --contexts asks each context with its own: drop one of them"
+        ));
+    }
+    if args.max_contexts == 0 {
+        return Err("--max-contexts must be at least 1".into());
+    }
+    Ok(Some(FleetAsk {
+        patterns,
+        parallel: args.max_contexts,
+    }))
 }
 
 /// kubectl's connection flags, each request bounded by `request_timeout`:
@@ -221,6 +271,7 @@ impl Settings {
             health_rules: args.health_rules.clone(),
             rules: RuleSet::builtin(),
             live: false,
+            fleet: fleet_of(args)?,
         })
     }
 }

@@ -32,6 +32,15 @@ pub enum Subject {
 }
 
 impl Subject {
+    /// `sweep` when no target is named, else the named targets.
+    pub fn of(specs: &[crate::targets::TargetSpec], sweep: Subject) -> Subject {
+        if specs.is_empty() {
+            sweep
+        } else {
+            Subject::Named
+        }
+    }
+
     /// The answer is a sweep of the scope's roots.
     pub fn is_sweep(self) -> bool {
         self != Subject::Named

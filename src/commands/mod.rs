@@ -3,6 +3,7 @@
 
 pub mod completion;
 pub mod controllers;
+mod fleet;
 mod frame;
 mod load;
 pub mod rules;
@@ -58,12 +59,15 @@ pub async fn run(cli: Cli) -> anyhow::Result<Outcome> {
     };
     settings.live = watching || matches!(command, Command::Wait(_));
     if matches!(settings.view.output, Shape::Dot | Shape::Mermaid)
-        && (watching || !matches!(command, Command::Tree(_)))
+        && (watching || settings.fleet.is_some() || !matches!(command, Command::Tree(_)))
     {
         return Err(UsageError(
-            "-o dot and -o mermaid draw the trees of one answer: use them with tree, without --watch, e.g. `kubectl reconcile tree deploy/web -o dot`".into(),
+            "-o dot and -o mermaid draw the trees of one answer: use them with tree, without --watch or --contexts, e.g. `kubectl reconcile tree deploy/web -o dot`".into(),
         )
         .into());
+    }
+    if settings.fleet.is_some() {
+        fleet_refusals(&command, watching)?;
     }
     if !watching {
         let limit = match &command {
@@ -89,10 +93,21 @@ pub async fn run(cli: Cli) -> anyhow::Result<Outcome> {
                 watch: args.watch,
             };
             let specs = target_specs(&args.targets, &mut settings)?;
+            if settings.fleet.is_some() {
+                let deadline = settings.deadline;
+                return fleet::each(&settings, "tree", deadline, |one, _| {
+                    let specs = &specs;
+                    async move { tree::run(&one, specs, flags).await }
+                })
+                .await;
+            }
             tree::run(&settings, &specs, flags).await
         }
         Command::Status(args) => {
             let specs = target_specs(&args.targets, &mut settings)?;
+            if settings.fleet.is_some() {
+                return status::fleet(&settings, &specs).await;
+            }
             status::run(&settings, &specs, frame::Shown::watching(args.watch)).await
         }
         Command::Why(args) => {
@@ -114,6 +129,15 @@ pub async fn run(cli: Cli) -> anyhow::Result<Outcome> {
                 }
                 None => None,
             };
+            if settings.fleet.is_some() {
+                let deadline = settings.deadline;
+                let verbose = args.verbose;
+                return fleet::each(&settings, "why", deadline, |one, _| {
+                    let specs = &specs;
+                    async move { why::run(&one, specs, frame::Shown::Once, verbose, None).await }
+                })
+                .await;
+            }
             why::run(
                 &settings,
                 &specs,
@@ -121,6 +145,13 @@ pub async fn run(cli: Cli) -> anyhow::Result<Outcome> {
                 args.verbose,
                 capture,
             )
+            .await
+        }
+        Command::Controllers if settings.fleet.is_some() => {
+            let deadline = settings.deadline;
+            fleet::each(&settings, "controllers", deadline, |one, _| async move {
+                controllers::run(&one).await
+            })
             .await
         }
         Command::Controllers => controllers::run(&settings).await,
@@ -152,6 +183,25 @@ pub async fn run(cli: Cli) -> anyhow::Result<Outcome> {
                 .capture
                 .clone()
                 .map(|path| (path, capture_command(&settings, "wait", &args.targets)));
+            if settings.fleet.is_some() {
+                let deadline = timeout + settings.deadline;
+                let board = wait::Board::shared();
+                return fleet::each(&settings, "wait", deadline, |one, member| {
+                    let specs = &specs;
+                    let seat = wait::Seat::at(&board, &member.name);
+                    let want = args.for_;
+                    async move {
+                        let wait = wait::Wait {
+                            want,
+                            timeout,
+                            failure_grace: grace,
+                            capture: None,
+                        };
+                        wait::run_seated(&one, specs, wait, Some(seat)).await
+                    }
+                })
+                .await;
+            }
             wait::run(
                 &settings,
                 &specs,
@@ -172,6 +222,30 @@ pub async fn run(cli: Cli) -> anyhow::Result<Outcome> {
         }
         Command::Completion(args) => completion::run(&args),
         Command::Rules => Ok(rules::run(&settings)),
+    }
+}
+
+/// What a fleet answer (`--contexts`, `--all-contexts`) does not do, with
+/// what to do instead.
+fn fleet_refusals(command: &Command, watching: bool) -> Result<(), UsageError> {
+    let refused = match command {
+        _ if watching => Some(
+            "--watch follows one context: drop --contexts (or --all-contexts), or run a watch per context with --context",
+        ),
+        Command::Snapshot(_) => {
+            Some("a snapshot captures one context: run it per context with --context NAME")
+        }
+        Command::Why(a) if a.capture.is_some() => Some(
+            "--capture captures one context: run `why --capture` per context with --context NAME",
+        ),
+        Command::Wait(a) if a.capture.is_some() => Some(
+            "--capture captures one context: run `wait --capture` per context with --context NAME",
+        ),
+        _ => None,
+    };
+    match refused {
+        Some(text) => Err(UsageError(text.into())),
+        None => Ok(()),
     }
 }
 

@@ -9,6 +9,7 @@ use crate::settings::Settings;
 use crate::source::live::Mode;
 use crate::targets::TargetSpec;
 
+#[derive(Debug, Clone, Copy)]
 pub struct TreeFlags {
     pub owners: bool,
     pub all: bool,

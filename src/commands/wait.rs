@@ -75,6 +75,17 @@ pub struct Wait {
 }
 
 pub async fn run(settings: &Settings, specs: &[TargetSpec], wait: Wait) -> anyhow::Result<Outcome> {
+    run_seated(settings, specs, wait, None).await
+}
+
+/// [`run`], its progress drawn on the fleet's one line when `seat` is
+/// given (`wait --contexts`).
+pub async fn run_seated(
+    settings: &Settings,
+    specs: &[TargetSpec],
+    wait: Wait,
+    seat: Option<Seat>,
+) -> anyhow::Result<Outcome> {
     let capture = wait
         .capture
         .as_ref()
@@ -116,6 +127,7 @@ pub async fn run(settings: &Settings, specs: &[TargetSpec], wait: Wait) -> anyho
     };
     let mut targets = loaded.fetched.targets;
     let mut progress = Progress::stderr();
+    progress.seat = seat;
     let mut said: HashSet<String> = HashSet::new();
     let mut asked_gone: HashSet<String> = HashSet::new();
     loop {
@@ -537,6 +549,15 @@ async fn diagnose(
 
 /// The diagnosis as the wait's answer: exit 1.
 fn shown(settings: &Settings, report: &WhyReport, now: jiff::Timestamp) -> Outcome {
+    let mut aimed;
+    let report = match &settings.connection.context {
+        Some(context) => {
+            aimed = report.clone();
+            aimed.aim_at(context);
+            &aimed
+        }
+        None => report,
+    };
     let stdout = match &settings.view.output {
         shape if !shape.is_document() => render::why::render(
             report,
@@ -563,6 +584,69 @@ struct Progress<E: Write> {
     width: usize,
     last: String,
     last_secs: u64,
+    /// A context's place on the fleet's line, which draws instead.
+    seat: Option<Seat>,
+}
+
+/// The one progress line of a fleet's wait: what each context still
+/// waits for, and each context's own error and warning lines prefixed
+/// with its name.
+pub struct Board {
+    progress: Progress<std::io::Stderr>,
+    waiting: std::collections::BTreeMap<String, (usize, String)>,
+    started: std::time::Instant,
+}
+
+impl Board {
+    pub fn shared() -> std::rc::Rc<std::cell::RefCell<Board>> {
+        std::rc::Rc::new(std::cell::RefCell::new(Board {
+            progress: Progress::stderr(),
+            waiting: std::collections::BTreeMap::new(),
+            started: std::time::Instant::now(),
+        }))
+    }
+
+    fn show(&mut self, context: &str, count: usize, parts: String) {
+        self.waiting.insert(context.to_string(), (count, parts));
+        let count: usize = self.waiting.values().map(|(n, _)| n).sum();
+        let parts: Vec<String> = self
+            .waiting
+            .iter()
+            .map(|(c, (_, p))| format!("{c}: {p}"))
+            .collect();
+        let line = render::escape(&format!(
+            "waiting for {count} in {} contexts: {}",
+            self.waiting.len(),
+            parts.join(" | ")
+        ))
+        .into_owned();
+        let elapsed = self.started.elapsed();
+        self.progress.draw(line, elapsed);
+    }
+}
+
+/// A context's place on the fleet's [`Board`].
+pub struct Seat {
+    board: std::rc::Rc<std::cell::RefCell<Board>>,
+    context: String,
+}
+
+impl Drop for Seat {
+    /// A context whose wait has ended waits for nothing more.
+    fn drop(&mut self) {
+        if let Ok(mut board) = self.board.try_borrow_mut() {
+            board.waiting.remove(&self.context);
+        }
+    }
+}
+
+impl Seat {
+    pub fn at(board: &std::rc::Rc<std::cell::RefCell<Board>>, context: &str) -> Seat {
+        Seat {
+            board: board.clone(),
+            context: context.to_string(),
+        }
+    }
 }
 
 impl Progress<std::io::Stderr> {
@@ -586,6 +670,7 @@ impl<E: Write> Progress<E> {
             width,
             last: String::new(),
             last_secs: 0,
+            seat: None,
         }
     }
 
@@ -613,12 +698,24 @@ impl<E: Write> Progress<E> {
                 )
             })
             .collect();
+        if let Some(seat) = &self.seat {
+            seat.board
+                .borrow_mut()
+                .show(&seat.context, pending.len(), parts.join("; "));
+            return;
+        }
         let line = render::escape(&format!(
             "waiting for {}: {}",
             pending.len(),
             parts.join("; ")
         ))
         .into_owned();
+        self.draw(line, elapsed);
+    }
+
+    /// Draws `line` unless it is what is drawn already (on a terminal, in
+    /// the same second).
+    fn draw(&mut self, line: String, elapsed: Duration) {
         if line == self.last && (!self.terminal || elapsed.as_secs() == self.last_secs) {
             return;
         }
@@ -639,6 +736,12 @@ impl<E: Write> Progress<E> {
 
     /// Takes the progress line off a terminal, before the answer.
     fn clear(&mut self) {
+        if let Some(seat) = &self.seat {
+            let mut board = seat.board.borrow_mut();
+            board.waiting.remove(&seat.context);
+            board.progress.clear();
+            return;
+        }
         if self.terminal && !self.last.is_empty() {
             let _ = write!(self.err, "\r\x1b[K");
             let _ = self.err.flush();
@@ -649,6 +752,11 @@ impl<E: Write> Progress<E> {
     /// A line of its own on stderr (`error: …`, `warning: …`), the
     /// progress line cleared first; it is drawn again at the next look.
     fn say(&mut self, line: &str) {
+        if let Some(seat) = &self.seat {
+            let line = format!("{}: {line}", render::escape(&seat.context));
+            seat.board.borrow_mut().progress.say(&line);
+            return;
+        }
         self.clear();
         let _ = writeln!(self.err, "{line}");
         let _ = self.err.flush();

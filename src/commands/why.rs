@@ -116,6 +116,11 @@ pub fn frame(
     } else {
         WhyReport::build(snap, &targets)
     };
+    // Steps run against the context asked for, not whichever is current.
+    let mut report = report;
+    if let Some(context) = &settings.connection.context {
+        report.aim_at(context);
+    }
     let style = Style {
         color: settings.color,
     };

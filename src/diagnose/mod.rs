@@ -48,6 +48,27 @@ pub struct ConditionView {
     pub lagging: bool,
 }
 
+/// `command` aimed at `context`: `kubectl --context NAME …` (kubectl's
+/// plugins, such as `kubectl argo rollouts`, take the flag too). Other
+/// commands are left as they are.
+pub fn in_context(command: &str, context: &str) -> String {
+    match command.strip_prefix("kubectl ") {
+        Some(rest) => format!("kubectl --context {} {rest}", shell_word(context)),
+        None => command.to_string(),
+    }
+}
+
+/// `word` as one shell word: as it is when it holds only safe characters,
+/// else in single quotes.
+fn shell_word(word: &str) -> String {
+    let safe = |c: char| c.is_ascii_alphanumeric() || "_-./:@=+,".contains(c);
+    if !word.is_empty() && word.chars().all(safe) {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
+}
+
 /// Everything `why` says about one target.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -462,5 +483,43 @@ fn events_note(snap: &Judged<'_>, target: &Object) -> String {
             gap.error
         ),
         None => NO_EVENTS.to_string(),
+    }
+}
+
+impl Diagnosis {
+    /// Every command it suggests aimed at `context` ([`in_context`]): the
+    /// steps' commands, and those quoted in findings (`` `kubectl …` ``).
+    pub fn aim_at(&mut self, context: &str) {
+        for step in &mut self.next_steps {
+            for command in &mut step.commands {
+                *command = in_context(command, context);
+            }
+        }
+        let quoted = format!("`kubectl --context {} ", shell_word(context));
+        for finding in &mut self.findings {
+            finding.message = finding.message.replace("`kubectl ", &quoted);
+        }
+    }
+}
+
+#[cfg(test)]
+mod context_tests {
+    use super::in_context;
+
+    #[test]
+    fn commands_are_aimed_at_the_context_asked() {
+        assert_eq!(
+            in_context("kubectl -n shop rollout undo deployment/web", "prod-eu"),
+            "kubectl --context prod-eu -n shop rollout undo deployment/web"
+        );
+        assert_eq!(
+            in_context("kubectl get nodes", "arn:aws:eks:eu-west-1:1:cluster/web"),
+            "kubectl --context arn:aws:eks:eu-west-1:1:cluster/web get nodes"
+        );
+        assert_eq!(
+            in_context("kubectl get nodes", "it's mine"),
+            "kubectl --context 'it'\\''s mine' get nodes"
+        );
+        assert_eq!(in_context("helm rollback web", "prod"), "helm rollback web");
     }
 }

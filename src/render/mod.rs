@@ -38,18 +38,29 @@ fn since_text(item: &Item, now: Timestamp) -> String {
 /// The footer that says what could not be read, so a partial answer is
 /// never mistaken for a whole one.
 pub fn footer(incomplete: &[Incomplete], style: Style) -> String {
-    if incomplete.is_empty() {
-        return String::new();
-    }
-    let mut out = style.bold("\nIncomplete: this answer leaves out what could not be read:\n");
-    for gap in incomplete {
+    footer_of(incomplete.iter().map(|gap| (None, gap)), style)
+}
+
+/// [`footer`] of a fleet answer: each gap with the context it is in.
+pub fn footer_of<'a>(
+    gaps: impl IntoIterator<Item = (Option<&'a str>, &'a Incomplete)>,
+    style: Style,
+) -> String {
+    let mut out = String::new();
+    for (context, gap) in gaps {
+        if out.is_empty() {
+            out = style.bold("\nIncomplete: this answer leaves out what could not be read:\n");
+        }
         let place = gap
             .namespace
             .as_deref()
             .map(|ns| format!(" in namespace {}", escape(ns)))
             .unwrap_or_default();
+        let context = context
+            .map(|c| format!(" of context {}", escape(c)))
+            .unwrap_or_default();
         out.push_str(&format!(
-            "  - {}{place}: {}\n",
+            "  - {}{place}{context}: {}\n",
             escape(&gap.resource),
             escape(&gap.error)
         ));

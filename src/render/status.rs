@@ -29,6 +29,26 @@ pub fn render(report: &StatusReport, opts: &StatusOptions) -> String {
         .map(|i| i.object.namespace.as_deref())
         .collect();
     let show_ns = opts.all_namespaces || namespaces.len() > 1;
+    let rows = rows(report, opts, show_ns);
+    let mut out = if report.items.is_empty() {
+        "No objects found.\n".to_string()
+    } else {
+        lay_out_table(None, columns(opts, show_ns), rows, opts)
+    };
+    out.push_str(&footer(&report.incomplete, opts.style));
+    out
+}
+
+/// The table's header, and which column is MESSAGE (it gives way to the
+/// width).
+pub struct Columns {
+    pub header: Vec<String>,
+    pub message: usize,
+}
+
+/// The columns of the status table for these flags, NAMESPACE first when
+/// `show_ns`.
+pub fn columns(opts: &StatusOptions, show_ns: bool) -> Columns {
     let wide = opts.view.output == Shape::Wide;
     let mut header: Vec<String> = Vec::new();
     if show_ns {
@@ -40,13 +60,66 @@ pub fn render(report: &StatusReport, opts: &StatusOptions) -> String {
     }
     header.extend(opts.view.label_columns.iter().map(|k| label_header(k)));
     // MESSAGE gives way to the width; LABELS comes last, as in kubectl.
-    let message_col = header.len();
+    let message = header.len();
     header.push("MESSAGE".into());
     if opts.view.show_labels {
         header.push("LABELS".into());
     }
+    Columns { header, message }
+}
+
+/// The table laid out to the width (`-o wide` prints messages whole, as
+/// kubectl's wide output does), with a first CONTEXT column when a fleet
+/// is asked (each row's first cell is then its context).
+pub fn lay_out_table(
+    context: Option<&str>,
+    columns: Columns,
+    rows: Vec<Vec<Cell>>,
+    opts: &StatusOptions,
+) -> String {
+    let mut header: Vec<&str> = context.into_iter().collect();
+    header.extend(columns.header.iter().map(String::as_str));
+    let message = columns.message + usize::from(context.is_some());
+    let width = if opts.view.output == Shape::Wide {
+        None
+    } else {
+        opts.width
+    };
+    super::layout::without_header(
+        table_shrinking(&header, rows, width, message),
+        opts.view.no_headers,
+    )
+}
+
+/// A row that stands for a whole context that gave no answer (it could
+/// not be reached, its credentials failed, nothing could be read): the
+/// verdict Unknown, the reason, and what failed as the message.
+pub fn unanswered_row(
+    opts: &StatusOptions,
+    show_ns: bool,
+    reason: &str,
+    message: &str,
+) -> Vec<Cell> {
+    let columns = columns(opts, show_ns);
     let style = opts.style;
-    let rows = report
+    let mut cells: Vec<Cell> = (0..columns.header.len())
+        .map(|_| Cell::plain(String::new()))
+        .collect();
+    let name = usize::from(show_ns);
+    cells[name] = Cell::plain("-");
+    cells[name + 1] = Cell::painted(Verdict::Unknown.as_str(), move |s| {
+        style.verdict(Verdict::Unknown, s)
+    });
+    cells[name + 2] = Cell::plain(escape(reason).into_owned());
+    cells[columns.message] = Cell::plain(escape(message).into_owned());
+    cells
+}
+
+/// A row per item, NAMESPACE first when `show_ns`.
+pub fn rows(report: &StatusReport, opts: &StatusOptions, show_ns: bool) -> Vec<Vec<Cell>> {
+    let wide = opts.view.output == Shape::Wide;
+    let style = opts.style;
+    report
         .items
         .iter()
         .map(|item| {
@@ -102,20 +175,7 @@ pub fn render(report: &StatusReport, opts: &StatusOptions) -> String {
             }
             cells
         })
-        .collect();
-    let mut out = if report.items.is_empty() {
-        "No objects found.\n".to_string()
-    } else {
-        let header: Vec<&str> = header.iter().map(String::as_str).collect();
-        // `-o wide` prints messages whole, as kubectl's wide output does.
-        let width = if wide { None } else { opts.width };
-        super::layout::without_header(
-            table_shrinking(&header, rows, width, message_col),
-            opts.view.no_headers,
-        )
-    };
-    out.push_str(&footer(&report.incomplete, style));
-    out
+        .collect()
 }
 
 fn object_of<'a>(snap: Option<&'a Snapshot>, item: &Item) -> Option<&'a Object> {

@@ -184,7 +184,7 @@ pub async fn connect(conn: &Connection) -> anyhow::Result<Connected> {
     })
 }
 
-fn read_kubeconfig(conn: &Connection) -> anyhow::Result<Kubeconfig> {
+pub(crate) fn read_kubeconfig(conn: &Connection) -> anyhow::Result<Kubeconfig> {
     match &conn.kubeconfig {
         Some(path) => Kubeconfig::read_from(path).map_err(|e| {
             anyhow::anyhow!(
@@ -263,7 +263,7 @@ fn server_uri(server: &str) -> anyhow::Result<http::Uri> {
 }
 
 /// A server address as typed, with any `user:password@` masked.
-fn without_userinfo_text(server: &str) -> String {
+pub(crate) fn without_userinfo_text(server: &str) -> String {
     match server.split_once("://") {
         Some((scheme, rest)) => match rest.split('/').next().and_then(|a| a.rsplit_once('@')) {
             Some((_, host)) => format!(

@@ -7,6 +7,7 @@ pub mod api;
 pub mod builder;
 pub mod client;
 pub mod completion;
+pub mod contexts;
 pub mod crawl;
 pub mod credential;
 pub mod discovery;
