@@ -88,6 +88,10 @@ async fn fetch(request: &Request) -> Vec<Candidate> {
     match &request.source {
         Source::Namespaces => plain(lookups::namespaces(&conn).await),
         Source::Contexts => plain(lookups::kubeconfig_names(&conn).contexts),
+        Source::ContextList => plain(context_list(
+            &request.partial,
+            lookups::kubeconfig_names(&conn).contexts,
+        )),
         Source::Clusters => plain(lookups::kubeconfig_names(&conn).clusters),
         Source::Users => plain(lookups::kubeconfig_names(&conn).users),
         Source::Types => {
@@ -107,6 +111,18 @@ async fn fetch(request: &Request) -> Vec<Candidate> {
     }
 }
 
+/// `--contexts a,b,c`: the words before the last comma as given, then
+/// each context not among them.
+fn context_list(partial: &str, contexts: Vec<String>) -> Vec<String> {
+    let done = partial.rfind(',').map_or("", |i| &partial[..=i]);
+    let given: Vec<&str> = done.split(',').collect();
+    contexts
+        .into_iter()
+        .filter(|c| !given.contains(&c.as_str()))
+        .map(|c| format!("{done}{c}"))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -116,6 +132,19 @@ mod tests {
         root.build();
         let words: Vec<String> = words.iter().map(|w| w.to_string()).collect();
         protocol::parse(&root, &words)
+    }
+
+    #[test]
+    fn context_lists_offer_the_contexts_not_given_yet() {
+        let all = || vec!["dev".to_string(), "prod-eu".into(), "prod-us".into()];
+        assert_eq!(
+            super::context_list("", all()),
+            ["dev", "prod-eu", "prod-us"]
+        );
+        assert_eq!(
+            super::context_list("prod-eu,p", all()),
+            ["prod-eu,dev", "prod-eu,prod-us"]
+        );
     }
 
     #[test]

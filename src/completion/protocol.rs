@@ -59,6 +59,9 @@ pub enum Source {
     Nothing,
     Namespaces,
     Contexts,
+    /// A comma-separated list of contexts (`--contexts a,b,`): the words
+    /// already given, then each context not among them.
+    ContextList,
     Clusters,
     Users,
     /// Resource types, from discovery (or the snapshot's kinds).
@@ -269,6 +272,7 @@ fn value_source(arg: &Arg) -> Source {
     match arg.get_id().as_str() {
         "namespace" => return Source::Namespaces,
         "context" => return Source::Contexts,
+        "contexts" => return Source::ContextList,
         "cluster" => return Source::Clusters,
         "user" => return Source::Users,
         _ => {}
@@ -398,6 +402,7 @@ pub fn answer(request: &Request, candidates: &[Candidate]) -> String {
             request.source,
             Source::Namespaces
                 | Source::Contexts
+                | Source::ContextList
                 | Source::Clusters
                 | Source::Users
                 | Source::Types
@@ -548,6 +553,8 @@ mod tests {
         assert_eq!(values(&req("-n")), vec!["-n"]);
         assert_eq!(req("tree --namespace ").source, Source::Namespaces);
         assert_eq!(req("--context ").source, Source::Contexts);
+        assert_eq!(req("status --contexts ").source, Source::ContextList);
+        assert_eq!(req("status --contexts=a,").source, Source::ContextList);
         assert_eq!(req("status --cluster ").source, Source::Clusters);
         assert_eq!(req("status --user ").source, Source::Users);
         assert_eq!(req("tree --kubeconfig ").source, Source::Files);

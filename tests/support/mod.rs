@@ -109,6 +109,34 @@ pub fn cluster() -> &'static Cluster {
     })
 }
 
+/// The kubeconfig of the fleet test bed (`tests/cluster/fleet up`): the
+/// contexts `main`, `fleet-b` and `fleet-c` (three control planes, as
+/// cluster-admin), `closed` (a closed port) and `forbidden` (the main
+/// cluster as a user with no rights). Started on first use.
+pub fn fleet() -> &'static Path {
+    static FLEET: OnceLock<PathBuf> = OnceLock::new();
+    FLEET.get_or_init(|| {
+        cluster();
+        let out = Command::new(repo_root().join("tests/cluster/fleet"))
+            .arg("up")
+            .stderr(Stdio::inherit())
+            .output()
+            .expect("run tests/cluster/fleet up");
+        assert!(
+            out.status.success(),
+            "tests/cluster/fleet up failed ({}); see its output above",
+            out.status
+        );
+        let text = String::from_utf8_lossy(&out.stdout);
+        text.lines()
+            .find_map(|l| l.strip_prefix("FLEET_KUBECONFIG="))
+            .map(PathBuf::from)
+            .unwrap_or_else(|| {
+                panic!("tests/cluster/fleet up printed no FLEET_KUBECONFIG= line:\n{text}")
+            })
+    })
+}
+
 /// Runs the real `kubectl` against the test cluster with the given kubeconfig.
 pub fn kubectl_as(kubeconfig: &Path, args: &[&str], stdin: Option<&str>) -> Run {
     let mut cmd = Cmd::new("kubectl")
