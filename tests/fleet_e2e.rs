@@ -167,6 +167,17 @@ fn status_of_a_fleet_has_a_context_column_and_says_which_contexts_gave_no_answer
         all.stdout
     );
 
+    // --all-contexts: the same five.
+    let every = fleet(&["status", "-n", &ns.name, "--all-contexts"]);
+    assert_eq!(every.code, 1, "{}{}", every.stdout, every.stderr);
+    let contexts: Vec<&str> = every
+        .stdout
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    assert_eq!(contexts, order, "{}", every.stdout);
+
     // Every context answered and every row converged: 0. None answered: 2.
     let well = fleet(&["status", "-n", &ns.name, "--contexts", "main,fleet-*"]);
     assert_eq!(well.code, 0, "{}{}", well.stdout, well.stderr);

@@ -81,6 +81,14 @@ pub async fn run(cli: Cli) -> anyhow::Result<Outcome> {
         let locations = crate::rules::sources::Locations::from_env(settings.health_rules.clone());
         settings.rules = crate::rules::sources::load(&locations)?;
     }
+    if settings.fleet.is_some() {
+        return fleet::run(command, settings).await;
+    }
+    run_one(command, settings).await
+}
+
+/// The command asked of one context (or a snapshot).
+async fn run_one(command: Command, mut settings: Settings) -> anyhow::Result<Outcome> {
     match command {
         Command::Options => Ok(Outcome {
             stdout: crate::cli::options_page(),
@@ -93,21 +101,10 @@ pub async fn run(cli: Cli) -> anyhow::Result<Outcome> {
                 watch: args.watch,
             };
             let specs = target_specs(&args.targets, &mut settings)?;
-            if settings.fleet.is_some() {
-                let deadline = settings.deadline;
-                return fleet::each(&settings, "tree", deadline, |one, _| {
-                    let specs = &specs;
-                    async move { tree::run(&one, specs, flags).await }
-                })
-                .await;
-            }
             tree::run(&settings, &specs, flags).await
         }
         Command::Status(args) => {
             let specs = target_specs(&args.targets, &mut settings)?;
-            if settings.fleet.is_some() {
-                return status::fleet(&settings, &specs).await;
-            }
             status::run(&settings, &specs, frame::Shown::watching(args.watch)).await
         }
         Command::Why(args) => {
@@ -129,15 +126,6 @@ pub async fn run(cli: Cli) -> anyhow::Result<Outcome> {
                 }
                 None => None,
             };
-            if settings.fleet.is_some() {
-                let deadline = settings.deadline;
-                let verbose = args.verbose;
-                return fleet::each(&settings, "why", deadline, |one, _| {
-                    let specs = &specs;
-                    async move { why::run(&one, specs, frame::Shown::Once, verbose, None).await }
-                })
-                .await;
-            }
             why::run(
                 &settings,
                 &specs,
@@ -147,61 +135,14 @@ pub async fn run(cli: Cli) -> anyhow::Result<Outcome> {
             )
             .await
         }
-        Command::Controllers if settings.fleet.is_some() => {
-            let deadline = settings.deadline;
-            fleet::each(&settings, "controllers", deadline, |one, _| async move {
-                controllers::run(&one).await
-            })
-            .await
-        }
         Command::Controllers => controllers::run(&settings).await,
         Command::Wait(args) => {
-            // 0 is kubectl's "check once": the state is read, judged, and
-            // the wait ends at once (exit 1 with the diagnosis if pending).
-            let timeout = crate::settings::parse_duration(&args.timeout)
-                .map_err(|e| UsageError(format!("--timeout {e}")))?;
-            let grace = match (&args.failure_grace, args.fail_fast) {
-                (_, true) => Some(std::time::Duration::ZERO),
-                (Some(g), false) => Some(
-                    crate::settings::parse_duration(g)
-                        .map_err(|e| UsageError(format!("--failure-grace {e}")))?,
-                ),
-                (None, false) => None,
-            };
-            let grace = grace
-                .map(jiff::SignedDuration::try_from)
-                .transpose()
-                .map_err(|_| UsageError("--failure-grace is too long".into()))?;
-            if args.targets.targets.is_empty() && args.targets.selector.is_some() {
-                return Err(UsageError(
-                    "wait's selector (-l) needs a TYPE, e.g. `wait deployments -l app=web`".into(),
-                )
-                .into());
-            }
+            let (timeout, grace) = wait_flags(&args)?;
             let specs = target_specs(&args.targets, &mut settings)?;
             let capture = args
                 .capture
                 .clone()
                 .map(|path| (path, capture_command(&settings, "wait", &args.targets)));
-            if settings.fleet.is_some() {
-                let deadline = timeout + settings.deadline;
-                let board = wait::Board::shared();
-                return fleet::each(&settings, "wait", deadline, |one, member| {
-                    let specs = &specs;
-                    let seat = wait::Seat::at(&board, &member.name);
-                    let want = args.for_;
-                    async move {
-                        let wait = wait::Wait {
-                            want,
-                            timeout,
-                            failure_grace: grace,
-                            capture: None,
-                        };
-                        wait::run_seated(&one, specs, wait, Some(seat)).await
-                    }
-                })
-                .await;
-            }
             wait::run(
                 &settings,
                 &specs,
@@ -210,6 +151,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<Outcome> {
                     timeout,
                     failure_grace: grace,
                     capture,
+                    seat: None,
                 },
             )
             .await
@@ -223,6 +165,35 @@ pub async fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Completion(args) => completion::run(&args),
         Command::Rules => Ok(rules::run(&settings)),
     }
+}
+
+/// `wait`'s `--timeout`, and how long new pods may fail hard (`--fail-fast`,
+/// `--failure-grace`; `None`: the default).
+pub(super) fn wait_flags(
+    args: &crate::cli::WaitArgs,
+) -> Result<(std::time::Duration, Option<jiff::SignedDuration>), UsageError> {
+    // 0 is kubectl's "check once": the state is read, judged, and
+    // the wait ends at once (exit 1 with the diagnosis if pending).
+    let timeout = crate::settings::parse_duration(&args.timeout)
+        .map_err(|e| UsageError(format!("--timeout {e}")))?;
+    let grace = match (&args.failure_grace, args.fail_fast) {
+        (_, true) => Some(std::time::Duration::ZERO),
+        (Some(g), false) => Some(
+            crate::settings::parse_duration(g)
+                .map_err(|e| UsageError(format!("--failure-grace {e}")))?,
+        ),
+        (None, false) => None,
+    };
+    let grace = grace
+        .map(jiff::SignedDuration::try_from)
+        .transpose()
+        .map_err(|_| UsageError("--failure-grace is too long".into()))?;
+    if args.targets.targets.is_empty() && args.targets.selector.is_some() {
+        return Err(UsageError(
+            "wait's selector (-l) needs a TYPE, e.g. `wait deployments -l app=web`".into(),
+        ));
+    }
+    Ok((timeout, grace))
 }
 
 /// What a fleet answer (`--contexts`, `--all-contexts`) does not do, with
@@ -286,7 +257,10 @@ fn capture_command(settings: &Settings, command: &str, args: &TargetArgs) -> Str
 
 /// The targets as the user spelled them. `-l` alone (no TYPE, no `-f`)
 /// filters a sweep's roots: kept in `settings.sweep_labels`.
-fn target_specs(args: &TargetArgs, settings: &mut Settings) -> Result<Vec<TargetSpec>, UsageError> {
+pub(super) fn target_specs(
+    args: &TargetArgs,
+    settings: &mut Settings,
+) -> Result<Vec<TargetSpec>, UsageError> {
     let mut specs = targets::parse(&args.targets, args.selector.as_deref()).map_err(UsageError)?;
     if args.targets.is_empty() {
         match (&args.selector, args.files.is_empty()) {

@@ -72,35 +72,34 @@ pub struct Wait {
     /// `--capture`: where to write the diagnosis's capture, and the command
     /// it names.
     pub capture: Option<(std::path::PathBuf, String)>,
+    /// A context's place on a fleet's one progress line (`--contexts`).
+    pub seat: Option<Seat>,
+}
+
+fn needs_live() -> UsageError {
+    UsageError("wait needs a live cluster: a snapshot does not change".into())
+}
+
+/// A wait needs a target and a live cluster.
+fn check_asked(settings: &Settings, specs: &[TargetSpec]) -> Result<(), UsageError> {
+    if specs.is_empty() {
+        return Err(UsageError(
+            "wait needs a target, e.g. `wait deploy/web` or `wait -f k8s/`".into(),
+        ));
+    }
+    if settings.snapshot.is_some() {
+        return Err(needs_live());
+    }
+    Ok(())
 }
 
 pub async fn run(settings: &Settings, specs: &[TargetSpec], wait: Wait) -> anyhow::Result<Outcome> {
-    run_seated(settings, specs, wait, None).await
-}
-
-/// [`run`], its progress drawn on the fleet's one line when `seat` is
-/// given (`wait --contexts`).
-pub async fn run_seated(
-    settings: &Settings,
-    specs: &[TargetSpec],
-    wait: Wait,
-    seat: Option<Seat>,
-) -> anyhow::Result<Outcome> {
     let capture = wait
         .capture
         .as_ref()
         .map(|(p, c)| (p.as_path(), c.as_str()));
     let (want, timeout, failure_grace) = (wait.want, wait.timeout, wait.failure_grace);
-    if specs.is_empty() {
-        return Err(UsageError(
-            "wait needs a target, e.g. `wait deploy/web` or `wait -f k8s/`".into(),
-        )
-        .into());
-    }
-    let needs_live = || UsageError("wait needs a live cluster: a snapshot does not change".into());
-    if settings.snapshot.is_some() {
-        return Err(needs_live().into());
-    }
+    check_asked(settings, specs)?;
     let started = tokio::time::Instant::now();
     let (deadline, wait_until) = deadlines(started, timeout, settings.deadline);
     // The trees too: a workload's pods are watched, so a hard failure of
@@ -127,7 +126,7 @@ pub async fn run_seated(
     };
     let mut targets = loaded.fetched.targets;
     let mut progress = Progress::stderr();
-    progress.seat = seat;
+    progress.seat = wait.seat;
     let mut said: HashSet<String> = HashSet::new();
     let mut asked_gone: HashSet<String> = HashSet::new();
     loop {
