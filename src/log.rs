@@ -3,13 +3,28 @@
 //! adds the request headers the tool sets, with credentials masked. The
 //! level is set once by `main`; nothing is logged at 0 (the default).
 
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::time::Duration;
 
 static LEVEL: AtomicU8 = AtomicU8::new(0);
-/// The server's base URL and the headers every request carries.
-static CONNECTION: OnceLock<(String, Vec<(String, String)>)> = OnceLock::new();
+
+/// What the log says of every request on one connection: the server's
+/// base URL and the headers the client adds (credentials masked when
+/// logged). Each client has its own: a fleet answer talks to many servers.
+#[derive(Debug, Clone, Default)]
+pub struct Connection {
+    pub base: String,
+    pub headers: Vec<(String, String)>,
+}
+
+impl Connection {
+    pub fn new(base: &str, headers: Vec<(String, String)>) -> Connection {
+        Connection {
+            base: base.trim_end_matches('/').to_string(),
+            headers,
+        }
+    }
+}
 
 /// Requests: method, URL, status and time.
 pub const REQUESTS: u8 = 6;
@@ -24,24 +39,22 @@ pub fn enabled(level: u8) -> bool {
     LEVEL.load(Ordering::Relaxed) >= level
 }
 
-/// Called once the client is built: the base URL requests are sent to, and
-/// the headers the client adds to each (credentials masked when logged).
-pub fn set_connection(base: &str, headers: Vec<(String, String)>) {
-    let _ = CONNECTION.set((base.trim_end_matches('/').to_string(), headers));
-}
-
 /// After a request: the round-trip line at level 6 (`status`: the HTTP
 /// status as kubectl prints it, or what stopped the request), then at level 8 the
 /// headers it was sent with (printed together, so that concurrent requests
 /// do not interleave).
-pub fn response(method: &str, path: &str, accept: Option<&str>, status: &str, took: Duration) {
+pub fn response(
+    connection: &Connection,
+    method: &str,
+    path: &str,
+    accept: Option<&str>,
+    status: &str,
+    took: Duration,
+) {
     if !enabled(REQUESTS) {
         return;
     }
-    let (base, fixed) = CONNECTION
-        .get()
-        .map(|c| (c.0.as_str(), c.1.as_slice()))
-        .unwrap_or_default();
+    let (base, fixed) = (connection.base.as_str(), connection.headers.as_slice());
     let mut lines = vec![request_line(method, &format!("{base}{path}"), status, took)];
     if enabled(HEADERS) {
         let accept = accept.unwrap_or("application/json");

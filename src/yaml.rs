@@ -18,7 +18,7 @@ use serde_json::{Map, Number, Value};
 
 /// Nodes that aliases may add beyond what the text could hold written out:
 /// room for any manifest's reuse of a few blocks, a few tens of MiB at most.
-pub const ALIAS_NODES: usize = 1_000_000;
+pub const ALIAS_NODES: usize = 250_000;
 
 /// Why a text was not turned into values.
 #[derive(Debug)]

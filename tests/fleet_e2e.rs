@@ -7,12 +7,46 @@
 mod common;
 mod support;
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use support::{Run, kubectl_as, plugin_as, wait_until};
 
 const MEMBERS: [&str; 3] = ["main", "fleet-b", "fleet-c"];
+
+/// How many tests this file has: the last of them to end stops the two
+/// extra control planes, so that they take no CPU from the tests after
+/// (`.ci/run` stops them too, when only some of these ran).
+const TESTS: usize = 8;
+static ENDED: AtomicUsize = AtomicUsize::new(0);
+
+/// The fleet test bed, held by each test while it runs.
+struct Bed;
+
+fn bed() -> Bed {
+    support::fleet();
+    Bed
+}
+
+impl Drop for Bed {
+    fn drop(&mut self) {
+        if ENDED.fetch_add(1, Ordering::SeqCst) + 1 == TESTS {
+            let _ = std::process::Command::new(common::root().join("tests/cluster/fleet"))
+                .arg("down")
+                .status();
+        }
+    }
+}
+
+#[test]
+fn every_test_holds_the_bed_so_the_last_one_stops_it() {
+    let _bed = bed();
+    let source = include_str!("fleet_e2e.rs");
+    let lines = |line: &str| source.lines().filter(|l| l.trim() == line).count();
+    assert_eq!(lines("#[test]"), TESTS, "TESTS counts the tests");
+    assert_eq!(lines("let _bed = bed();"), TESTS, "each test holds the bed");
+}
 
 /// A namespace of the same name in each of the three control planes,
 /// deleted from each when dropped.
@@ -116,6 +150,7 @@ fn row<'a>(out: &'a str, context: &str, name: &str) -> Vec<&'a str> {
 
 #[test]
 fn status_of_a_fleet_has_a_context_column_and_says_which_contexts_gave_no_answer() {
+    let _bed = bed();
     let ns = Namespaces::new("fleet-status");
     for context in MEMBERS {
         ns.apply(context, &web("web", ""));
@@ -204,6 +239,7 @@ fn status_of_a_fleet_has_a_context_column_and_says_which_contexts_gave_no_answer
 
 #[test]
 fn the_fleet_document_carries_the_context_on_every_item_and_matches_the_schema() {
+    let _bed = bed();
     let ns = Namespaces::new("fleet-json");
     ns.apply("main", &web("api", ""));
     ns.apply("fleet-c", &web("api", ""));
@@ -272,6 +308,7 @@ fn the_fleet_document_carries_the_context_on_every_item_and_matches_the_schema()
 
 #[test]
 fn wait_across_two_contexts_fails_on_the_one_rollout_that_fails_and_names_it() {
+    let _bed = bed();
     let ns = Namespaces::new("fleet-wait");
     ns.apply("main", &web("shop", ""));
     // No node carries the label: the new pods cannot be scheduled.
@@ -320,6 +357,7 @@ fn wait_across_two_contexts_fails_on_the_one_rollout_that_fails_and_names_it() {
 
 #[test]
 fn why_tree_and_controllers_answer_a_section_per_context() {
+    let _bed = bed();
     let ns = Namespaces::new("fleet-sections");
     ns.apply("fleet-c", &web("cart", "zone: nowhere"));
     let why = fleet(&["why", "-n", &ns.name, "--contexts", "fleet-*,forbidden"]);
@@ -372,6 +410,7 @@ fn why_tree_and_controllers_answer_a_section_per_context() {
 
 #[test]
 fn the_fleets_time_is_about_its_slowest_members_not_the_sum() {
+    let _bed = bed();
     let ns = Namespaces::new("fleet-time");
     for context in MEMBERS {
         ns.apply(context, &web("time", ""));
@@ -412,6 +451,7 @@ fn the_fleets_time_is_about_its_slowest_members_not_the_sum() {
 
 #[test]
 fn contexts_complete_from_the_kubeconfig_lists_included() {
+    let _bed = bed();
     let complete = |word: &str| {
         plugin_as(support::fleet())
             .args(["__complete", "status", "--contexts", word])
@@ -430,6 +470,7 @@ fn contexts_complete_from_the_kubeconfig_lists_included() {
 
 #[test]
 fn usage_errors_say_what_a_fleet_does_not_do() {
+    let _bed = bed();
     let watch = fleet(&["status", "--contexts", "main", "--watch"]);
     assert_eq!(watch.code, 2);
     assert!(

@@ -52,7 +52,7 @@ async fn server_version(settings: &Settings) -> Result<String, String> {
     let connected = connect(&conn)
         .await
         .map_err(|e| crate::source::api::anyhow_chain(&e))?;
-    let api = Api::new(connected.client, conn.request_timeout);
+    let api = Api::of(&connected, conn.request_timeout);
     let version = api.get("/version", None).await.map_err(|e| match e {
         ApiError::Unreachable(text) => {
             format!("cannot reach {}: {text}", connected.server)

@@ -22,6 +22,8 @@ pub struct Api {
     /// Another client on a connection of its own (none in tests).
     another: Option<super::client::NewClient>,
     timeout: Duration,
+    /// What `-v` says of each request.
+    logged: std::sync::Arc<crate::log::Connection>,
 }
 
 /// Accept header for aggregated discovery.
@@ -47,6 +49,16 @@ impl Api {
             client,
             another: None,
             timeout,
+            logged: Default::default(),
+        }
+    }
+
+    /// The client of a connection made from a kubeconfig, its requests
+    /// logged with its server's URL.
+    pub fn of(connected: &super::client::Connected, timeout: Duration) -> Api {
+        Api {
+            logged: connected.logged.clone(),
+            ..Api::new(connected.client.clone(), timeout)
         }
     }
 
@@ -90,6 +102,7 @@ impl Api {
         let error = result.as_ref().err();
         // The Accept that was sent (a metadata-only watch's, for one).
         crate::log::response(
+            &self.logged,
             "GET",
             path_and_query,
             Some(accept),
@@ -188,7 +201,14 @@ impl Api {
                 Ok(Ok(a)) if a.status == 304 => "304 Not Modified".to_string(),
                 Ok(Ok(_)) => status_text(None),
             };
-            crate::log::response("GET", path_and_query, accept, &status, started.elapsed());
+            crate::log::response(
+                &self.logged,
+                "GET",
+                path_and_query,
+                accept,
+                &status,
+                started.elapsed(),
+            );
             match result {
                 Err(_) => return Err(ApiError::Timeout),
                 Ok(Err(Failure::Busy(wait, _))) if tries <= RETRIES => {

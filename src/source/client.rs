@@ -74,6 +74,8 @@ pub struct Connected {
     pub another: NewClient,
     pub default_namespace: String,
     pub server: String,
+    /// What `-v` logs of this client's requests.
+    pub logged: std::sync::Arc<crate::log::Connection>,
 }
 
 /// Builds a client with the same settings and credentials, and a pool of
@@ -167,7 +169,10 @@ pub async fn connect(conn: &Connection) -> anyhow::Result<Connected> {
         .map(|a| a.to_string())
         .unwrap_or_else(|| shown_url.to_string());
     let default_namespace = config.default_namespace.clone();
-    crate::log::set_connection(&shown_url.to_string(), logged_headers(&config));
+    let logged = std::sync::Arc::new(crate::log::Connection::new(
+        &shown_url.to_string(),
+        logged_headers(&config),
+    ));
     let timeout = conn.request_timeout;
     let another: NewClient = std::sync::Arc::new(move || {
         Ok(
@@ -181,6 +186,7 @@ pub async fn connect(conn: &Connection) -> anyhow::Result<Connected> {
         another,
         default_namespace,
         server,
+        logged,
     })
 }
 

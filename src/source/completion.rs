@@ -31,7 +31,7 @@ async fn catalog(
     conn: &Connection,
     cache_dir: &Path,
 ) -> Option<(Catalog, Api)> {
-    let api = Api::new(connected.client.clone(), conn.request_timeout);
+    let api = Api::of(connected, conn.request_timeout);
     let catalog = match discovery::catalog(&api, cache_dir, &connected.server, false).await {
         Ok(found) => found.catalog,
         Err(_) => discovery::cached(cache_dir, &connected.server)?,
@@ -62,7 +62,7 @@ pub async fn namespaces(conn: &Connection) -> Vec<String> {
     let Ok(connected) = connect(conn).await else {
         return Vec::new();
     };
-    let api = Api::new(connected.client, conn.request_timeout);
+    let api = Api::of(&connected, conn.request_timeout);
     list_names(&api, "/api/v1/namespaces").await
 }
 

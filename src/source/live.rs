@@ -269,8 +269,8 @@ impl Live {
         let connected = connect(conn)
             .await
             .map_err(|e| FetchError::Connect(super::api::anyhow_chain(&e)))?;
-        let api = Api::new(connected.client, conn.request_timeout)
-            .with_more_connections(connected.another);
+        let api =
+            Api::of(&connected, conn.request_timeout).with_more_connections(connected.another);
         let mut live = Live {
             api,
             catalog: Catalog::default(),
