@@ -120,6 +120,25 @@ fn the_bash_script_completes_in_bash() {
         bash_complete("kubectl-reconcile status --output=ya"),
         vec!["yaml"]
     );
+    // The contexts of a `--contexts` list, from the kubeconfig named.
+    let home = tempfile::tempdir().unwrap();
+    let kubeconfig = home.path().join("fleet.kubeconfig");
+    std::fs::write(
+        &kubeconfig,
+        "apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: 'https://127.0.0.1:1'}}]\nusers: [{name: u, user: {}}]\ncontexts:\n- {name: prod-eu, context: {cluster: c, user: u}}\n- {name: prod-us, context: {cluster: c, user: u}}\n- {name: dev, context: {cluster: c, user: u}}\n",
+    )
+    .unwrap();
+    let line = |rest: &str| {
+        format!(
+            "kubectl-reconcile --kubeconfig {} status --contexts {rest}",
+            kubeconfig.display()
+        )
+    };
+    assert_eq!(bash_complete(&line("prod")), vec!["prod-eu", "prod-us"]);
+    assert_eq!(
+        bash_complete(&line("prod-eu,")),
+        vec!["prod-eu,dev", "prod-eu,prod-us"]
+    );
 }
 
 /// `__complete` as kubectl_complete-reconcile runs it: candidates, then `:N`.

@@ -30,6 +30,22 @@ fn completes(shell: &Tmux, prompt: &str, line: &str, tail: &str, want: &str) {
     );
 }
 
+/// A kubeconfig of three contexts in `home` (no server is asked: the
+/// names come from the file), and the line that completes the second of a
+/// `--contexts` list with it.
+fn contexts_line(home: &Path) -> String {
+    let path = home.join("fleet.kubeconfig");
+    std::fs::write(
+        &path,
+        "apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: 'https://127.0.0.1:1'}}]\nusers: [{name: u, user: {}}]\ncontexts:\n- {name: prod-eu, context: {cluster: c, user: u}}\n- {name: prod-us, context: {cluster: c, user: u}}\n- {name: dev, context: {cluster: c, user: u}}\n",
+    )
+    .unwrap();
+    format!(
+        "kubectl-reconcile --kubeconfig {} status --contexts prod-eu,pr",
+        path.display()
+    )
+}
+
 fn zsh(home: &Path, rc: &str) -> Tmux {
     require("zsh");
     std::fs::write(home.join(".zshrc"), rc).unwrap();
@@ -59,6 +75,14 @@ fn zsh_completes_flags_values_and_names() {
         "kubectl-reconcile --snapshot examples/shop.yaml -n shop tree deploy/w",
         "deploy/web",
         "tree deploy/web",
+    );
+    // The next context of a `--contexts` list, from the kubeconfig.
+    completes(
+        &shell,
+        "zsh-ready%",
+        &contexts_line(home.path()),
+        "prod-eu,prod-us",
+        "--contexts prod-eu,prod-us",
     );
 }
 
@@ -135,6 +159,13 @@ fn fish_completes_flags_values_and_names() {
         "kubectl-reconcile --snapshot examples/shop.yaml -n shop tree deploy/w",
         "deploy/web",
         "tree deploy/web",
+    );
+    completes(
+        &shell,
+        "fish-ready>",
+        &contexts_line(home.path()),
+        "prod-eu,prod-us",
+        "--contexts prod-eu,prod-us",
     );
     // Through kubectl's own fish completion, which keeps `--output=` itself.
     completes(
