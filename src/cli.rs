@@ -293,6 +293,9 @@ pub struct SnapshotArgs {
     /// Write the capture to this file (or a file in this directory) instead of stdout
     #[arg(long, value_name = "FILE", value_hint = ValueHint::AnyPath)]
     pub output_file: Option<PathBuf>,
+    /// Replace namespaces, names and label values with pseudonyms, the same throughout, so that the capture can be posted publicly
+    #[arg(long)]
+    pub anonymize: bool,
 }
 
 /// `why`: targets, `--watch` and `--verbose`.
@@ -303,6 +306,9 @@ pub struct WhyArgs {
     /// Also write what the answer read, redacted, as a snapshot file (see `snapshot`)
     #[arg(long, value_name = "FILE", value_hint = ValueHint::AnyPath, conflicts_with = "watch")]
     pub capture: Option<PathBuf>,
+    /// With --capture: replace namespaces, names and label values in the capture with pseudonyms
+    #[arg(long, requires = "capture")]
+    pub anonymize: bool,
     /// Keep watching: redraw (or print changes) as controllers act
     #[arg(short = 'w', long)]
     pub watch: bool,
@@ -336,6 +342,9 @@ pub struct WaitArgs {
     /// When the wait fails or times out, write what its diagnosis read, redacted, as a snapshot file (a CI artefact; see `snapshot`)
     #[arg(long, value_name = "FILE", value_hint = ValueHint::AnyPath)]
     pub capture: Option<PathBuf>,
+    /// With --capture: replace namespaces, names and label values in the capture with pseudonyms
+    #[arg(long, requires = "capture")]
+    pub anonymize: bool,
 }
 
 #[derive(Debug, Args)]

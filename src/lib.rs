@@ -6,6 +6,7 @@
 // Only `terminal` and the request log write to stdout and stderr.
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
+pub(crate) mod anonymize;
 pub(crate) mod capture;
 pub(crate) mod catalog;
 pub(crate) mod cli;

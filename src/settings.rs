@@ -33,6 +33,8 @@ pub struct Settings {
     /// The answer is captured (`snapshot`, `why --capture`): every root
     /// it reads is kept, not settled as its list arrives.
     pub capturing: bool,
+    /// `--anonymize`: a capture's names are pseudonyms (`crate::anonymize`).
+    pub anonymize: bool,
     /// Terminal width, when stdout is a terminal.
     pub width: Option<usize>,
     pub snapshot: Option<String>,
@@ -253,6 +255,7 @@ impl Settings {
             },
             color,
             capturing: false,
+            anonymize: false,
             sweep_labels: None,
             field_selector: args
                 .field_selector

@@ -247,3 +247,75 @@ fn a_cluster_info_dump_is_read_and_says_what_it_lacks() {
         status.stdout
     );
 }
+
+/// The verdict, reason and root cause of each item of a `why` document.
+fn judgements(doc: &serde_json::Value) -> Vec<(String, String, String, String)> {
+    doc["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| {
+            let s = |v: &serde_json::Value| v.as_str().unwrap_or_default().to_string();
+            (
+                s(&i["object"]["kind"]),
+                s(&i["verdict"]),
+                s(&i["reason"]),
+                s(&i["rootCause"]["reason"]),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn an_anonymized_capture_holds_no_name_and_replays_the_same_verdicts() {
+    let ns = Namespace::new("capture-anon");
+    ns.apply(&planted("checkout", "crash-loop"));
+    wait_until("the crash loop", Duration::from_secs(60), || {
+        ns.jsonpath(
+            "pods",
+            "{.items[*].status.containerStatuses[*].state.waiting.reason}",
+        )
+        .contains("CrashLoopBackOff")
+    });
+    let pod = ns.jsonpath("pods", "{.items[0].metadata.name}");
+    let node = ns.jsonpath("pods", "{.items[0].spec.nodeName}");
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("anon.yaml");
+    let file = file.to_str().unwrap();
+    let live = ns.reconcile(&["why", "--capture", file, "--anonymize", "-o", "json"]);
+    assert_eq!(live.code, 1, "{}\n{}", live.stdout, live.stderr);
+    let capture = std::fs::read_to_string(file).unwrap();
+    for name in [
+        ns.name.as_str(),
+        "checkout",
+        pod.trim(),
+        node.trim(),
+        MARKER,
+    ] {
+        assert!(
+            !capture.contains(name),
+            "{name} left in the anonymized capture:\n{capture}"
+        );
+    }
+    // Replayed under the pseudonyms: the same verdicts, reasons, causes
+    // and exit status, the names the pseudonyms the capture gives.
+    let header: serde_json::Value = serde_yaml_ng::from_str(
+        capture
+            .split("\n---\n")
+            .next()
+            .unwrap()
+            .trim_start_matches("---\n"),
+    )
+    .unwrap();
+    let command = header["command"].as_str().unwrap();
+    let pseudonym = command
+        .split_whitespace()
+        .skip_while(|w| *w != "-n")
+        .nth(1)
+        .unwrap();
+    assert!(pseudonym.starts_with("ns-"), "{command}");
+    let replay = support::reconcile(&["--snapshot", file, "-n", pseudonym, "why", "-o", "json"]);
+    assert_eq!(replay.code, live.code, "{}", replay.stderr);
+    assert_eq!(judgements(&replay.json()), judgements(&live.json()));
+    assert!(replay.stdout.contains("deployment-1"), "{}", replay.stdout);
+}

@@ -109,6 +109,7 @@ async fn run_one(command: Command, mut settings: Settings) -> anyhow::Result<Out
         }
         Command::Why(args) => {
             let specs = target_specs(&args.targets, &mut settings)?;
+            settings.anonymize = args.anonymize;
             let capture = match &args.capture {
                 Some(path) if settings.snapshot.is_none() => {
                     settings.capturing = true;
@@ -138,6 +139,7 @@ async fn run_one(command: Command, mut settings: Settings) -> anyhow::Result<Out
         Command::Controllers => controllers::run(&settings).await,
         Command::Wait(args) => {
             let (timeout, grace) = wait_flags(&args)?;
+            settings.anonymize = args.anonymize;
             let specs = target_specs(&args.targets, &mut settings)?;
             let capture = args
                 .capture
@@ -159,6 +161,7 @@ async fn run_one(command: Command, mut settings: Settings) -> anyhow::Result<Out
         Command::Snapshot(args) => {
             let specs = target_specs(&args.targets, &mut settings)?;
             settings.capturing = true;
+            settings.anonymize = args.anonymize;
             let command = capture_command(&settings, "snapshot", &args.targets);
             snapshot::run(&settings, &specs, command, args.output_file.as_deref()).await
         }

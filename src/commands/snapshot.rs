@@ -86,13 +86,21 @@ pub async fn capture_text(
             crate::source::local::show_size(limit)
         )
     };
+    let documents: Box<dyn Iterator<Item = serde_json::Value>> = if settings.anonymize {
+        // Every name must be known before the first is replaced.
+        let mut all: Vec<serde_json::Value> = capture::documents(snap, &header).collect();
+        crate::anonymize::anonymize(&mut all);
+        Box::new(all.into_iter())
+    } else {
+        Box::new(capture::documents(snap, &header))
+    };
     let mut text = String::new();
     if json {
         // Counted as each document is added, so that a huge answer stops
         // before the whole List is built.
         let mut items: Vec<serde_json::Value> = Vec::new();
         let mut size = 0u64;
-        for doc in capture::documents(snap, &header) {
+        for doc in documents {
             size += serde_json::to_vec(&doc).map_or(0, |b| b.len() as u64);
             if size > limit {
                 return Err(too_big());
@@ -107,7 +115,7 @@ pub async fn capture_text(
         }
         return Ok(text);
     }
-    for doc in capture::documents(snap, &header) {
+    for doc in documents {
         text.push_str("---\n");
         text.push_str(&crate::render::yaml(&doc));
         if text.len() as u64 > limit {
