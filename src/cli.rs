@@ -95,7 +95,10 @@ Examples:
   kubectl reconcile rules
 
   # With your own rules (see docs/health-rules.md), as YAML
-  kubectl reconcile rules --health-rules my-rules.yaml -o yaml";
+  kubectl reconcile rules --health-rules my-rules.yaml -o yaml
+
+  # What the CRD of a custom kind lets speak: its state columns and enums
+  kubectl reconcile rules appliances.example.com";
 
 const EXAMPLES_CONTROLLERS: &str = "\
 Examples:
@@ -205,7 +208,7 @@ pub enum Command {
     Completion(CompletionArgs),
     /// The health rules in effect (built-in and yours) and where each came from.
     #[command(after_help = EXAMPLES_RULES, help_template = COMMAND_HELP)]
-    Rules,
+    Rules(RulesArgs),
     /// Is every controller alive? Each leader-election Lease, its holder, its last renewal and the holder's workload (exit 1 when one is down).
     #[command(after_help = EXAMPLES_CONTROLLERS, help_template = COMMAND_HELP)]
     Controllers,
@@ -296,6 +299,14 @@ pub struct SnapshotArgs {
     /// Replace namespaces, names and label values with pseudonyms, the same throughout, so that the capture can be posted publicly
     #[arg(long)]
     pub anonymize: bool,
+}
+
+/// `rules`: the kinds whose CRDs to read.
+#[derive(Debug, Args)]
+pub struct RulesArgs {
+    /// Custom resource types (widgets, widgets.example.com): also show what each one's CRD lets speak (its state columns and enums), read from the cluster or the snapshot
+    #[arg(value_name = "TYPE")]
+    pub types: Vec<String>,
 }
 
 /// `why`: targets, `--watch` and `--verbose`.

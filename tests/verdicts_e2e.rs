@@ -591,6 +591,19 @@ spec:
     assert_eq!(verdict_of("broken"), Some("Failed".into()), "{sweep}");
     assert_eq!(verdict_of("coming"), Some("Progressing".into()), "{sweep}");
     assert_eq!(verdict_of("fine"), Some("Converged".into()), "{sweep}");
+    // `rules TYPE` says what the CRD lets speak, read live.
+    let rules = ns.reconcile(&["rules", "appliances", "deployments"]);
+    assert_eq!(rules.code, 0, "{}", rules.stderr);
+    assert!(
+        rules.stdout.contains(&format!(
+            "  Appliance.{group}: column Lifecycle (.status.summary.text)"
+        )) && rules.stdout.contains("status.stage")
+            && rules
+                .stdout
+                .contains("  Deployment: a kind of Kubernetes' own"),
+        "{}",
+        rules.stdout
+    );
     let _ = support::kubectl(&["delete", "crd", &plural, "--wait=false"]);
 }
 

@@ -166,7 +166,7 @@ async fn run_one(command: Command, mut settings: Settings) -> anyhow::Result<Out
             snapshot::run(&settings, &specs, command, args.output_file.as_deref()).await
         }
         Command::Completion(args) => completion::run(&args),
-        Command::Rules => Ok(rules::run(&settings)),
+        Command::Rules(args) => rules::run(&settings, &args.types).await,
     }
 }
 

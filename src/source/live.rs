@@ -157,6 +157,15 @@ impl FetchError {
     }
 }
 
+/// What `rules TYPE` finds of a kind's CRD.
+pub enum Crd {
+    Found(Object),
+    /// A kind of Kubernetes' own: the tool's rules judge it.
+    BuiltIn(ResourceType),
+    /// The CRD could not be read, and why.
+    Unread(ResourceType, String),
+}
+
 pub struct Live {
     api: Api,
     catalog: Catalog,
@@ -183,6 +192,44 @@ pub struct Live {
 const MAX_CRDS: usize = 8;
 
 impl Live {
+    /// The CRD of the custom kind `spelling` names (one GET), for
+    /// `rules TYPE`: the catalog is read again when it does not know the
+    /// spelling.
+    pub async fn crd_of(&mut self, spelling: &str) -> Result<Crd, FetchError> {
+        if self.catalog.resolve(spelling).is_err() && !self.fresh {
+            self.revalidate(false).await?;
+        }
+        let rt = self
+            .catalog
+            .resolve(spelling)
+            .map_err(|e| FetchError::UnknownType(e.to_string()))?
+            .clone();
+        if crate::catalog::is_builtin_group(&rt.group) {
+            return Ok(Crd::BuiltIn(rt));
+        }
+        let Some(crds) = self
+            .catalog
+            .by_kind("apiextensions.k8s.io", "CustomResourceDefinition")
+        else {
+            return Ok(Crd::Unread(
+                rt,
+                "the server serves no CustomResourceDefinitions".into(),
+            ));
+        };
+        let name = format!("{}.{}", rt.plural, rt.group);
+        Ok(
+            match Reader::get(&self.api, &Read::get(crds, None, &name)).await {
+                Ok(Some(v)) => match Object::from_value(v) {
+                    Some(crd) => Crd::Found(crd),
+                    None => Crd::Unread(rt, "its CRD is not an object".into()),
+                },
+                // An aggregated API's kind has no CRD.
+                Ok(None) => Crd::Unread(rt, "no CRD: an aggregated API serves it".into()),
+                Err(e) => Crd::Unread(rt, e.short()),
+            },
+        )
+    }
+
     /// Reads the CRD of each custom kind among `fetched`'s targets that no
     /// convention or rule can judge (`NoHealthSignal`), at most
     /// [`MAX_CRDS`], one GET each, into the snapshot: its printer columns
