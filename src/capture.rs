@@ -11,7 +11,8 @@
 //!
 //! Redacted for sharing, on top of what is never read (Secret and
 //! ConfigMap data): literal environment values are replaced, names kept;
-//! the last-applied annotation, which copies a spec, is dropped.
+//! the last-applied annotation, which copies a spec, is dropped;
+//! managedFields keep who wrote which part (spec, status), not the fields.
 
 use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
@@ -135,6 +136,27 @@ pub fn redact_for_sharing(v: &mut Value) {
         }
     }
     redact_env(v, 0);
+    reduce_managed_fields(v);
+}
+
+/// Each managedFields entry keeps who wrote, how and when, and of the
+/// fields only the top-level parts it touched (`f:spec`, `f:status`,
+/// `f:metadata`): all the diagnosis reads. The field sets themselves name
+/// env variables, labels and containers, and are most of an entry's size.
+fn reduce_managed_fields(v: &mut Value) {
+    let Some(entries) = v
+        .pointer_mut("/metadata/managedFields")
+        .and_then(Value::as_array_mut)
+    else {
+        return;
+    };
+    for entry in entries.iter_mut().filter_map(Value::as_object_mut) {
+        if let Some(Value::Object(fields)) = entry.get_mut("fieldsV1") {
+            for part in fields.values_mut() {
+                *part = Value::Object(Map::new());
+            }
+        }
+    }
 }
 
 /// Containers sit at most a few levels down (a CronJob's job template's
@@ -222,6 +244,35 @@ mod tests {
             text.contains("PASSWORD") && text.contains("TOKEN") && text.contains("secretKeyRef")
         );
         assert_eq!(deploy["metadata"]["annotations"]["team"], "shop");
+    }
+
+    #[test]
+    fn managed_fields_keep_who_wrote_which_part_and_not_the_fields() {
+        let mut pod = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "web",
+            "managedFields": [
+                {"manager": "kubectl-client-side-apply", "operation": "Update", "apiVersion": "v1",
+                 "time": "2026-12-02T05:00:00Z", "fieldsType": "FieldsV1",
+                 "fieldsV1": {"f:spec": {"f:containers": {"k:{\"name\":\"web\"}": {"f:env": {
+                     "k:{\"name\":\"PASSWORD\"}": {".": {}, "f:value": {}}}}}}}},
+                {"manager": "kubelet", "operation": "Update", "subresource": "status",
+                 "time": "2026-12-02T05:01:00Z", "fieldsType": "FieldsV1",
+                 "fieldsV1": {"f:status": {"f:phase": {}}}}]}});
+        redact_for_sharing(&mut pod);
+        let entries = &pod["metadata"]["managedFields"];
+        assert_eq!(entries[0]["fieldsV1"], json!({"f:spec": {}}));
+        assert_eq!(entries[0]["manager"], "kubectl-client-side-apply");
+        assert_eq!(entries[1]["fieldsV1"], json!({"f:status": {}}));
+        assert_eq!(entries[1]["subresource"], "status");
+        assert!(!pod.to_string().contains("PASSWORD"));
+        // What the generation check reads of them is unchanged.
+        let obj = Object::from_value(pod).unwrap();
+        let check =
+            crate::diagnose::generation::check(&obj, "2026-12-02T05:02:00Z".parse().unwrap());
+        assert_eq!(
+            check.spec_changed.unwrap().manager,
+            "kubectl-client-side-apply"
+        );
+        assert_eq!(check.status_written.unwrap().manager, "kubelet");
     }
 
     #[test]

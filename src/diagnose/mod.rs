@@ -8,7 +8,7 @@ pub mod controller;
 mod events;
 mod filters;
 mod findings;
-mod generation;
+pub(crate) mod generation;
 mod gone;
 mod rollout;
 mod scheduling;
