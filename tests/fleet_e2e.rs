@@ -18,7 +18,7 @@ const MEMBERS: [&str; 3] = ["main", "fleet-b", "fleet-c"];
 /// How many tests this file has: the last of them to end stops the two
 /// extra control planes, so that they take no CPU from the tests after
 /// (`.ci/run` stops them too, when only some of these ran).
-const TESTS: usize = 8;
+const TESTS: usize = 9;
 static ENDED: AtomicUsize = AtomicUsize::new(0);
 
 /// The fleet test bed, held by each test while it runs.
@@ -471,10 +471,19 @@ fn contexts_complete_from_the_kubeconfig_lists_included() {
 #[test]
 fn usage_errors_say_what_a_fleet_does_not_do() {
     let _bed = bed();
-    let watch = fleet(&["status", "--contexts", "main", "--watch"]);
+    let watch = fleet(&[
+        "status",
+        "--contexts",
+        "main,fleet-b",
+        "--max-contexts",
+        "1",
+        "--watch",
+    ]);
     assert_eq!(watch.code, 2);
     assert!(
-        watch.stderr.contains("--watch follows one context"),
+        watch
+            .stderr
+            .contains("--watch keeps every context's watches open at once"),
         "{}",
         watch.stderr
     );
@@ -489,5 +498,55 @@ fn usage_errors_say_what_a_fleet_does_not_do() {
                 .contains("known contexts: main, fleet-b, fleet-c, closed, forbidden"),
         "{}",
         none.stderr
+    );
+}
+
+#[test]
+fn a_fleets_watch_says_each_change_with_its_context() {
+    let _bed = bed();
+    let ns = Namespaces::new("fleet-watch");
+    ns.apply("main", &web("live", ""));
+    ns.rolled_out("main", "live");
+    let child = std::process::Command::new(common::run::bin())
+        .env("KUBECONFIG", support::fleet())
+        .env("NO_COLOR", "1")
+        .env("KUBECACHEDIR", support::cache_dir())
+        .args([
+            "status",
+            "-n",
+            &ns.name,
+            "--contexts",
+            "main,fleet-b,closed",
+            "--watch",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // A rollout in another context while the fleet is watched.
+    std::thread::sleep(Duration::from_secs(2));
+    ns.apply("fleet-b", &web("live", ""));
+    ns.rolled_out("fleet-b", "live");
+    std::thread::sleep(Duration::from_secs(2));
+    let _ = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status();
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let line = |context: &str, verdict: &str| {
+        stdout.lines().any(|l| {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            words.get(1) == Some(&context)
+                && words.get(2) == Some(&format!("{}/Deployment/live", ns.name).as_str())
+                && words.get(3) == Some(&verdict)
+        })
+    };
+    assert!(line("main", "Converged"), "{stdout}");
+    assert!(line("fleet-b", "Converged"), "{stdout}");
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.contains(" closed: Unreachable: cannot reach")),
+        "the context that gave no answer says so:\n{stdout}"
     );
 }

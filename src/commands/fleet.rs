@@ -12,76 +12,10 @@ use futures::StreamExt;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::frame::Shown;
-use super::{Outcome, target_specs, wait};
-use crate::cli::Command;
+use super::Outcome;
 use crate::render::{self, Style};
 use crate::settings::{Settings, Shape};
 use crate::source::contexts::{self, Member};
-
-/// A command asked of every context of the fleet: `status` as one table,
-/// the others a section per context. Commands that are not about the
-/// cluster (`rules`, `completion`, `options`) run once.
-pub async fn run(command: Command, mut settings: Settings) -> anyhow::Result<Outcome> {
-    let deadline = settings.deadline;
-    match command {
-        Command::Status(args) => {
-            let specs = target_specs(&args.targets, &mut settings)?;
-            super::status::fleet(&settings, &specs).await
-        }
-        Command::Tree(args) => {
-            let flags = super::tree::TreeFlags {
-                owners: args.owners,
-                all: args.all,
-                watch: false,
-            };
-            let specs = target_specs(&args.targets, &mut settings)?;
-            each(&settings, "tree", deadline, |one, _| {
-                let specs = &specs;
-                async move { super::tree::run(&one, specs, flags).await }
-            })
-            .await
-        }
-        Command::Why(args) => {
-            let specs = target_specs(&args.targets, &mut settings)?;
-            let verbose = args.verbose;
-            each(&settings, "why", deadline, |one, _| {
-                let specs = &specs;
-                async move { super::why::run(&one, specs, Shown::Once, verbose, None).await }
-            })
-            .await
-        }
-        Command::Controllers => {
-            each(&settings, "controllers", deadline, |one, _| async move {
-                super::controllers::run(&one).await
-            })
-            .await
-        }
-        Command::Wait(args) => {
-            let (timeout, failure_grace) = super::wait_flags(&args)?;
-            let specs = target_specs(&args.targets, &mut settings)?;
-            // One progress line for the fleet.
-            let board = wait::Board::shared();
-            each(&settings, "wait", timeout + deadline, |one, member| {
-                let specs = &specs;
-                let seat = wait::Seat::at(&board, &member.name);
-                let wait = wait::Wait {
-                    want: args.for_,
-                    timeout,
-                    failure_grace,
-                    capture: None,
-                    seat: Some(seat),
-                };
-                async move { wait::run(&one, specs, wait).await }
-            })
-            .await
-        }
-        other => {
-            settings.fleet = None;
-            super::run_one(other, settings).await
-        }
-    }
-}
 
 /// What a context gave: its answer, or why there is none.
 pub type Answered<T> = (Member, Result<T, Unanswered>);
@@ -138,7 +72,7 @@ where
 }
 
 /// Why a context gave no answer, told by the error's type.
-fn unanswered(err: &anyhow::Error) -> Unanswered {
+pub fn unanswered(err: &anyhow::Error) -> Unanswered {
     use crate::source::live::FetchError;
     use crate::source::read::ApiError;
     let reason = match err.downcast_ref::<FetchError>() {
@@ -364,7 +298,7 @@ pub fn combine(
                         crate::escape::escape_multiline(&e.message)
                     ),
                 };
-                format!("{}{body}", heading(member, style))
+                format!("{}{body}", super::fleet_watch::heading(member, style))
             })
             .collect::<Vec<_>>()
             .join("\n"),
@@ -385,19 +319,6 @@ pub fn unanswered_line(member: &Member, e: &Unanswered) -> String {
     } else {
         format!("{}: {first}", member.server)
     }
-}
-
-/// A context's section heading, as `tail` heads each of many files.
-pub fn heading(member: &Member, style: Style) -> String {
-    let server = if member.server.is_empty() {
-        String::new()
-    } else {
-        format!(" ({})", render::escape(&member.server))
-    };
-    style.bold(&format!(
-        "==> context {}{server} <==\n",
-        render::escape(&member.name)
-    ))
 }
 
 /// The fleet document in the chosen shape; custom columns read its items.

@@ -4,9 +4,12 @@
 pub mod completion;
 pub mod controllers;
 mod fleet;
+mod fleet_command;
+pub(crate) mod fleet_watch;
 mod frame;
 mod load;
 pub mod rules;
+mod screen;
 mod settled;
 pub mod snapshot;
 pub mod status;
@@ -67,7 +70,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<Outcome> {
         .into());
     }
     if settings.fleet.is_some() {
-        fleet_refusals(&command, watching)?;
+        fleet_refusals(&command)?;
     }
     if !watching {
         let limit = match &command {
@@ -82,7 +85,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<Outcome> {
         settings.rules = crate::rules::sources::load(&locations)?;
     }
     if settings.fleet.is_some() {
-        return fleet::run(command, settings).await;
+        return fleet_command::run(command, settings).await;
     }
     run_one(command, settings).await
 }
@@ -101,11 +104,11 @@ async fn run_one(command: Command, mut settings: Settings) -> anyhow::Result<Out
                 watch: args.watch,
             };
             let specs = target_specs(&args.targets, &mut settings)?;
-            tree::run(&settings, &specs, flags).await
+            tree::run(&settings, &specs, flags, None).await
         }
         Command::Status(args) => {
             let specs = target_specs(&args.targets, &mut settings)?;
-            status::run(&settings, &specs, frame::Shown::watching(args.watch)).await
+            status::run(&settings, &specs, frame::Shown::watching(args.watch), None).await
         }
         Command::Why(args) => {
             let specs = target_specs(&args.targets, &mut settings)?;
@@ -133,6 +136,7 @@ async fn run_one(command: Command, mut settings: Settings) -> anyhow::Result<Out
                 frame::Shown::watching(args.watch),
                 args.verbose,
                 capture,
+                None,
             )
             .await
         }
@@ -201,11 +205,8 @@ pub(super) fn wait_flags(
 
 /// What a fleet answer (`--contexts`, `--all-contexts`) does not do, with
 /// what to do instead.
-fn fleet_refusals(command: &Command, watching: bool) -> Result<(), UsageError> {
+fn fleet_refusals(command: &Command) -> Result<(), UsageError> {
     let refused = match command {
-        _ if watching => Some(
-            "--watch follows one context: drop --contexts (or --all-contexts), or run a watch per context with --context",
-        ),
         Command::Snapshot(_) => {
             Some("a snapshot captures one context: run it per context with --context NAME")
         }

@@ -1,5 +1,6 @@
 //! `status`: one line per target, or per root object of the namespace.
 
+use super::fleet_watch::Seat;
 use super::frame::{Frame, Shown, Subject, document, selected, shaped_text, state_line};
 use super::load::load_status_keep;
 use super::{Outcome, sweep_exit_code, watch};
@@ -15,6 +16,7 @@ pub async fn run(
     settings: &Settings,
     specs: &[TargetSpec],
     shown: Shown,
+    seat: Option<Seat>,
 ) -> anyhow::Result<Outcome> {
     let (loaded, settled) = load_status_keep(settings, specs).await?;
     // Only a one-shot answer has settled rows, and it draws one frame:
@@ -24,7 +26,7 @@ pub async fn run(
     watch::show(
         settings,
         loaded,
-        shown,
+        (shown, seat),
         subject,
         |settings, snap, targets, shown| {
             let rows = settled.take();

@@ -20,6 +20,7 @@ pub async fn run(
     settings: &Settings,
     specs: &[TargetSpec],
     flags: TreeFlags,
+    seat: Option<super::fleet_watch::Seat>,
 ) -> anyhow::Result<Outcome> {
     if specs.is_empty() {
         return Err(super::UsageError(
@@ -39,7 +40,7 @@ pub async fn run(
     watch::show(
         settings,
         loaded,
-        Shown::watching(flags.watch),
+        (Shown::watching(flags.watch), seat),
         Subject::Named,
         |settings, snap, targets, shown| frame(settings, snap, targets, &flags, shown),
     )

@@ -17,6 +17,7 @@ pub async fn run(
     shown: Shown,
     verbose: bool,
     capture: Option<(&std::path::Path, String)>,
+    seat: Option<super::fleet_watch::Seat>,
 ) -> anyhow::Result<Outcome> {
     let (loaded, settled) = load_why_keep(settings, specs).await?;
     if let Some((path, command)) = capture {
@@ -44,7 +45,7 @@ pub async fn run(
     watch::show(
         settings,
         loaded,
-        shown,
+        (shown, seat),
         subject,
         |settings, snap, targets, shown| {
             frame(
