@@ -11,6 +11,7 @@ use super::{Outcome, target_specs, wait};
 use crate::cli::Command;
 use crate::settings::Settings;
 use crate::source::contexts;
+
 /// A command asked of every context of the fleet: `status` as one table,
 /// the others a section per context. Commands that are not about the
 /// cluster (`rules`, `completion`, `options`) run once.
