@@ -237,7 +237,10 @@ fn a_silent_cluster_costs_at_most_the_deadline() {
         &path(),
         &[("KUBECONFIG", &silent)],
     );
-    assert_eq!(parse_completion(&run).0, vec!["--all", "--all-namespaces"]);
+    assert_eq!(
+        parse_completion(&run).0,
+        vec!["--all", "--all-namespaces", "--all-contexts"]
+    );
     assert!(started.elapsed() < Duration::from_secs(1));
 }
 
