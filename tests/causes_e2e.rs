@@ -769,3 +769,44 @@ fn scheduler_filters_that_name_nothing_are_named() {
     }
     let _ = support::kubectl(&["delete", "pv", &pv, "--wait=false"]);
 }
+
+/// A host port every node already gives away: the pod that cannot be
+/// placed names the port and the pods that hold it, on their nodes.
+#[test]
+fn a_host_port_taken_on_every_node_names_the_pods_that_hold_it() {
+    let ns = Namespace::new("cause-hostport");
+    // One replica more than the test cluster's two nodes; a port no other
+    // test asks for.
+    ns.apply("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: edge}\nspec:\n  replicas: 3\n  selector: {matchLabels: {app: edge}}\n  template:\n    metadata: {labels: {app: edge}}\n    spec:\n      containers: [{name: proxy, image: example.com/proxy:1, ports: [{containerPort: 8080, hostPort: 31477}]}]\n");
+    let (code, item) = why_until(&ns, "deploy/edge", "a host port taken", |i| {
+        let steps = steps(i);
+        steps.contains("host port 31477/TCP is held by ")
+            && steps.matches(&format!("{}/edge-", ns.name)).count() >= 2
+    });
+    assert_eq!(code, 1, "{item}");
+    assert!(
+        steps(&item).contains("drop hostPort 31477/TCP from the pod template"),
+        "{item}"
+    );
+    // The step's command shows who holds the port, as it says.
+    let command = item["nextSteps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|s| s["commands"].as_array().unwrap().iter())
+        .filter_map(|c| c.as_str())
+        .find(|c| c.contains("HOSTPORTS"))
+        .unwrap_or_else(|| panic!("no command lists host ports: {item}"))
+        .to_string();
+    let listed = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(&command)
+        .env("KUBECONFIG", &support::cluster().kubeconfig)
+        .output()
+        .unwrap();
+    let listed = String::from_utf8_lossy(&listed.stdout);
+    assert!(
+        listed.lines().filter(|l| l.contains(&ns.name)).count() >= 2,
+        "{command}:\n{listed}"
+    );
+}

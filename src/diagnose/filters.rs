@@ -171,8 +171,11 @@ fn host_ports(pod: &Object, snap: &Snapshot) -> Vec<Blocker> {
             fix: format!(
                 "drop hostPort {port} from the pod template and reach it through a Service, or free the port (fewer replicas than nodes, or move the pods that hold it)"
             ),
+            // `-o wide` shows no host ports: these columns do, one
+            // number per port, and `grep -w` finds the number.
             commands: vec![format!(
-                "kubectl get pods -A -o wide --field-selector=status.phase=Running | grep -w {port}"
+                "kubectl get pods -A -o custom-columns=NAMESPACE:.metadata.namespace,NAME:.metadata.name,NODE:.spec.nodeName,HOSTPORTS:.spec.containers[*].ports[*].hostPort | grep -w {}",
+                port.split('/').next().unwrap_or(&port)
             )],
         });
     }
@@ -312,6 +315,13 @@ mod tests {
         assert_eq!(
             b[0].text,
             "host port 8080/TCP is held by edge/proxy-a on node-a"
+        );
+        // A command whose output shows host ports, found by the number.
+        assert!(
+            b[0].commands[0].contains("HOSTPORTS:.spec.containers[*].ports[*].hostPort")
+                && b[0].commands[0].ends_with("| grep -w 8080"),
+            "{:?}",
+            b[0].commands
         );
     }
 
