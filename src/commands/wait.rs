@@ -496,21 +496,23 @@ async fn diagnose(
     capture: Option<(&std::path::Path, &str)>,
 ) -> anyhow::Result<Outcome> {
     let specs: Vec<TargetSpec> = items.iter().map(|i| identity(&i.object)).collect();
-    let (report, now) = match tokio::time::timeout_at(deadline, load_why(settings, &specs)).await {
-        Ok(fetched) => {
-            let fetched = fetched?;
+    let read = super::load::load_why_keep(settings, &specs);
+    let (report, now) = match tokio::time::timeout_at(deadline, read).await {
+        Ok(loaded) => {
+            let (loaded, _) = loaded?;
             if let Some((path, command)) = capture {
-                // Kinds as the catalog cached them: no second connection.
+                // The kinds as the connection that read them knows them.
                 let text = super::snapshot::capture_text(
                     settings,
-                    &fetched.snapshot,
-                    None,
+                    &loaded.fetched.snapshot,
+                    loaded.live.as_ref(),
                     command.to_string(),
                     false,
                 )
                 .await?;
                 super::snapshot::write(path, &text)?;
             }
+            let fetched = loaded.fetched;
             (
                 WhyReport::build(&judge.on(&fetched.snapshot), &fetched.targets),
                 fetched.snapshot.now,
