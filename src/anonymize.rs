@@ -121,6 +121,12 @@ impl Pseudonyms {
     /// from followed by the rest, or itself. A sentence's full stop after
     /// a name is kept.
     fn word(&self, word: &str) -> String {
+        // No name is longer: a longer word (free text anyone may write in
+        // a message) is not searched for names made from others, whose
+        // search is quadratic in the word.
+        if word.len() > MAX_NAME {
+            return word.to_string();
+        }
         let bare = word.trim_end_matches('.');
         let stop = &word[bare.len()..];
         if let Some(p) = self.map.get(bare) {
@@ -161,6 +167,9 @@ impl Pseudonyms {
         }
     }
 }
+
+/// The longest name Kubernetes takes (a DNS subdomain).
+const MAX_NAME: usize = 253;
 
 /// Documents nest no deeper than this in practice; deeper is left alone.
 const MAX_DEPTH: usize = 64;
@@ -369,6 +378,17 @@ mod tests {
         let api = p.text("api");
         assert_ne!(api, "deployment-1");
         assert_ne!(p.text("deployment-1"), api);
+    }
+
+    #[test]
+    fn a_word_longer_than_any_name_costs_linear_time() {
+        let docs = vec![json!({"kind": "Deployment", "metadata": {"name": "web"}})];
+        let p = Pseudonyms::of(&docs);
+        let long = format!("web{}", "-a".repeat(2_000_000));
+        let started = std::time::Instant::now();
+        assert_eq!(p.text(&long), long);
+        assert!(started.elapsed() < std::time::Duration::from_secs(2));
+        assert_eq!(p.text("web-a"), "deployment-1-a");
     }
 
     #[test]

@@ -1,5 +1,6 @@
-//! Test helpers shared by the unit tests: the YAML fixtures of real objects
-//! in `tests/fixtures/verdict/`, loaded as snapshots.
+//! Test helpers shared by the unit tests: settings from a command line,
+//! and the YAML fixtures of real objects in `tests/fixtures/verdict/`,
+//! loaded as snapshots.
 
 use std::path::Path;
 
@@ -8,6 +9,16 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::model::{Event, Object, Snapshot};
+
+/// The settings of `kubectl reconcile ARGS`, as `main` makes them.
+pub fn settings(args: &[&str]) -> crate::settings::Settings {
+    use clap::Parser;
+    let cli = crate::cli::Cli::try_parse_from(
+        std::iter::once("kubectl-reconcile").chain(args.iter().copied()),
+    )
+    .unwrap();
+    crate::settings::Settings::from_args(&cli.global).unwrap()
+}
 
 pub fn fixture_dir() -> &'static Path {
     Path::new(concat!(

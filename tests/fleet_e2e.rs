@@ -235,6 +235,25 @@ fn status_of_a_fleet_has_a_context_column_and_says_which_contexts_gave_no_answer
         names.stdout,
         "main/deployment.apps/web\nfleet-b/deployment.apps/web\n"
     );
+    // A context that gave no answer has no line to hold it: said on stderr.
+    let partial = fleet(&[
+        "status",
+        "deploy/web",
+        "-n",
+        &ns.name,
+        "--contexts",
+        "main,closed",
+        "-o",
+        "name",
+    ]);
+    assert_eq!(partial.code, 1, "{}", partial.stderr);
+    assert_eq!(partial.stdout, "main/deployment.apps/web\n");
+    assert!(
+        partial.stderr.contains("error: context closed: ")
+            && partial.stderr.contains("(Unreachable)"),
+        "{}",
+        partial.stderr
+    );
 }
 
 #[test]
@@ -487,6 +506,17 @@ fn usage_errors_say_what_a_fleet_does_not_do() {
         "{}",
         watch.stderr
     );
+    // A target the command needs is asked for once, not as a failure of
+    // every context.
+    let untargeted = fleet(&["tree", "--contexts", "main,fleet-b"]);
+    assert_eq!(untargeted.code, 2, "{}", untargeted.stdout);
+    assert_eq!(
+        untargeted.stderr.matches("tree needs a target").count(),
+        1,
+        "{}",
+        untargeted.stderr
+    );
+    assert!(untargeted.stdout.is_empty(), "{}", untargeted.stdout);
     let both = fleet(&["status", "--contexts", "main", "--context", "main"]);
     assert_eq!(both.code, 2, "{}", both.stderr);
     let none = fleet(&["status", "--contexts", "qa-*"]);

@@ -28,6 +28,34 @@ pub struct Unanswered {
     pub message: String,
 }
 
+/// The contexts the fleet flags name, in the kubeconfig's order, and how
+/// many may be asked at once (`--max-contexts`).
+pub fn members(settings: &Settings) -> anyhow::Result<(Vec<Member>, usize)> {
+    let ask = settings
+        .fleet
+        .as_ref()
+        .ok_or_else(|| anyhow::anyhow!("no fleet was asked for"))?;
+    Ok((
+        contexts::members(&settings.connection, &ask.patterns)?,
+        ask.parallel,
+    ))
+}
+
+/// The settings of one context of the fleet.
+pub fn for_context(settings: &Settings, member: &Member) -> Settings {
+    let mut one = settings.clone();
+    one.fleet = None;
+    one.connection.context = Some(member.name.clone());
+    one
+}
+
+/// A context's answer that did not come within its deadline.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "no answer within {0}s\nhint: raise --request-timeout, or check that this context's API server answers"
+)]
+struct ContextTimedOut(u64);
+
 /// Asks every context of the fleet, at most `--max-contexts` at once, in
 /// the kubeconfig's order. `each` gets the settings of one context; it
 /// runs under `deadline`, past which the context is `TimedOut`.
@@ -40,41 +68,54 @@ where
     F: Fn(Settings, &Member) -> Fut,
     Fut: Future<Output = anyhow::Result<T>>,
 {
-    let ask = settings
-        .fleet
-        .clone()
-        .ok_or_else(|| anyhow::anyhow!("no fleet was asked for"))?;
-    let members = contexts::members(&settings.connection, &ask.patterns)?;
+    let (members, parallel) = members(settings)?;
     let asked = members.into_iter().map(|member| {
-        let mut one = settings.clone();
-        one.fleet = None;
-        one.connection.context = Some(member.name.clone());
-        let answer = each(one, &member);
+        let answer = each(for_context(settings, &member), &member);
         async move {
             let result = match tokio::time::timeout(deadline, answer).await {
-                Ok(Ok(answer)) => Ok(answer),
-                Ok(Err(e)) => Err(unanswered(&e)),
-                Err(_) => Err(Unanswered {
-                    reason: "TimedOut",
-                    message: format!(
-                        "no answer within {}s\nhint: raise --request-timeout, or check that this context's API server answers",
-                        deadline.as_secs()
-                    ),
-                }),
+                Ok(result) => result,
+                Err(_) => Err(ContextTimedOut(deadline.as_secs()).into()),
             };
             (member, result)
         }
     });
-    Ok(futures::stream::iter(asked)
-        .buffered(ask.parallel)
-        .collect()
-        .await)
+    settle(
+        futures::stream::iter(asked)
+            .buffered(parallel)
+            .collect()
+            .await,
+    )
+}
+
+/// The contexts' answers, each failure told by its reason; a usage error
+/// (a flag or target the command refuses, the same in every context) is
+/// the command's own, said once.
+pub fn settle<T>(answers: Vec<(Member, anyhow::Result<T>)>) -> anyhow::Result<Vec<Answered<T>>> {
+    let mut out = Vec::with_capacity(answers.len());
+    for (member, result) in answers {
+        match result {
+            Err(e) if is_usage(&e) => return Err(e),
+            result => out.push((member, result.map_err(|e| unanswered(&e)))),
+        }
+    }
+    Ok(out)
+}
+
+/// Whether `err` is a usage error rather than a context's failure.
+pub fn is_usage(err: &anyhow::Error) -> bool {
+    err.downcast_ref::<super::UsageError>().is_some()
 }
 
 /// Why a context gave no answer, told by the error's type.
 pub fn unanswered(err: &anyhow::Error) -> Unanswered {
     use crate::source::live::FetchError;
     use crate::source::read::ApiError;
+    if err.downcast_ref::<ContextTimedOut>().is_some() {
+        return Unanswered {
+            reason: "TimedOut",
+            message: err.to_string(),
+        };
+    }
     let reason = match err.downcast_ref::<FetchError>() {
         Some(FetchError::Api { error, .. }) => match error {
             ApiError::Unreachable(_) => "Unreachable",
@@ -275,17 +316,19 @@ pub fn combine(
                 .collect();
             document(settings, &FleetReport::of(command, documents))
         }
-        Shape::Name => answers
-            .iter()
-            .flat_map(|(member, result)| match result {
-                Ok(o) => o
-                    .stdout
-                    .lines()
-                    .map(|l| format!("{}/{l}\n", render::escape(&member.name)))
-                    .collect::<Vec<_>>(),
-                Err(_) => Vec::new(),
-            })
-            .collect(),
+        Shape::Name => {
+            say_unanswered(&answers);
+            answers
+                .iter()
+                .filter_map(|(member, result)| Some((member, result.as_ref().ok()?)))
+                .flat_map(|(member, o)| {
+                    o.stdout
+                        .lines()
+                        .map(|l| format!("{}/{l}\n", render::escape(&member.name)))
+                        .collect::<Vec<_>>()
+                })
+                .collect()
+        }
         _ => answers
             .iter()
             .map(|(member, result)| {
@@ -304,6 +347,23 @@ pub fn combine(
             .join("\n"),
     };
     Ok(Outcome { stdout, code })
+}
+
+/// Under `-o name`, whose lines have no room for them, the contexts that
+/// gave no answer are said on stderr, as kubectl says an error beside its
+/// names.
+pub fn say_unanswered<T>(answers: &[Answered<T>]) {
+    let mut console = crate::terminal::Console::process();
+    for (member, result) in answers {
+        if let Err(e) = result {
+            console.say(&format!(
+                "error: context {}: {} ({})\n",
+                render::escape(&member.name),
+                unanswered_line(member, e),
+                e.reason
+            ));
+        }
+    }
 }
 
 /// What failed in a context that gave no answer, in one line that names
@@ -359,6 +419,29 @@ mod tests {
         assert_eq!(exit_code(&one_silent, |c| *c), 1);
         let none: Vec<Answered<u8>> = vec![(member("a"), Err(refused()))];
         assert_eq!(exit_code(&none, |c| *c), 2);
+    }
+
+    #[test]
+    fn a_usage_error_is_the_commands_own_and_a_timeout_is_named() {
+        let refused: Vec<(Member, anyhow::Result<u8>)> = vec![
+            (member("a"), Ok(0)),
+            (
+                member("b"),
+                Err(super::super::UsageError("tree needs a target".into()).into()),
+            ),
+        ];
+        let e = settle(refused).unwrap_err();
+        assert_eq!(e.to_string(), "tree needs a target");
+        let slow: Vec<(Member, anyhow::Result<u8>)> =
+            vec![(member("a"), Err(ContextTimedOut(30).into()))];
+        let answers = settle(slow).unwrap();
+        let e = answers[0].1.as_ref().unwrap_err();
+        assert_eq!(e.reason, "TimedOut");
+        assert!(
+            e.message.starts_with("no answer within 30s"),
+            "{}",
+            e.message
+        );
     }
 
     #[test]

@@ -4,13 +4,12 @@
 
 use std::future::Future;
 
-use super::fleet::{Answered, each, exit_code, unanswered};
+use super::fleet::{self, each, exit_code};
 use super::fleet_watch::{FleetScreen, Seat};
 use super::frame::Shown;
 use super::{Outcome, target_specs, wait};
 use crate::cli::Command;
 use crate::settings::Settings;
-use crate::source::contexts;
 
 /// A command asked of every context of the fleet: `status` as one table,
 /// the others a section per context. Commands that are not about the
@@ -68,10 +67,10 @@ pub async fn run(command: Command, mut settings: Settings) -> anyhow::Result<Out
             let (timeout, failure_grace) = super::wait_flags(&args)?;
             let specs = target_specs(&args.targets, &mut settings)?;
             // One progress line for the fleet.
-            let board = wait::Board::shared();
+            let line = wait::FleetLine::shared();
             each(&settings, "wait", timeout + deadline, |one, member| {
                 let specs = &specs;
-                let seat = wait::Seat::at(&board, &member.name);
+                let seat = wait::LineSeat::at(&line, &member.name);
                 let wait = wait::Wait {
                     want: args.for_,
                     timeout,
@@ -98,36 +97,28 @@ where
     F: Fn(Settings, Option<Seat>) -> Fut,
     Fut: Future<Output = anyhow::Result<Outcome>>,
 {
-    let ask = settings
-        .fleet
-        .clone()
-        .ok_or_else(|| anyhow::anyhow!("no fleet was asked for"))?;
-    let members = contexts::members(&settings.connection, &ask.patterns)?;
-    if members.len() > ask.parallel {
+    let (members, parallel) = fleet::members(settings)?;
+    if members.len() > parallel {
         return Err(super::UsageError(format!(
-            "--watch keeps every context's watches open at once: {} contexts match, more than --max-contexts {}\nhint: name fewer contexts, or raise --max-contexts",
+            "--watch keeps every context's watches open at once: {} contexts match, more than --max-contexts {parallel}\nhint: name fewer contexts, or raise --max-contexts",
             members.len(),
-            ask.parallel
         ))
         .into());
     }
     let screen = FleetScreen::new(settings, &members);
     let runs = members.into_iter().enumerate().map(|(index, member)| {
         let seat = Seat::at(&screen, index, &member.name);
-        let mut one = settings.clone();
-        one.fleet = None;
-        one.connection.context = Some(member.name.clone());
-        let answer = run(one, Some(seat.clone()));
+        let answer = run(fleet::for_context(settings, &member), Some(seat.clone()));
         async move {
-            let result = answer.await.map_err(|e| {
-                let e = unanswered(&e);
+            let result = answer.await;
+            if let Some(e) = result.as_ref().err().filter(|e| !fleet::is_usage(e)) {
+                let e = fleet::unanswered(e);
                 seat.unanswered(e.reason, &e.message);
-                e
-            });
+            }
             (member, result)
         }
     });
-    let answers: Vec<Answered<Outcome>> = futures::future::join_all(runs).await;
+    let answers = fleet::settle(futures::future::join_all(runs).await)?;
     Ok(Outcome {
         stdout: String::new(),
         code: exit_code(&answers, |o| o.code),

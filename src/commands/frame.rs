@@ -164,15 +164,8 @@ pub fn selected(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::Parser;
 
-    fn settings(args: &[&str]) -> Settings {
-        let cli = crate::cli::Cli::try_parse_from(
-            std::iter::once("kubectl-reconcile").chain(args.iter().copied()),
-        )
-        .unwrap();
-        Settings::from_args(&cli.global).unwrap()
-    }
+    use crate::testutil::settings;
 
     /// Which parts a frame made, for these settings, shown once or live.
     fn made(args: &[&str], shown: Shown) -> (bool, bool, bool) {

@@ -259,7 +259,6 @@ impl<O: Write, E: Write> Printer<O, E> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::Parser;
     use std::time::Duration;
 
     fn noon() -> jiff::Timestamp {
@@ -273,11 +272,7 @@ mod tests {
     /// The settings of `kubectl reconcile ARGS`, off a terminal unless a
     /// width is given.
     fn settings(args: &[&str], width: Option<usize>) -> Settings {
-        let cli = crate::cli::Cli::try_parse_from(
-            std::iter::once("kubectl-reconcile").chain(args.iter().copied()),
-        )
-        .unwrap();
-        let mut settings = Settings::from_args(&cli.global).unwrap();
+        let mut settings = crate::testutil::settings(args);
         settings.width = width;
         settings.color = width.is_some();
         settings

@@ -128,15 +128,8 @@ pub async fn capture_text(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::Parser;
 
-    fn settings(args: &[&str]) -> Settings {
-        let cli = crate::cli::Cli::try_parse_from(
-            std::iter::once("kubectl-reconcile").chain(args.iter().copied()),
-        )
-        .unwrap();
-        Settings::from_args(&cli.global).unwrap()
-    }
+    use crate::testutil::settings;
 
     /// Many objects, each with a long annotation: far past a small limit.
     fn big() -> Snapshot {

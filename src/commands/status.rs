@@ -192,6 +192,7 @@ pub async fn fleet(settings: &Settings, specs: &[TargetSpec]) -> anyhow::Result<
         return Ok(Outcome { stdout, code });
     }
     if *output == crate::settings::Shape::Name {
+        fleet::say_unanswered(&answers);
         let objects = answers.iter().flat_map(|(m, r)| {
             r.iter()
                 .flat_map(|(a, _)| a.report.items.iter().map(|i| (m.name.as_str(), &i.object)))

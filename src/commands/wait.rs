@@ -73,7 +73,7 @@ pub struct Wait {
     /// it names.
     pub capture: Option<(std::path::PathBuf, String)>,
     /// A context's place on a fleet's one progress line (`--contexts`).
-    pub seat: Option<Seat>,
+    pub seat: Option<LineSeat>,
 }
 
 fn needs_live() -> UsageError {
@@ -586,21 +586,21 @@ struct Progress<E: Write> {
     last: String,
     last_secs: u64,
     /// A context's place on the fleet's line, which draws instead.
-    seat: Option<Seat>,
+    seat: Option<LineSeat>,
 }
 
 /// The one progress line of a fleet's wait: what each context still
 /// waits for, and each context's own error and warning lines prefixed
 /// with its name.
-pub struct Board {
+pub struct FleetLine {
     progress: Progress<std::io::Stderr>,
     waiting: std::collections::BTreeMap<String, (usize, String)>,
     started: std::time::Instant,
 }
 
-impl Board {
-    pub fn shared() -> std::rc::Rc<std::cell::RefCell<Board>> {
-        std::rc::Rc::new(std::cell::RefCell::new(Board {
+impl FleetLine {
+    pub fn shared() -> std::rc::Rc<std::cell::RefCell<FleetLine>> {
+        std::rc::Rc::new(std::cell::RefCell::new(FleetLine {
             progress: Progress::stderr(),
             waiting: std::collections::BTreeMap::new(),
             started: std::time::Instant::now(),
@@ -626,13 +626,13 @@ impl Board {
     }
 }
 
-/// A context's place on the fleet's [`Board`].
-pub struct Seat {
-    board: std::rc::Rc<std::cell::RefCell<Board>>,
+/// A context's place on the fleet's [`FleetLine`].
+pub struct LineSeat {
+    board: std::rc::Rc<std::cell::RefCell<FleetLine>>,
     context: String,
 }
 
-impl Drop for Seat {
+impl Drop for LineSeat {
     /// A context whose wait has ended waits for nothing more.
     fn drop(&mut self) {
         if let Ok(mut board) = self.board.try_borrow_mut() {
@@ -641,9 +641,9 @@ impl Drop for Seat {
     }
 }
 
-impl Seat {
-    pub fn at(board: &std::rc::Rc<std::cell::RefCell<Board>>, context: &str) -> Seat {
-        Seat {
+impl LineSeat {
+    pub fn at(board: &std::rc::Rc<std::cell::RefCell<FleetLine>>, context: &str) -> LineSeat {
+        LineSeat {
             board: board.clone(),
             context: context.to_string(),
         }
