@@ -56,6 +56,11 @@ pub struct Header {
     /// The kinds of the objects, as the server served them.
     #[serde(default)]
     pub kinds: Vec<KindFacts>,
+    /// How many documents (objects and events) follow the header: a
+    /// capture cut short (its writer stopped, a copy cut off) is refused
+    /// rather than replayed as a smaller answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub documents: Option<usize>,
 }
 
 impl Header {
@@ -80,6 +85,7 @@ impl Header {
                 .map(|o| o.uid.clone())
                 .collect(),
             kinds,
+            documents: Some(snap.objects().len() + snap.events.len()),
         }
     }
 
@@ -303,6 +309,7 @@ mod tests {
             absent: vec![],
             metadata_only: vec!["p1".into()],
             kinds: vec![],
+            documents: Some(12),
         };
         let v = header.to_value();
         assert!(is_header(&v));

@@ -3,9 +3,11 @@
 //! `--snapshot` replays with the same answer. `why --capture` writes the
 //! same beside its answer, from the same read.
 
+use std::io::Write;
 use std::path::Path;
 
 use anyhow::Context;
+use serde_json::Value;
 
 use super::{Outcome, UsageError, load_why_keep};
 use crate::capture::{self, Header};
@@ -29,100 +31,136 @@ pub async fn run(
     }
     let (loaded, _) = load_why_keep(settings, specs).await?;
     let json = settings.view.output == Shape::Json;
-    let text = capture_text(
-        settings,
-        &loaded.fetched.snapshot,
-        loaded.live.as_ref(),
-        command,
-        json,
-    )
-    .await?;
-    match output_file {
-        None => Ok(Outcome {
-            stdout: text,
-            code: 0,
+    let sink = match output_file {
+        None => Sink::Stdout,
+        Some(path) => Sink::File(path),
+    };
+    let snap = &loaded.fetched.snapshot;
+    let written = capture(settings, snap, loaded.live.as_ref(), command, json, sink).await?;
+    Ok(Outcome {
+        stdout: written.map_or_else(String::new, |w| {
+            format!("captured to {}\n", crate::render::escape(&w))
         }),
-        Some(path) => {
-            let written = write(path, &text)?;
-            Ok(Outcome {
-                stdout: format!("captured to {}\n", crate::render::escape(&written)),
-                code: 0,
-            })
-        }
-    }
+        code: 0,
+    })
 }
 
-/// Writes a capture to `path` (a file, or a new file in a directory);
-/// where it went.
-pub fn write(path: &Path, text: &str) -> anyhow::Result<String> {
-    let name = format!(
-        "capture-{}.yaml",
-        jiff::Timestamp::now().strftime("%Y%m%dT%H%M%SZ")
-    );
-    let written = crate::source::local::write_text(path, &name, text)
-        .with_context(|| format!("cannot write the capture to {}", path.display()))?;
-    Ok(written.display().to_string())
+/// Where a capture is written.
+pub enum Sink<'a> {
+    /// Standard output, a document at a time as it is made.
+    Stdout,
+    /// A file (or a new file in a directory), whole or not at all.
+    File(&'a Path),
 }
 
-/// The capture of what `loaded` read, as YAML documents (or, `json`, a
-/// `List`), refused past `--snapshot-limit`: a capture must replay
-/// without a flag of its own.
-pub async fn capture_text(
+/// Writes the capture of what `snap` read (`live`, the connection that
+/// read it, says its kinds) as YAML documents (or, `json`, a `List`),
+/// streamed a document at a time and stopped past `--snapshot-limit`: a
+/// capture must replay without a flag of its own. Returns where a file
+/// went.
+pub async fn capture(
     settings: &Settings,
     snap: &Snapshot,
     live: Option<&Live>,
     command: String,
     json: bool,
-) -> anyhow::Result<String> {
+    sink: Sink<'_>,
+) -> anyhow::Result<Option<String>> {
+    let docs = documents(settings, snap, live, command).await;
+    let limit = settings.snapshot_limit;
+    match sink {
+        Sink::Stdout => {
+            let mut out = std::io::BufWriter::new(crate::terminal::Console::process().out);
+            match stream(&mut out, docs, json, limit) {
+                // A closed pipe (`| head`) is not an error, as for any answer.
+                Err(e) if is_broken_pipe(&e) => Ok(None),
+                done => done.map(|()| None),
+            }
+        }
+        Sink::File(path) => {
+            let name = format!(
+                "capture-{}.yaml",
+                jiff::Timestamp::now().strftime("%Y%m%dT%H%M%SZ")
+            );
+            let written = crate::source::local::write_whole(path, &name, |out| {
+                stream(out, docs, json, limit)
+            })?;
+            Ok(Some(written.display().to_string()))
+        }
+    }
+}
+
+/// The documents of the capture: its header, then every object and event,
+/// pseudonymous with `--anonymize`.
+async fn documents<'a>(
+    settings: &Settings,
+    snap: &'a Snapshot,
+    live: Option<&Live>,
+    command: String,
+) -> Box<dyn Iterator<Item = Value> + 'a> {
     let (kinds, server_version) = match live {
         Some(live) => (live.kinds_of(snap), live.server_version().await),
         None => (Vec::new(), None),
     };
     let header = Header::of(snap, command, server_version, kinds);
-    let limit = settings.snapshot_limit;
-    let too_big = || {
-        anyhow::anyhow!(
-            "the capture is larger than {}: it stops here\nhint: capture fewer targets (a name, -l), or raise --snapshot-limit (a replay then needs the same flag)",
-            crate::source::local::show_size(limit)
-        )
-    };
-    let documents: Box<dyn Iterator<Item = serde_json::Value>> = if settings.anonymize {
+    if settings.anonymize {
         // Every name must be known before the first is replaced.
-        let mut all: Vec<serde_json::Value> = capture::documents(snap, &header).collect();
+        let mut all: Vec<Value> = capture::documents(snap, &header).collect();
         crate::anonymize::anonymize(&mut all);
         Box::new(all.into_iter())
     } else {
         Box::new(capture::documents(snap, &header))
+    }
+}
+
+/// Writes `docs` to `out` a document at a time, counting the bytes; stops
+/// with an error before the document that would pass `limit`. Pure but
+/// for `out`.
+fn stream(
+    out: &mut dyn Write,
+    docs: impl Iterator<Item = Value>,
+    json: bool,
+    limit: u64,
+) -> anyhow::Result<()> {
+    let mut size = 0u64;
+    let mut put = |out: &mut dyn Write, text: &str| -> anyhow::Result<()> {
+        size += text.len() as u64;
+        if size > limit {
+            anyhow::bail!(
+                "the capture is larger than {}: it stops here\nhint: capture fewer targets (a name, -l), or raise --snapshot-limit (a replay then needs the same flag)",
+                crate::source::local::show_size(limit)
+            );
+        }
+        out.write_all(text.as_bytes())
+            .context("cannot write the capture")
     };
-    let mut text = String::new();
-    if json {
-        // Counted as each document is added, so that a huge answer stops
-        // before the whole List is built.
-        let mut items: Vec<serde_json::Value> = Vec::new();
-        let mut size = 0u64;
-        for doc in documents {
-            size += serde_json::to_vec(&doc).map_or(0, |b| b.len() as u64);
-            if size > limit {
-                return Err(too_big());
+    if !json {
+        for doc in docs {
+            put(out, "---\n")?;
+            put(out, &crate::render::yaml(&doc))?;
+        }
+        return out.flush().context("cannot write the capture");
+    }
+    // The `List` that `-o json` prints whole, written an item at a time.
+    put(out, "{\n  \"apiVersion\": \"v1\",\n  \"items\": [")?;
+    for (i, doc) in docs.enumerate() {
+        let mut item = String::from(if i == 0 { "\n" } else { ",\n" });
+        for (j, line) in crate::escape::json_pretty(&doc).lines().enumerate() {
+            if j > 0 {
+                item.push('\n');
             }
-            items.push(doc);
+            item.push_str("    ");
+            item.push_str(line);
         }
-        text = crate::render::json(
-            &serde_json::json!({"apiVersion": "v1", "kind": "List", "items": items}),
-        );
-        if text.len() as u64 > limit {
-            return Err(too_big());
-        }
-        return Ok(text);
+        put(out, &item)?;
     }
-    for doc in documents {
-        text.push_str("---\n");
-        text.push_str(&crate::render::yaml(&doc));
-        if text.len() as u64 > limit {
-            return Err(too_big());
-        }
-    }
-    Ok(text)
+    put(out, "\n  ],\n  \"kind\": \"List\"\n}\n")?;
+    out.flush().context("cannot write the capture")
+}
+
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.downcast_ref::<std::io::Error>()
+        .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
 }
 
 #[cfg(test)]
@@ -148,13 +186,17 @@ mod tests {
         let rt = tokio::runtime::Builder::new_current_thread()
             .build()
             .unwrap();
-        rt.block_on(capture_text(
-            &settings(args),
-            &big(),
+        let settings = settings(args);
+        let snap = big();
+        let docs = rt.block_on(documents(
+            &settings,
+            &snap,
             None,
             "kubectl reconcile snapshot".into(),
-            json,
-        ))
+        ));
+        let mut out = Vec::new();
+        stream(&mut out, docs, json, settings.snapshot_limit)?;
+        Ok(String::from_utf8(out).unwrap())
     }
 
     #[test]
@@ -175,5 +217,45 @@ mod tests {
             "{}",
             text.len()
         );
+        let header: serde_json::Value =
+            serde_yaml_ng::from_str(text.split("---\n").nth(1).unwrap()).unwrap();
+        assert_eq!(header["documents"], 2_000);
+    }
+
+    #[test]
+    fn a_streamed_list_is_the_list_printed_whole() {
+        let text = capture(&[], true).unwrap();
+        let list: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(list["items"].as_array().unwrap().len(), 2_001);
+        assert_eq!(text, crate::render::json(&list));
+    }
+
+    #[test]
+    fn a_capture_to_a_file_is_written_whole_or_not_at_all() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("capture.yaml");
+        std::fs::write(&file, "what was there").unwrap();
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        let snap = big();
+        let to_file = |args: &[&str]| {
+            rt.block_on(super::capture(
+                &settings(args),
+                &snap,
+                None,
+                "kubectl reconcile snapshot".into(),
+                false,
+                Sink::File(&file),
+            ))
+        };
+        let err = to_file(&["--snapshot-limit", "64Ki"]).unwrap_err();
+        assert!(err.to_string().starts_with("the capture is larger"), "{err}");
+        let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(left.len(), 1, "no partial file is left beside it");
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), "what was there");
+        let written = to_file(&[]).unwrap().unwrap();
+        assert_eq!(written, file.display().to_string());
+        assert!(std::fs::read_to_string(&file).unwrap().len() > 2_000_000);
     }
 }

@@ -502,15 +502,15 @@ async fn diagnose(
             let (loaded, _) = loaded?;
             if let Some((path, command)) = capture {
                 // The kinds as the connection that read them knows them.
-                let text = super::snapshot::capture_text(
+                super::snapshot::capture(
                     settings,
                     &loaded.fetched.snapshot,
                     loaded.live.as_ref(),
                     command.to_string(),
                     false,
+                    super::snapshot::Sink::File(path),
                 )
                 .await?;
-                super::snapshot::write(path, &text)?;
             }
             let fetched = loaded.fetched;
             (
@@ -526,15 +526,15 @@ async fn diagnose(
                 error: "not read before --timeout; shown from what the watches last saw".into(),
             });
             if let Some((path, command)) = capture {
-                let text = super::snapshot::capture_text(
+                super::snapshot::capture(
                     settings,
                     &snapshot,
                     None,
                     command.to_string(),
                     false,
+                    super::snapshot::Sink::File(path),
                 )
                 .await?;
-                super::snapshot::write(path, &text)?;
             }
             // Found again by identity, as the watches find them.
             let ids = items.iter().map(|i| i.object.clone()).collect();

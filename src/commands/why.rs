@@ -22,15 +22,15 @@ pub async fn run(
     let (loaded, settled) = load_why_keep(settings, specs).await?;
     if let Some((path, command)) = capture {
         // YAML whatever -o says: -o shapes the answer, not its capture.
-        let text = super::snapshot::capture_text(
+        super::snapshot::capture(
             settings,
             &loaded.fetched.snapshot,
             loaded.live.as_ref(),
             command,
             false,
+            super::snapshot::Sink::File(path),
         )
         .await?;
-        super::snapshot::write(path, &text)?;
     }
     let subject = if specs.is_empty() {
         Subject::FailingRoots

@@ -94,6 +94,15 @@ pub enum SnapshotError {
     )]
     OnlyDeeper { dir: String },
 
+    #[error(
+        "{origin} is a capture cut short: its header counts {expected} documents after it, and {found} are there\nhint: it was not written whole (its size limit, a full disk, a copy cut off): capture again, or delete the header's `documents:` line to replay what is left"
+    )]
+    CutShort {
+        origin: String,
+        expected: usize,
+        found: usize,
+    },
+
     #[error("no Kubernetes objects in {what}{}\nhint: {SNAPSHOT_HINT}", only_events(.events))]
     Empty { what: String, events: usize },
 }
@@ -461,6 +470,8 @@ pub fn build_snapshot(
     let mut header: Option<crate::capture::Header> = None;
     for source in sources {
         let docs = parse_documents(&source.text, &source.origin)?;
+        // A header's count of what follows it, and what followed it.
+        let mut counted: Option<(usize, usize)> = None;
         for (i, doc) in docs.into_iter().enumerate() {
             for (item, mut value) in flatten(doc) {
                 if is_empty(&value) {
@@ -477,8 +488,13 @@ pub fn build_snapshot(
                 };
                 // A capture's header: its instant, gaps and kinds.
                 if crate::capture::is_header(&value) {
-                    header = Some(crate::capture::parse_header(&value).map_err(not_an_object)?);
+                    let parsed = crate::capture::parse_header(&value).map_err(not_an_object)?;
+                    counted = parsed.documents.map(|n| (n, 0));
+                    header = Some(parsed);
                     continue;
+                }
+                if let Some((_, found)) = &mut counted {
+                    *found += 1;
                 }
                 if let Some(problem) = identity_problem(&value) {
                     return Err(not_an_object(problem));
@@ -499,6 +515,15 @@ pub fn build_snapshot(
                     objects.push(object);
                 }
             }
+        }
+        if let Some((expected, found)) = counted
+            && expected != found
+        {
+            return Err(SnapshotError::CutShort {
+                origin: source.origin.clone(),
+                expected,
+                found,
+            });
         }
     }
     if objects.is_empty() {
@@ -1426,6 +1451,16 @@ metadata: {name: web-1, namespace: shop, uid: p1, creationTimestamp: "2026-12-02
         let broken = text.replace("capturedAt: \"2026-12-02T05:00:00Z\"", "capturedAt: soon");
         let err = build_snapshot(&[SourceText::new("capture.yaml", &broken)], None).unwrap_err();
         assert!(err.to_string().contains("Capture header"), "{err}");
+        // Its count of documents holds, or it was cut short.
+        let counted = text.replace("metadataOnly: [p1]", "metadataOnly: [p1]\ndocuments: 1");
+        assert!(build_snapshot(&[SourceText::new("capture.yaml", &counted)], None).is_ok());
+        let cut = text.replace("metadataOnly: [p1]", "metadataOnly: [p1]\ndocuments: 2");
+        let err = build_snapshot(&[SourceText::new("capture.yaml", &cut)], None).unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("capture.yaml is a capture cut short: its header counts 2 documents after it, and 1 are there"),
+            "{err}"
+        );
     }
 
     mod files {

@@ -148,15 +148,32 @@ fn kind_of(meta: &std::fs::Metadata) -> &'static str {
     }
 }
 
-/// Writes `text` to `path` (created, or replaced); a directory gets a file
-/// of its own, `name` in it. Returns where it was written.
-pub fn write_text(path: &Path, name: &str, text: &str) -> io::Result<std::path::PathBuf> {
+/// Writes to `path` (created, or replaced; a directory gets a file of its
+/// own, `name` in it) through `write`, whole or not at all: into a new
+/// file beside it (readable by its owner only), put in its place once
+/// `write` has finished, and removed if `write` fails. Returns where it
+/// was written.
+pub fn write_whole(
+    path: &Path,
+    name: &str,
+    write: impl FnOnce(&mut dyn io::Write) -> anyhow::Result<()>,
+) -> anyhow::Result<std::path::PathBuf> {
+    use anyhow::Context;
     let target = if path.is_dir() {
         path.join(name)
     } else {
         path.to_path_buf()
     };
-    std::fs::write(&target, text)?;
+    let cannot = || format!("cannot write {}", target.display());
+    let dir = match target.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    let file = tempfile::NamedTempFile::new_in(dir).with_context(cannot)?;
+    let mut out = io::BufWriter::new(file);
+    write(&mut out)?;
+    let file = out.into_inner().map_err(|e| e.into_error()).with_context(cannot)?;
+    file.persist(&target).map_err(|e| e.error).with_context(cannot)?;
     Ok(target)
 }
 
