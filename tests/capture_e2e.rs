@@ -46,34 +46,9 @@ spec:
     )
 }
 
-/// `why ARGS --capture FILE -o json` live, then `why ARGS -o json` over
-/// the file: the same document and exit code. Returns the capture.
+/// [`support::replays_the_same`], and no marker in the capture.
 fn replays_the_same(ns: &Namespace, as_user: &[&str], args: &[&str]) -> String {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("capture.yaml");
-    let file = file.to_str().unwrap();
-    let mut live_args: Vec<&str> = as_user.to_vec();
-    live_args.extend(["-n", &ns.name, "why"]);
-    live_args.extend_from_slice(args);
-    live_args.extend(["--capture", file, "-o", "json"]);
-    let live = support::reconcile(&live_args);
-    assert!(
-        live.code == 0 || live.code == 1,
-        "{}\n{}",
-        live.stdout,
-        live.stderr
-    );
-    let mut replay_args = vec!["--snapshot", file, "-n", &ns.name, "why"];
-    replay_args.extend_from_slice(args);
-    replay_args.extend(["-o", "json"]);
-    let replay = support::reconcile(&replay_args);
-    assert_eq!(
-        (replay.code, replay.json()),
-        (live.code, live.json()),
-        "why {args:?}: the replay differs from the live answer\nreplay stderr: {}",
-        replay.stderr
-    );
-    let capture = std::fs::read_to_string(file).unwrap();
+    let capture = support::replays_the_same(ns, as_user, args);
     assert!(
         !capture.contains(MARKER),
         "a marker leaked into the capture:\n{capture}"

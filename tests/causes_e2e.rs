@@ -556,6 +556,10 @@ fn a_resource_whose_operator_stopped_names_the_operator() {
         "{}",
         steps(&item)
     );
+    // A capture holds the operator's Lease, its workload and pod, and
+    // replays the same answer.
+    let capture = support::replays_the_same(&ns, &[], &["cache.cache.reconcile.test/sessions"]);
+    assert!(capture.contains("5b7c2f1e.reconcile.test"), "{capture}");
 
     // `controllers` lists it as down, and exits 1.
     let run = ns.reconcile(&["controllers", "-n", &op.name, "-o", "json"]);

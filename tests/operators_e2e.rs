@@ -463,6 +463,10 @@ fn argo_rollouts_unpullable_image_fails_fast_with_argo_steps() {
         !out.contains("set image replicaset/"),
         "a step edits the ReplicaSet the operator owns:\n{out}"
     );
+    // The operator's chain (Rollout, ReplicaSets, pods, events) captured
+    // replays as it was read.
+    let capture = support::replays_the_same(&ns, &[], &["rollout/web"]);
+    assert!(capture.contains("kind: Rollout"), "{capture}");
 
     // The ground truth: not Healthy, and the canary's pod cannot pull.
     let (code, said) = argo_status(&ns, "web");
@@ -753,6 +757,12 @@ fn argo_rollouts_controller_stopped_is_named_by_its_lease() {
         ),
         "{}",
         why.stdout
+    );
+    // A capture holds the stopped controller's Lease, and replays the same.
+    let capture = support::replays_the_same(&ns, &[], &["rollout/web"]);
+    assert!(
+        capture.contains("argo-rollouts-controller-lock"),
+        "{capture}"
     );
 
     argo.start();

@@ -578,6 +578,37 @@ pub fn item_names(doc: &serde_json::Value) -> Vec<String> {
         .collect()
 }
 
+/// `why ARGS --capture FILE -o json` live (as the user `as_user`'s flags
+/// say), then `why ARGS -o json` over the file: the same document and
+/// exit code, or the test fails. Returns the capture's text.
+pub fn replays_the_same(ns: &Namespace, as_user: &[&str], args: &[&str]) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("capture.yaml");
+    let file = file.to_str().unwrap();
+    let mut live_args: Vec<&str> = as_user.to_vec();
+    live_args.extend(["-n", &ns.name, "why"]);
+    live_args.extend_from_slice(args);
+    live_args.extend(["--capture", file, "-o", "json"]);
+    let live = reconcile(&live_args);
+    assert!(
+        live.code == 0 || live.code == 1,
+        "{}\n{}",
+        live.stdout,
+        live.stderr
+    );
+    let mut replay_args = vec!["--snapshot", file, "-n", &ns.name, "why"];
+    replay_args.extend_from_slice(args);
+    replay_args.extend(["-o", "json"]);
+    let replay = reconcile(&replay_args);
+    assert_eq!(
+        (replay.code, replay.json()),
+        (live.code, live.json()),
+        "why {args:?}: the replay differs from the live answer\nreplay stderr: {}",
+        replay.stderr
+    );
+    std::fs::read_to_string(file).unwrap()
+}
+
 /// `why TARGET -o json` in the namespace until `ready` holds for its first
 /// item (controllers take a moment), and the exit status with the document.
 pub fn why_until(
