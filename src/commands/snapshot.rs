@@ -250,7 +250,10 @@ mod tests {
             ))
         };
         let err = to_file(&["--snapshot-limit", "64Ki"]).unwrap_err();
-        assert!(err.to_string().starts_with("the capture is larger"), "{err}");
+        assert!(
+            err.to_string().starts_with("the capture is larger"),
+            "{err}"
+        );
         let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
         assert_eq!(left.len(), 1, "no partial file is left beside it");
         assert_eq!(std::fs::read_to_string(&file).unwrap(), "what was there");

@@ -179,11 +179,7 @@ impl Snapshot {
     /// that is closest to its name, within a small edit distance (2, or 3
     /// for names of 12 characters or more): a typo's likely meaning.
     pub fn close_name(&self, missing: &super::ObjectRef) -> Option<&str> {
-        let limit = if missing.name.chars().count() >= 12 {
-            3
-        } else {
-            2
-        };
+        let limit = close_limit(&missing.name);
         self.objects
             .iter()
             .filter(|o| {
@@ -196,6 +192,12 @@ impl Snapshot {
             .filter(|(d, _)| *d <= limit)
             .min()
             .map(|(_, name)| name)
+    }
+
+    /// Whether `other` is close enough to `wanted` to be offered for it
+    /// (see [`Snapshot::close_name`]).
+    pub fn is_close_name(wanted: &str, other: &str) -> bool {
+        strsim::levenshtein(wanted, other) <= close_limit(wanted)
     }
 
     /// The identity of the object with this uid; for a uid the snapshot
@@ -231,6 +233,12 @@ impl Snapshot {
     pub fn events_for<'a>(&'a self, uid: &'a str) -> impl Iterator<Item = &'a Event> + 'a {
         self.events.iter().filter(move |e| e.regarding_uid == uid)
     }
+}
+
+/// How far a name may be from one asked for to be offered for it: 2 edits,
+/// or 3 for names of 12 characters or more.
+fn close_limit(name: &str) -> usize {
+    if name.chars().count() >= 12 { 3 } else { 2 }
 }
 
 #[cfg(test)]

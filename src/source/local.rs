@@ -172,8 +172,13 @@ pub fn write_whole(
     let file = tempfile::NamedTempFile::new_in(dir).with_context(cannot)?;
     let mut out = io::BufWriter::new(file);
     write(&mut out)?;
-    let file = out.into_inner().map_err(|e| e.into_error()).with_context(cannot)?;
-    file.persist(&target).map_err(|e| e.error).with_context(cannot)?;
+    let file = out
+        .into_inner()
+        .map_err(|e| e.into_error())
+        .with_context(cannot)?;
+    file.persist(&target)
+        .map_err(|e| e.error)
+        .with_context(cannot)?;
     Ok(target)
 }
 

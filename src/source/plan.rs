@@ -333,13 +333,22 @@ pub enum EventsFirst {
 }
 
 /// `had`: the namespace's events were read by an earlier read of the
-/// question; `early`: its first page was started with the first reads;
-/// `every`: `why`'s timeline (every event), else only the events verdicts
-/// cite; `objects`: how many objects there want their events.
-pub fn events_first(had: bool, early: bool, every: bool, objects: usize) -> EventsFirst {
+/// question; `busy`: an earlier page found more than a page of them (so a
+/// few objects reached later, a pod's ServiceAccount, get theirs by uid,
+/// without the page again); `early`: its first page was started with the
+/// first reads; `every`: `why`'s timeline (every event), else only the
+/// events verdicts cite; `objects`: how many objects there want their
+/// events.
+pub fn events_first(
+    had: bool,
+    busy: bool,
+    early: bool,
+    every: bool,
+    objects: usize,
+) -> EventsFirst {
     match () {
         () if had => EventsFirst::Had,
-        () if !early && !every && objects <= SMALL_TREE => EventsFirst::ByUid,
+        () if (busy || (!early && !every)) && objects <= SMALL_TREE => EventsFirst::ByUid,
         () => EventsFirst::Page,
     }
 }
@@ -381,11 +390,20 @@ mod tests {
         use super::{EventsFirst as F, EventsThen as T, events_first, events_then};
         // Read before: nothing. `why` starts with the page; `tree` and
         // `status` ask a few objects' own.
-        assert_eq!(events_first(true, true, true, 3), F::Had);
-        assert_eq!(events_first(false, true, true, 3), F::Page);
-        assert_eq!(events_first(false, false, false, 3), F::ByUid);
-        assert_eq!(events_first(false, false, false, SMALL_TREE + 1), F::Page);
-        assert_eq!(events_first(false, false, true, 3), F::Page);
+        assert_eq!(events_first(true, false, true, true, 3), F::Had);
+        assert_eq!(events_first(false, false, true, true, 3), F::Page);
+        assert_eq!(events_first(false, false, false, false, 3), F::ByUid);
+        assert_eq!(
+            events_first(false, false, false, false, SMALL_TREE + 1),
+            F::Page
+        );
+        assert_eq!(events_first(false, false, false, true, 3), F::Page);
+        // A namespace found busy: a few objects by uid, many by pages.
+        assert_eq!(events_first(false, true, false, true, 3), F::ByUid);
+        assert_eq!(
+            events_first(false, true, false, true, SMALL_TREE + 1),
+            F::Page
+        );
         // One page is all; a busy namespace pages only for a large tree.
         assert_eq!(events_then(false, 500), T::Whole);
         assert_eq!(events_then(true, 0), T::Newest);

@@ -302,6 +302,43 @@ fn a_busy_namespace_gives_a_small_tree_its_events_by_uid() {
 }
 
 #[test]
+fn a_failing_pod_s_service_account_is_looked_up_without_keeping_the_namespace_s() {
+    let cat = catalog();
+    let mut objects = web();
+    objects[4]["spec"]["serviceAccountName"] = json!("builder");
+    objects[4]["status"]["conditions"] = json!([{"type": "Ready", "status": "False"}]);
+    let account = |name: &str| {
+        json!({"apiVersion": "v1", "kind": "ServiceAccount",
+               "metadata": {"name": name, "namespace": "shop", "uid": format!("sa-{name}")}})
+    };
+    objects.extend((0..40).map(|i| account(&format!("robot-{i}"))));
+    objects.push(account("builder"));
+    objects.push(account("builders"));
+    objects.extend((0..1200).map(|i| event("other", "other-uid", i)));
+    let memory = Memory::new(objects);
+    let fetched = answer(&memory, &cat, name("deploy", "web"), Mode::Why);
+    // The one asked for, and the one "did you mean" would offer: not the
+    // other 40, which would each want their events.
+    let mut accounts: Vec<&str> = fetched
+        .snapshot
+        .objects()
+        .iter()
+        .filter(|o| o.kind() == "ServiceAccount")
+        .map(|o| o.name())
+        .collect();
+    accounts.sort_unstable();
+    assert_eq!(accounts, ["builder", "builders"]);
+    // The busy namespace's page once, then by uid: never a page again.
+    let pages: Vec<String> = memory
+        .paths_containing("/events")
+        .into_iter()
+        .filter(|p| !p.contains("involvedObject.uid"))
+        .collect();
+    assert_eq!(pages, ["/api/v1/namespaces/shop/events?limit=500"]);
+    assert_eq!(fetched.snapshot.events.len(), 1, "the tree's own");
+}
+
+#[test]
 fn a_busy_namespace_with_a_large_tree_is_read_page_by_page() {
     let cat = catalog();
     let mut objects = vec![deployment("big", 30), replicaset("big")];

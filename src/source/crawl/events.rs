@@ -86,6 +86,7 @@ impl<R: Reader> Crawl<'_, R> {
             let early = first.contains_key(&ns);
             let how = plan::events_first(
                 self.events_read.namespaces.contains(&ns),
+                self.events_read.busy.contains(&ns),
                 early,
                 self.events_of == EventsOf::Every,
                 objects.len(),
@@ -116,7 +117,10 @@ impl<R: Reader> Crawl<'_, R> {
                         }
                         plan::EventsThen::Newest => found.extend(events()),
                         // The page is dropped: each object's own are asked for.
-                        plan::EventsThen::ByUid => by_uid.extend(objects),
+                        plan::EventsThen::ByUid => {
+                            by_uid.extend(objects);
+                            self.events_read.busy.insert(ns);
+                        }
                         plan::EventsThen::Every => {
                             found.extend(events());
                             pages.push((read.clone(), page.continue_token.clone()));

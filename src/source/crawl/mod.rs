@@ -124,6 +124,8 @@ impl Seed {
 pub struct EventsRead {
     pub namespaces: BTreeSet<String>,
     pub uids: HashSet<String>,
+    /// Namespaces with more events than a page, read by uid so far.
+    pub busy: BTreeSet<String>,
 }
 
 /// What an earlier read of the same question has: whose events, and what

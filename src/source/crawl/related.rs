@@ -90,9 +90,11 @@ impl<R: Reader> Crawl<'_, R> {
             // Service without endpoints asks for the namespace's workloads),
             // with every name they expect.
             let mut lists: Vec<(Read, Vec<String>)> = Vec::new();
-            // Lists kept only in part: where a pod template matches, or
-            // where a name is one of the names asked for; an object any
-            // asker would keep is kept. A list also asked for whole is kept
+            // Lists kept only in part: where a pod template matches, where
+            // a name is like one of the names asked for, or (a list read
+            // for the names it expects: do a pod's ServiceAccount and
+            // Secrets exist?) where it is one of them; an object any asker
+            // would keep is kept. A list also asked for whole is kept
             // whole.
             let mut kept_if: Vec<(Read, Vec<Select>)> = Vec::new();
             let mut whole: Vec<Read> = Vec::new();
@@ -139,10 +141,17 @@ impl<R: Reader> Crawl<'_, R> {
                             if related.metadata_only {
                                 read = read.metadata_only();
                             }
-                            if matches!(select, Select::Template(_) | Select::NamedLike(_)) {
+                            let keep: Vec<Select> = match select {
+                                Select::Template(_) | Select::NamedLike(_) => vec![select.clone()],
+                                Select::All if !related.expect.is_empty() => {
+                                    related.expect.iter().cloned().map(Select::Name).collect()
+                                }
+                                _ => Vec::new(),
+                            };
+                            if !keep.is_empty() {
                                 match kept_if.iter_mut().find(|(r, _)| *r == read) {
-                                    Some((_, selects)) => selects.push(select.clone()),
-                                    None => kept_if.push((read.clone(), vec![select.clone()])),
+                                    Some((_, selects)) => selects.extend(keep),
+                                    None => kept_if.push((read.clone(), keep)),
                                 }
                             } else if !whole.contains(&read) {
                                 whole.push(read.clone());
@@ -186,6 +195,12 @@ impl<R: Reader> Crawl<'_, R> {
                             Select::Template(q) => crate::selector::template_matches(q, o),
                             Select::NamedLike(names) => {
                                 crate::relations::named_like(names, o.name())
+                            }
+                            // The name, or one close to it: what "did you
+                            // mean" offers for a name that is not there.
+                            Select::Name(name) => {
+                                o.name() == name
+                                    || crate::model::Snapshot::is_close_name(name, o.name())
                             }
                             _ => true,
                         })
