@@ -149,7 +149,14 @@ pub fn redact_for_sharing(v: &mut Value) {
 /// fields only the top-level parts it touched (`f:spec`, `f:status`,
 /// `f:metadata`): all the diagnosis reads. The field sets themselves name
 /// env variables, labels and containers, and are most of an entry's size.
+/// A ConfigMap's or Secret's keys (`f:data`'s names, never values) stay:
+/// they tell a key a container waits for from the one the map has.
 fn reduce_managed_fields(v: &mut Value) {
+    let keyed = v.get("apiVersion").and_then(Value::as_str) == Some("v1")
+        && matches!(
+            v.get("kind").and_then(Value::as_str),
+            Some("ConfigMap" | "Secret")
+        );
     let Some(entries) = v
         .pointer_mut("/metadata/managedFields")
         .and_then(Value::as_array_mut)
@@ -158,8 +165,17 @@ fn reduce_managed_fields(v: &mut Value) {
     };
     for entry in entries.iter_mut().filter_map(Value::as_object_mut) {
         if let Some(Value::Object(fields)) = entry.get_mut("fieldsV1") {
-            for part in fields.values_mut() {
-                *part = Value::Object(Map::new());
+            for (name, part) in fields.iter_mut() {
+                let keys =
+                    keyed && matches!(name.as_str(), "f:data" | "f:binaryData" | "f:stringData");
+                *part = match part {
+                    Value::Object(set) if keys => Value::Object(
+                        set.keys()
+                            .map(|k| (k.clone(), Value::Object(Map::new())))
+                            .collect(),
+                    ),
+                    _ => Value::Object(Map::new()),
+                };
             }
         }
     }
@@ -279,6 +295,17 @@ mod tests {
             "kubectl-client-side-apply"
         );
         assert_eq!(check.status_written.unwrap().manager, "kubelet");
+        // A ConfigMap keeps its keys' names (what a missing key is told
+        // from), and nothing below them.
+        let mut map = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "app",
+            "managedFields": [{"manager": "kubectl-create", "operation": "Update",
+                "fieldsV1": {"f:data": {"f:log_level": {}, "f:port": {".": {}}},
+                             "f:metadata": {"f:labels": {"f:app": {}}}}}]}});
+        redact_for_sharing(&mut map);
+        assert_eq!(
+            map["metadata"]["managedFields"][0]["fieldsV1"],
+            json!({"f:data": {"f:log_level": {}, "f:port": {}}, "f:metadata": {}})
+        );
     }
 
     #[test]

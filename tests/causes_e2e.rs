@@ -247,6 +247,93 @@ fn a_missing_secret_leads_to_its_failing_external_secret() {
     );
 }
 
+#[test]
+fn a_key_the_config_map_lacks_is_named_with_its_near_miss_from_key_names_only() {
+    let ns = Namespace::new("cause-key");
+    // Written by kubectl as a user would: the keys are in each writer's
+    // managedFields; a value the answer must never hold is planted.
+    ns.kubectl(&[
+        "create",
+        "configmap",
+        "app-config",
+        "--from-literal=log_level=key-marker-5d1c",
+        "--from-literal=port=8080",
+    ])
+    .ok();
+    ns.kubectl(&[
+        "create",
+        "secret",
+        "generic",
+        "app-db",
+        "--from-literal=db-password=key-marker-5d1c",
+    ])
+    .ok();
+    let deployment = |name: &str, env: &str, message: &str| {
+        format!(
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: {name}}}\nspec:\n  replicas: 1\n  selector: {{matchLabels: {{app: {name}}}}}\n  template:\n    metadata:\n      labels: {{app: {name}, reconcile.test/failure: config-error}}\n      annotations: {{reconcile.test/message: \"{message}\"}}\n    spec:\n      containers: [{{name: app, image: example.com/app:1, env: [{env}]}}]\n"
+        )
+    };
+    ns.apply(&deployment(
+        "web",
+        "{name: LOG_LEVEL, valueFrom: {configMapKeyRef: {name: app-config, key: LOG_LEVEL}}}",
+        &format!(
+            "couldn't find key LOG_LEVEL in ConfigMap {}/app-config",
+            ns.name
+        ),
+    ));
+    ns.apply(&deployment(
+        "db",
+        "{name: DB_PASSWORD, valueFrom: {secretKeyRef: {name: app-db, key: password}}}",
+        &format!("couldn't find key password in Secret {}/app-db", ns.name),
+    ));
+    let (code, item) = why_until(&ns, "deploy/web", "the config error", |i| {
+        root_reason(i) == "CreateContainerConfigError"
+    });
+    assert_eq!(code, 1);
+    let findings = item["findings"].to_string();
+    assert!(
+        findings.contains("env LOG_LEVEL of container app asks ConfigMap app-config for key LOG_LEVEL, which it does not have; did you mean log_level?"),
+        "{item:#}"
+    );
+    let text = steps(&item);
+    assert!(
+        text.contains("Container app waits for key LOG_LEVEL of ConfigMap app-config (env LOG_LEVEL), which it does not have: it has log_level, a near miss: ask for log_level in the container's env (in Deployment web)"),
+        "{text}"
+    );
+    // The step's command lists the map's keys, and no value.
+    let list = item["nextSteps"][0]["commands"][0].as_str().unwrap();
+    let listed = std::process::Command::new("sh")
+        .args(["-c", list])
+        .env("KUBECONFIG", &support::cluster().kubeconfig)
+        .output()
+        .unwrap();
+    assert!(listed.status.success(), "{list}: {listed:?}");
+    let out = String::from_utf8_lossy(&listed.stdout);
+    assert_eq!(
+        out.lines().collect::<Vec<_>>(),
+        ["log_level", "port"],
+        "{list}"
+    );
+
+    // A Secret's key with no near miss: its keys are listed, by name.
+    let (_, item) = why_until(&ns, "deploy/db", "the secret's key", |i| {
+        i["findings"].to_string().contains("app-db")
+    });
+    assert!(
+        item["findings"].to_string().contains(
+            "env DB_PASSWORD of container app asks Secret app-db for key password, which it does not have; its keys: db-password"
+        ),
+        "{item:#}"
+    );
+    assert!(!item.to_string().contains("key-marker-5d1c"));
+    // A capture keeps the key names (and no value), and replays the same.
+    let capture = support::replays_the_same(&ns, &[], &["deploy/web"]);
+    assert!(
+        capture.contains("f:log_level") && !capture.contains("key-marker-5d1c"),
+        "{capture}"
+    );
+}
+
 /// A kwok node with a taint, for as long as the test runs.
 struct TaintedNode(&'static str);
 

@@ -189,6 +189,15 @@ pub fn diagnose_in(snap: &Judged<'_>, graph: &Graph, uid: &str) -> Diagnosis {
                 objects: vec![obj.id.clone()],
             });
         }
+        if let Some(pod) = n.uid().and_then(|u| snap.get(u)) {
+            for missing in crate::relations::missing_keys(snap, pod) {
+                findings.push(Finding {
+                    reason: Aside::MissingKey.into(),
+                    message: format!("Pod/{}: {}", pod.name(), missing.message()),
+                    objects: vec![pod.id.clone()],
+                });
+            }
+        }
     });
     let mut uids: HashSet<&str> = HashSet::new();
     collect_uids(&tree, &mut uids);

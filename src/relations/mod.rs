@@ -6,6 +6,7 @@
 pub mod admission;
 pub mod controller;
 mod gitops;
+mod keys;
 mod managers;
 mod near;
 mod pods;
@@ -24,6 +25,7 @@ use crate::selector;
 
 pub use crate::selector::{backing_workloads, selector_of};
 pub use controller::named_like;
+pub use keys::missing_keys;
 pub use managers::{helm_release, helm_revision, manager_of, source_of};
 pub use near::near_miss;
 pub use producers::{producers, secret_producer_types};

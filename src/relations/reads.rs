@@ -59,6 +59,9 @@ pub struct RelatedRead {
     pub select: Select,
     pub metadata_only: bool,
     pub expect: Vec<String>,
+    /// Keep the objects' managedFields: the keys of a ConfigMap or Secret
+    /// a container waits on, named there (never read from its data).
+    pub managed_fields: bool,
 }
 
 /// (apiVersion, kind, namespace): where named reads are gathered, with
@@ -92,7 +95,9 @@ pub fn reads_for(objects: &[Object], events: &[Event]) -> Vec<RelatedRead> {
         .cloned()
         .collect();
     let events = failed_creates.as_slice();
-    let mut named_reads: BTreeMap<TypeIn, (Vec<String>, bool)> = BTreeMap::new();
+    // Per type and namespace: the names, whether metadata is enough, and
+    // whether a container waits on a key of them.
+    let mut named_reads: BTreeMap<TypeIn, (Vec<String>, bool, bool)> = BTreeMap::new();
     let mut out: Vec<RelatedRead> = Vec::new();
     let mut nodes = 0;
     // Managers that objects already read name by their labels: read for
@@ -105,6 +110,7 @@ pub fn reads_for(objects: &[Object], events: &[Event]) -> Vec<RelatedRead> {
     let pinned = claims_pinned_away(objects);
     for obj in objects {
         let failing = needs_context(obj, events);
+        let waits_on_keys = failing && waits_on_configuration(obj);
         let is_manager = named_managers.contains(&(
             obj.group().to_string(),
             obj.kind().to_string(),
@@ -151,6 +157,7 @@ pub fn reads_for(objects: &[Object], events: &[Event]) -> Vec<RelatedRead> {
                         select: Select::All,
                         metadata_only: false,
                         expect: vec![],
+                        managed_fields: false,
                     });
                 }
             }
@@ -162,6 +169,7 @@ pub fn reads_for(objects: &[Object], events: &[Event]) -> Vec<RelatedRead> {
                 }
             }
             entry.1 = existence_only;
+            entry.2 |= existence_only && n.kind != "ServiceAccount" && waits_on_keys;
         }
         if let Some(sel) = selector_of(obj)
             && !objects.iter().any(|p| {
@@ -215,6 +223,7 @@ pub fn reads_for(objects: &[Object], events: &[Event]) -> Vec<RelatedRead> {
                 select: Select::Name(m.name.clone()),
                 metadata_only: false,
                 expect: vec![],
+                managed_fields: false,
             });
         }
         if let Some((ns, release)) = super::helm_release(obj) {
@@ -227,6 +236,7 @@ pub fn reads_for(objects: &[Object], events: &[Event]) -> Vec<RelatedRead> {
                 select: Select::Labels(format!("owner=helm,name={release}")),
                 metadata_only: true,
                 expect: vec![],
+                managed_fields: false,
             });
         }
         // A status that lags its spec: the controller's lease, then the
@@ -248,6 +258,7 @@ pub fn reads_for(objects: &[Object], events: &[Event]) -> Vec<RelatedRead> {
                 select: Select::All,
                 metadata_only: true,
                 expect: vec![],
+                managed_fields: false,
             });
         }
         for message in admission::create_failures(obj, events) {
@@ -258,7 +269,7 @@ pub fn reads_for(objects: &[Object], events: &[Event]) -> Vec<RelatedRead> {
             ));
         }
     }
-    for ((api_version, kind, namespace), (names, metadata_only)) in named_reads {
+    for ((api_version, kind, namespace), (names, metadata_only, keys)) in named_reads {
         // Nodes are read one by one: a list of them is the whole cluster.
         // So are Services whose existence is enough (governing Services):
         // a list of them would be every Service of the namespace.
@@ -274,6 +285,7 @@ pub fn reads_for(objects: &[Object], events: &[Event]) -> Vec<RelatedRead> {
                 select: Select::All,
                 metadata_only,
                 expect: names,
+                managed_fields: keys,
             });
         } else {
             for name in names {
@@ -286,6 +298,7 @@ pub fn reads_for(objects: &[Object], events: &[Event]) -> Vec<RelatedRead> {
                     select: Select::Name(name.clone()),
                     metadata_only,
                     expect: vec![name],
+                    managed_fields: keys,
                 });
             }
         }
@@ -315,6 +328,7 @@ fn read(
         select,
         metadata_only,
         expect,
+        managed_fields: false,
     }
 }
 
@@ -490,6 +504,19 @@ fn claims_pinned_away(objects: &[Object]) -> HashSet<(Option<&str>, &str)> {
                 })
         })
         .collect()
+}
+
+/// Whether a pod has a container the kubelet cannot start for its
+/// configuration (a missing ConfigMap, Secret or key).
+fn waits_on_configuration(pod: &Object) -> bool {
+    ["/status/initContainerStatuses", "/status/containerStatuses"]
+        .into_iter()
+        .filter_map(|p| pod.at(p).and_then(Value::as_array))
+        .flatten()
+        .any(|s| {
+            s.pointer("/state/waiting/reason").and_then(Value::as_str)
+                == Some("CreateContainerConfigError")
+        })
 }
 
 /// Whether an object is failing in a way its references may explain: a

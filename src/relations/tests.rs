@@ -267,6 +267,46 @@ fn kind_of(r: &RelatedRead) -> &str {
 }
 
 #[test]
+fn a_container_waiting_on_its_configuration_has_the_keys_of_its_maps_read() {
+    let pod = |reason: &str| {
+        Object::from_value(serde_json::json!({"apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": "web-7d9-abcde", "namespace": "shop", "uid": "p1"},
+            "spec": {"serviceAccountName": "web", "containers": [{"name": "app", "image": "registry.example.com/app:1",
+                "env": [{"name": "LOG_LEVEL", "valueFrom": {"configMapKeyRef": {"name": "app-config", "key": "LOG_LEVEL"}}},
+                        {"name": "DB", "valueFrom": {"secretKeyRef": {"name": "db", "key": "password"}}}]}]},
+            "status": {"phase": "Pending", "conditions": [{"type": "Ready", "status": "False"}],
+                "containerStatuses": [{"name": "app", "ready": false, "restartCount": 0,
+                    "state": {"waiting": {"reason": reason, "message": "couldn't find key LOG_LEVEL in ConfigMap shop/app-config"}}}]}}))
+        .unwrap()
+    };
+    let managed = |objects: &[Object]| -> Vec<(String, bool)> {
+        let mut v: Vec<(String, bool)> = reads_for(objects, &[])
+            .iter()
+            .filter(|r| matches!(kind_of(r), "ConfigMap" | "Secret" | "ServiceAccount"))
+            .map(|r| (kind_of(r).to_string(), r.managed_fields))
+            .collect();
+        v.sort();
+        v
+    };
+    // The kubelet cannot build its configuration: the maps' keys (their
+    // managedFields) are read, by name; the ServiceAccount's are not.
+    assert_eq!(
+        managed(&[pod("CreateContainerConfigError")]),
+        [
+            ("ConfigMap".to_string(), true),
+            ("Secret".to_string(), true),
+            ("ServiceAccount".to_string(), false)
+        ]
+    );
+    // Failing otherwise: existence is enough.
+    assert!(
+        managed(&[pod("ImagePullBackOff")])
+            .iter()
+            .all(|(_, keys)| !keys)
+    );
+}
+
+#[test]
 fn the_plan_reads_existence_as_metadata_and_context_only_for_failures() {
     // The claim is unbound: its class is read by name; the pending pod's
     // references are read as metadata; nothing runs on a node yet.

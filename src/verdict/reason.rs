@@ -321,6 +321,8 @@ families! {
         InvalidOwner,
         SelectorOverlap,
         SelectorNearMiss,
+        /// A key a container asks of a ConfigMap or Secret that lacks it.
+        MissingKey,
         StaleStatus,
         NoStatusWriter,
         DisruptionsBlocked,

@@ -36,10 +36,13 @@ pub(super) fn step_for(code: Pod, cx: &Cx) -> Option<NextStep> {
             vec![cx.logs(true), describe(who)],
         ),
         Pod::PodFailed | Pod::RunContainerError | Pod::CreateContainerError => exited(cx),
-        Pod::CreateContainerConfigError => step(
-            "The container's configuration refers to something missing (a Secret, ConfigMap or key): create it or fix the reference.",
-            vec![describe(who)],
-        ),
+        Pod::CreateContainerConfigError => match missing_key(cx) {
+            Some(step) => step,
+            None => step(
+                "The container's configuration refers to something missing (a Secret, ConfigMap or key): create it or fix the reference.",
+                vec![describe(who)],
+            ),
+        },
         Pod::StartupProbeFailed => probe_step(cx, "startup"),
         Pod::InitContainerRunning | Pod::InitContainerStuck => step(
             format!(
@@ -70,6 +73,48 @@ pub(super) fn step_for(code: Pod, cx: &Cx) -> Option<NextStep> {
         | Pod::ReadinessGateNotSet
         | Pod::Unhealthy => return None,
     })
+}
+
+/// A key the cause's container asks of a ConfigMap or Secret that lacks
+/// it, as the object's managedFields name its keys: the near miss, the
+/// command that lists its keys (names only), and the workload to fix.
+fn missing_key(cx: &Cx) -> Option<NextStep> {
+    let pod = cx.who_obj?;
+    let found = crate::relations::missing_keys(cx.snap, pod);
+    let m = found
+        .iter()
+        .find(|m| cx.container.as_deref().is_none_or(|c| c == m.container))?;
+    let fix = match &m.close {
+        Some(close) => format!(
+            "it has {close}, a near miss: ask for {close} in the container's env (in {} {}), or add {} to the {}",
+            cx.edited().kind,
+            cx.edited().name,
+            m.key,
+            m.kind
+        ),
+        None => format!(
+            "add the key to the {}, or ask for one it has in the container's env (in {} {})",
+            m.kind,
+            cx.edited().kind,
+            cx.edited().name
+        ),
+    };
+    let id = &cx.who;
+    // Key names only: the template prints no value.
+    let keys = format!(
+        "{} get {} {} -o go-template='{{{{range $k, $v := .data}}}}{{{{println $k}}}}{{{{end}}}}'",
+        kubectl(id),
+        m.kind.to_ascii_lowercase(),
+        m.name
+    );
+    let edited = cx.edited();
+    Some(step(
+        format!(
+            "Container {} waits for key {} of {} {} (env {}), which it does not have: {fix}.",
+            m.container, m.key, m.kind, m.name, m.env
+        ),
+        vec![keys, format!("{} edit {}", kubectl(&edited), arg(&edited))],
+    ))
 }
 
 /// The probe the kubelet restarts the cause's container for, from its

@@ -123,12 +123,14 @@ impl<R: Reader> Crawl<'_, R> {
                     let ns = related.namespace.as_deref();
                     match &related.select {
                         Select::Name(name) => {
-                            let get = Read::get(rt, ns, name);
-                            gets.push(if related.metadata_only {
-                                get.metadata_only()
-                            } else {
-                                get
-                            })
+                            let mut get = Read::get(rt, ns, name);
+                            if related.metadata_only {
+                                get = get.metadata_only();
+                            }
+                            if related.managed_fields {
+                                get = get.with_managed_fields();
+                            }
+                            gets.push(get)
                         }
                         select => {
                             let mut read = Read::list(rt, ns);
@@ -140,6 +142,9 @@ impl<R: Reader> Crawl<'_, R> {
                             }
                             if related.metadata_only {
                                 read = read.metadata_only();
+                            }
+                            if related.managed_fields {
+                                read = read.with_managed_fields();
                             }
                             let keep: Vec<Select> = match select {
                                 Select::Template(_) | Select::NamedLike(_) => vec![select.clone()],
