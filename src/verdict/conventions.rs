@@ -121,7 +121,7 @@ fn word_fields(obj: &Object) -> Vec<(String, &str, Word)> {
     };
     let mut found: Vec<(String, &Value)> = Vec::new();
     let mut budget = WORD_FIELDS_VISITED;
-    collect_words(status, "status", 0, &mut found, &mut budget);
+    collect_words(status, "status", (0, 0), &mut found, &mut budget);
     for (path, v) in found {
         if let Some(value) = v.as_str()
             && let Some(word) = status_word(value)
@@ -139,8 +139,15 @@ const WORD_FIELDS_VISITED: usize = 512;
 
 /// How deep below `status` words are looked for: a field of the status, of
 /// an object in it, or of an entry of a map in it (`status.statuses.<reporter>.state`,
-/// `status.brokersState.<id>.configurationState`).
+/// `status.brokersState.<id>.configurationState`). A map of statuses
+/// (`…statuses`, `subresourceStatuses`) is not a level of its own, up to
+/// [`STATUS_MAPS`] of them.
 const WORD_DEPTH: usize = 2;
+
+/// How many maps of statuses, one inside another, the search enters
+/// without counting them as a level
+/// (`statuses.<reporter>.subresourceStatuses.<resource>.state`).
+const STATUS_MAPS: usize = 2;
 
 /// Whether a key names a field that holds a status word.
 fn names_a_word(k: &str) -> bool {
@@ -158,7 +165,7 @@ fn names_a_word(k: &str) -> bool {
 fn collect_words<'a>(
     map: &'a serde_json::Map<String, Value>,
     path: &str,
-    depth: usize,
+    (depth, maps): (usize, usize),
     found: &mut Vec<(String, &'a Value)>,
     budget: &mut usize,
 ) {
@@ -174,10 +181,13 @@ fn collect_words<'a>(
         if names_a_word(key) {
             found.push((here.clone(), v));
         }
-        if depth < WORD_DEPTH
-            && let Some(inner) = v.as_object()
-        {
-            collect_words(inner, &here, depth + 1, found, budget);
+        let Some(inner) = v.as_object() else {
+            continue;
+        };
+        if key.to_ascii_lowercase().ends_with("statuses") && maps < STATUS_MAPS {
+            collect_words(inner, &here, (depth, maps + 1), found, budget);
+        } else if depth < WORD_DEPTH {
+            collect_words(inner, &here, (depth + 1, maps), found, budget);
         }
     }
 }

@@ -12,8 +12,10 @@ use super::words::list;
 
 /// A list of conditions that belongs to one part of the object: a Gateway
 /// API parent (`status.parents[]`), a policy's ancestor
-/// (`status.ancestors[]`), a Gateway's listener (`status.listeners[]`), or
-/// a route's ingress point (`status.ingress[]`).
+/// (`status.ancestors[]`), a Gateway's listener (`status.listeners[]`), a
+/// route's ingress point (`status.ingress[]`), or an entry of a map keyed
+/// by namespace, cluster or member (`status.conditionsByNamespace.<ns>`,
+/// `status.clusters.<name>.conditions`).
 pub struct Part {
     /// `parent Gateway infra/main`, `listener https`, `ingress shop.example.com`.
     pub label: String,
@@ -55,7 +57,47 @@ pub fn parts(obj: &Object) -> Vec<Part> {
             out.push(Part { label, conditions });
         }
     }
+    out.extend(keyed_parts(obj));
     out
+}
+
+/// How many entries of the maps under `status` are looked at for
+/// conditions of their own, at most: a map of thousands of members is read
+/// in part.
+const KEYED_ENTRIES_VISITED: usize = 256;
+
+/// The entries of maps under `status` that are a list of conditions
+/// (`conditionsByNamespace: {shop: [...]}`) or carry one (`clusters:
+/// {east: {conditions: [...]}}`): one part each, labelled by the map and
+/// its key.
+fn keyed_parts(obj: &Object) -> Vec<Part> {
+    let Some(status) = obj.status().and_then(Value::as_object) else {
+        return Vec::new();
+    };
+    // Cluster API keeps its old conditions under `status.deprecated.v1beta1`
+    // beside the current ones: a record, not a part.
+    let maps = status
+        .iter()
+        .filter(|(field, _)| *field != "deprecated")
+        .filter_map(|(field, v)| Some((field, v.as_object()?)));
+    maps.flat_map(|(field, map)| map.iter().map(move |(key, entry)| (field, key, entry)))
+        .take(KEYED_ENTRIES_VISITED)
+        // `conditionedStatus.conditions` is the object's own conditions,
+        // nested (see `Object::conditions`), not a keyed entry.
+        .filter(|(_, key, _)| *key != "conditions")
+        .filter_map(|(field, key, entry)| {
+            let list = match entry {
+                Value::Array(_) => Some(entry),
+                Value::Object(o) => o.get("conditions"),
+                _ => None,
+            };
+            let conditions = parse_conditions(list);
+            (!conditions.is_empty()).then(|| Part {
+                label: format!("{field} {key}"),
+                conditions,
+            })
+        })
+        .collect()
 }
 
 /// `Gateway infra/main` (with `:section` where the ref names one).

@@ -950,6 +950,12 @@ fn long_tail_signals_are_read_by_their_words_and_shapes() {
         ("every reporter accepts", json!({"statuses": {"gloo-system": {"state": "Accepted"}, "edge": {"state": "Accepted"}}}), Converged, "Accepted"),
         ("one reporter rejects", json!({"statuses": {"gloo-system": {"state": "Accepted"}, "edge": {"state": "Rejected", "reason": "bad route"}}}), Failed, "Rejected"),
         ("one reporter warns", json!({"statuses": {"gloo-system": {"state": "Warning"}}}), Failed, "Warning"),
+        ("a sub-resource rejected below an accepting reporter", json!({"statuses": {"gloo-system": {"reportedBy": "gateway", "state": "Accepted", "subresourceStatuses": {"*v1.Proxy.gateway-proxy_gloo-system": {"reportedBy": "gloo", "state": "Rejected", "reason": "invalid route"}}}}}), Failed, "Rejected"),
+        ("every sub-resource accepted", json!({"statuses": {"gloo-system": {"reportedBy": "gateway", "state": "Accepted", "subresourceStatuses": {"*v1.Proxy.gateway-proxy_gloo-system": {"reportedBy": "gloo", "state": "Accepted"}}}}}), Converged, "Accepted"),
+        ("conditions by namespace, one failing", json!({"conditionsByNamespace": {"shop": [cond("Ready", "True", "Synced", old)], "billing": [cond("Ready", "False", "SecretNotFound", old)]}}), Failed, "SecretNotFound"),
+        ("conditions by namespace, all ready", json!({"conditionsByNamespace": {"shop": [cond("Ready", "True", "Synced", old)], "billing": [cond("Ready", "True", "Synced", old)]}}), Converged, "Ready"),
+        ("old conditions kept as a record are not a part", json!({"conditions": [cond("Available", "True", "", old)], "deprecated": {"v1beta1": {"conditions": [cond("Ready", "False", "WaitingForInfrastructure", old)]}}}), Converged, "Available"),
+        ("conditions per cluster, one degraded", json!({"clusters": {"east": {"conditions": [cond("Degraded", "True", "QuorumLost", old)]}, "west": {"conditions": [cond("Ready", "True", "", old)]}}}), Failed, "QuorumLost"),
         ("a member's state", json!({"brokersState": {"0": {"configurationState": "ConfigInSync"}, "1": {"configurationState": "ConfigOutOfSync", "gracefulActionState": {"errorMessage": ""}}}}), Progressing, "ConfigOutOfSync"),
         // 3. Booleans at the top of status.
         ("healthy true", json!({"healthy": true}), Converged, "Current"),
