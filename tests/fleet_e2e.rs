@@ -219,6 +219,25 @@ fn status_of_a_fleet_has_a_context_column_and_says_which_contexts_gave_no_answer
     let none = fleet(&["status", "-n", &ns.name, "--contexts", "closed,forbidden"]);
     assert_eq!(none.code, 2, "{}{}", none.stdout, none.stderr);
     assert!(none.stdout.contains("Unreachable"), "{}", none.stdout);
+    // A refused context's hint asks `kubectl auth can-i` of that context.
+    let refused = fleet(&[
+        "status",
+        "-n",
+        &ns.name,
+        "--contexts",
+        "forbidden",
+        "-o",
+        "json",
+    ]);
+    let doc: Value = serde_json::from_str(&refused.stdout).unwrap();
+    let message = doc["contexts"][0]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains(&format!(
+            "-n {} --context=forbidden` checks one, and `kubectl auth can-i --list -n {} --context=forbidden`",
+            ns.name, ns.name
+        )),
+        "{doc:#}"
+    );
 
     // -o name: the context first.
     let names = fleet(&[

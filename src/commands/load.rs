@@ -87,7 +87,7 @@ async fn load_more(
         live.live = settings.live;
         live.settle = settle;
         live.sweep_labels = settings.sweep_labels.clone();
-        live.impersonation = settings.connection.impersonation_flags();
+        live.impersonation = settings.connection.identity_flags();
         let scope = scope(settings, &live);
         let mut fetched = live.fetch(specs, &scope, mode, earlier).await?;
         // Targets (named, or a sweep's roots) of kinds no convention

@@ -36,9 +36,10 @@ pub struct Connection {
 }
 
 impl Connection {
-    /// The impersonation flags as the user gave them (`--as=jane`,
-    /// `--as-group=dev`, `--as-uid=…`), to repeat in a hint.
-    pub fn impersonation_flags(&self) -> Vec<String> {
+    /// The flags that say whose rights a request uses, as the user gave
+    /// them (`--context=prod`, `--as=jane`, `--as-group=dev`,
+    /// `--as-uid=…`), to repeat in a hint (a fleet's context included).
+    pub fn identity_flags(&self) -> Vec<String> {
         let quote = |v: &str| {
             if v.chars()
                 .all(|c| c.is_ascii_alphanumeric() || "-_.:@/".contains(c))
@@ -48,9 +49,10 @@ impl Connection {
                 format!("'{}'", v.replace('\'', "'\\''"))
             }
         };
-        self.as_user
+        self.context
             .iter()
-            .map(|u| format!("--as={}", quote(u)))
+            .map(|c| format!("--context={}", quote(c)))
+            .chain(self.as_user.iter().map(|u| format!("--as={}", quote(u))))
             .chain(
                 self.as_groups
                     .iter()
@@ -409,5 +411,20 @@ mod tests {
             "https://h:1/x y"
         );
         assert_eq!(without_userinfo_text("h:1"), "h:1");
+    }
+
+    #[test]
+    fn a_hint_asks_as_the_same_context_and_user() {
+        let connection = Connection {
+            context: Some("prod east".into()),
+            as_user: Some("jane".into()),
+            as_groups: vec!["dev".into()],
+            ..Connection::default()
+        };
+        assert_eq!(
+            connection.identity_flags(),
+            ["--context='prod east'", "--as=jane", "--as-group=dev"]
+        );
+        assert!(Connection::default().identity_flags().is_empty());
     }
 }

@@ -183,8 +183,8 @@ pub struct Live {
     /// `-l` without a TYPE: a sweep lists only the objects with these
     /// labels.
     pub sweep_labels: Option<String>,
-    /// The impersonation flags of the command (`--as=jane`), repeated in
-    /// the `kubectl auth can-i` line a refusal offers.
+    /// The flags that say who asks (`--context=prod`, `--as=jane`),
+    /// repeated in the `kubectl auth can-i` line a refusal offers.
     pub impersonation: Vec<String>,
 }
 
