@@ -68,6 +68,10 @@ pub struct RelatedRead {
 /// the names and whether metadata is enough.
 type TypeIn = (String, String, Option<String>);
 
+/// Per type and namespace: the names, whether metadata is enough, and
+/// whether a container waits on a key of them.
+type NamedReads = BTreeMap<TypeIn, (Vec<String>, bool, bool)>;
+
 /// Named reads of one type and namespace above this many become one list.
 const LIST_ABOVE: usize = 2;
 /// At most this many nodes are read for failing pods.
@@ -95,9 +99,7 @@ pub fn reads_for(objects: &[Object], events: &[Event]) -> Vec<RelatedRead> {
         .cloned()
         .collect();
     let events = failed_creates.as_slice();
-    // Per type and namespace: the names, whether metadata is enough, and
-    // whether a container waits on a key of them.
-    let mut named_reads: BTreeMap<TypeIn, (Vec<String>, bool, bool)> = BTreeMap::new();
+    let mut named_reads = NamedReads::new();
     let mut out: Vec<RelatedRead> = Vec::new();
     let mut nodes = 0;
     // Managers that objects already read name by their labels: read for
@@ -171,74 +173,8 @@ pub fn reads_for(objects: &[Object], events: &[Event]) -> Vec<RelatedRead> {
             entry.1 = existence_only;
             entry.2 |= existence_only && n.kind != "ServiceAccount" && waits_on_keys;
         }
-        if let Some(sel) = selector_of(obj)
-            && !objects.iter().any(|p| {
-                p.kind() == "Pod"
-                    && p.namespace() == obj.namespace()
-                    && selector::matches(&sel, &p.labels)
-            })
-        {
-            if obj.kind() == "Service" {
-                // The source lists a Service's pods with its EndpointSlices;
-                // once those are read and no pod matched, every pod's labels
-                // (metadata only) for the near miss.
-                let slices_read = objects.iter().any(|o| {
-                    o.kind() == "EndpointSlice"
-                        && o.namespace() == obj.namespace()
-                        && o.labels
-                            .get("kubernetes.io/service-name")
-                            .map(String::as_str)
-                            == Some(obj.name())
-                });
-                if slices_read {
-                    out.push(read("v1", "Pod", obj.namespace(), Select::All, true));
-                    // And the workloads that would make its pods.
-                    if let Some(query) = selector::to_query(&sel) {
-                        for kind in ["Deployment", "StatefulSet", "DaemonSet"] {
-                            let select = Select::Template(query.clone());
-                            out.push(read("apps/v1", kind, obj.namespace(), select, false));
-                        }
-                    }
-                }
-            } else if let Some(labels) = selector::to_query(&sel) {
-                out.push(read(
-                    "v1",
-                    "Pod",
-                    obj.namespace(),
-                    Select::Labels(labels),
-                    false,
-                ));
-            }
-        }
-        // Who manages it, named by its labels: the GitOps object (only
-        // where the cluster serves its kind), or a Helm release's Secrets
-        // (metadata only, by Helm's labels).
-        if let Some((m, _)) = super::manager_of(obj) {
-            out.push(RelatedRead {
-                resource: Resource::IfServed {
-                    api_version: m.api_version.clone(),
-                    kind: m.kind.clone(),
-                },
-                namespace: m.namespace.clone(),
-                select: Select::Name(m.name.clone()),
-                metadata_only: false,
-                expect: vec![],
-                managed_fields: false,
-            });
-        }
-        if let Some((ns, release)) = super::helm_release(obj) {
-            out.push(RelatedRead {
-                resource: Resource::Kind {
-                    api_version: "v1".into(),
-                    kind: "Secret".into(),
-                },
-                namespace: Some(ns),
-                select: Select::Labels(format!("owner=helm,name={release}")),
-                metadata_only: true,
-                expect: vec![],
-                managed_fields: false,
-            });
-        }
+        out.extend(selector_reads(obj, objects));
+        out.extend(manager_reads(obj));
         // A status that lags its spec: the controller's lease, then the
         // lease holder's pod and the workloads of its namespace.
         out.extend(controller_reads(obj, objects));
@@ -269,6 +205,101 @@ pub fn reads_for(objects: &[Object], events: &[Event]) -> Vec<RelatedRead> {
             ));
         }
     }
+    out.extend(from_named(named_reads));
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// The pods a selector names, where none of them was read: a Service's
+/// pods' labels (metadata only, for the near miss) and the workloads whose
+/// template it matches, once its EndpointSlices are read; else the pods
+/// by the selector.
+fn selector_reads(obj: &Object, objects: &[Object]) -> Vec<RelatedRead> {
+    let mut out = Vec::new();
+    if let Some(sel) = selector_of(obj)
+        && !objects.iter().any(|p| {
+            p.kind() == "Pod"
+                && p.namespace() == obj.namespace()
+                && selector::matches(&sel, &p.labels)
+        })
+    {
+        if obj.kind() == "Service" {
+            // The source lists a Service's pods with its EndpointSlices;
+            // once those are read and no pod matched, every pod's labels
+            // (metadata only) for the near miss.
+            let slices_read = objects.iter().any(|o| {
+                o.kind() == "EndpointSlice"
+                    && o.namespace() == obj.namespace()
+                    && o.labels
+                        .get("kubernetes.io/service-name")
+                        .map(String::as_str)
+                        == Some(obj.name())
+            });
+            if slices_read {
+                out.push(read("v1", "Pod", obj.namespace(), Select::All, true));
+                // And the workloads that would make its pods.
+                if let Some(query) = selector::to_query(&sel) {
+                    for kind in ["Deployment", "StatefulSet", "DaemonSet"] {
+                        let select = Select::Template(query.clone());
+                        out.push(read("apps/v1", kind, obj.namespace(), select, false));
+                    }
+                }
+            }
+        } else if let Some(labels) = selector::to_query(&sel) {
+            out.push(read(
+                "v1",
+                "Pod",
+                obj.namespace(),
+                Select::Labels(labels),
+                false,
+            ));
+        }
+    }
+    out
+}
+
+/// Who manages it, named by its labels: the GitOps object (only where the
+/// cluster serves its kind), or a Helm release's Secrets (metadata only,
+/// by Helm's labels).
+fn manager_reads(obj: &Object) -> Vec<RelatedRead> {
+    let mut out = Vec::new();
+    // Who manages it, named by its labels: the GitOps object (only
+    // where the cluster serves its kind), or a Helm release's Secrets
+    // (metadata only, by Helm's labels).
+    if let Some((m, _)) = super::manager_of(obj) {
+        out.push(RelatedRead {
+            resource: Resource::IfServed {
+                api_version: m.api_version.clone(),
+                kind: m.kind.clone(),
+            },
+            namespace: m.namespace.clone(),
+            select: Select::Name(m.name.clone()),
+            metadata_only: false,
+            expect: vec![],
+            managed_fields: false,
+        });
+    }
+    if let Some((ns, release)) = super::helm_release(obj) {
+        out.push(RelatedRead {
+            resource: Resource::Kind {
+                api_version: "v1".into(),
+                kind: "Secret".into(),
+            },
+            namespace: Some(ns),
+            select: Select::Labels(format!("owner=helm,name={release}")),
+            metadata_only: true,
+            expect: vec![],
+            managed_fields: false,
+        });
+    }
+    out
+}
+
+/// The named objects to read, per type and namespace: a GET each, or one
+/// list where that is cheaper and not the whole cluster.
+fn from_named(named_reads: NamedReads) -> Vec<RelatedRead> {
+    let mut out = Vec::new();
     for ((api_version, kind, namespace), (names, metadata_only, keys)) in named_reads {
         // Nodes are read one by one: a list of them is the whole cluster.
         // So are Services whose existence is enough (governing Services):
@@ -303,8 +334,6 @@ pub fn reads_for(objects: &[Object], events: &[Event]) -> Vec<RelatedRead> {
             }
         }
     }
-    out.sort();
-    out.dedup();
     out
 }
 

@@ -76,7 +76,7 @@ impl<R: Reader> Crawl<'_, R> {
     /// read never reads as "missing"); related workloads bring their known
     /// edges; namespaces reached for the first time bring their events.
     pub async fn related(&mut self) {
-        use crate::relations::{RelatedRead, Resource, Select};
+        use crate::relations::RelatedRead;
         let mut done: HashSet<RelatedRead> = HashSet::new();
         for _round in 0..3 {
             let plan: Vec<RelatedRead> = crate::relations::reads_for(&self.objects, &self.events)
@@ -86,94 +86,17 @@ impl<R: Reader> Crawl<'_, R> {
             if plan.is_empty() {
                 return;
             }
-            // Each list once, however many relations ask for it (every
-            // Service without endpoints asks for the namespace's workloads),
-            // with every name they expect.
-            let mut lists: Vec<(Read, Vec<String>)> = Vec::new();
-            // Lists kept only in part: where a pod template matches, where
-            // a name is like one of the names asked for, or (a list read
-            // for the names it expects: do a pod's ServiceAccount and
-            // Secrets exist?) where it is one of them; an object any asker
-            // would keep is kept. A list also asked for whole is kept
-            // whole.
-            let mut kept_if: Vec<(Read, Vec<Select>)> = Vec::new();
-            let mut whole: Vec<Read> = Vec::new();
-            let mut gets: Vec<Read> = Vec::new();
+            let mut round = Round::default();
             for related in plan {
-                let types: Vec<&ResourceType> = match &related.resource {
-                    Resource::Kind { api_version, kind } => self
-                        .type_of(crate::model::group_of(api_version), kind)
-                        .into_iter()
-                        .collect(),
-                    Resource::IfServed { api_version, kind } => self
-                        .catalog
-                        .by_kind(crate::model::group_of(api_version), kind)
-                        .into_iter()
-                        .collect(),
-                    Resource::EveryNamespacedType => {
-                        self.leaned_on_types = true;
-                        self.catalog
-                            .types
-                            .iter()
-                            .filter(|t| t.namespaced && plan::is_searchable(t))
-                            .collect()
-                    }
-                };
-                for rt in types {
-                    let ns = related.namespace.as_deref();
-                    match &related.select {
-                        Select::Name(name) => {
-                            let mut get = Read::get(rt, ns, name);
-                            if related.metadata_only {
-                                get = get.metadata_only();
-                            }
-                            if related.managed_fields {
-                                get = get.with_managed_fields();
-                            }
-                            gets.push(get)
-                        }
-                        select => {
-                            let mut read = Read::list(rt, ns);
-                            if let Select::Labels(l) = select {
-                                read = read.labels(l.clone());
-                            }
-                            if let Select::Fields(f) = select {
-                                read = read.fields(f.clone());
-                            }
-                            if related.metadata_only {
-                                read = read.metadata_only();
-                            }
-                            if related.managed_fields {
-                                read = read.with_managed_fields();
-                            }
-                            let keep: Vec<Select> = match select {
-                                Select::Template(_) | Select::NamedLike(_) => vec![select.clone()],
-                                Select::All if !related.expect.is_empty() => {
-                                    related.expect.iter().cloned().map(Select::Name).collect()
-                                }
-                                _ => Vec::new(),
-                            };
-                            if !keep.is_empty() {
-                                match kept_if.iter_mut().find(|(r, _)| *r == read) {
-                                    Some((_, selects)) => selects.extend(keep),
-                                    None => kept_if.push((read.clone(), keep)),
-                                }
-                            } else if !whole.contains(&read) {
-                                whole.push(read.clone());
-                            }
-                            match lists.iter_mut().find(|(r, _)| *r == read) {
-                                Some((_, expect)) => expect.extend(related.expect.iter().cloned()),
-                                None => lists.push((read, related.expect.clone())),
-                            }
-                        }
-                    }
+                for rt in self.types_of(&related.resource) {
+                    round.add(&rt, &related);
                 }
                 done.insert(related);
             }
             let mut new: Vec<Object> = Vec::new();
-            let reads: Vec<Read> = lists.iter().map(|(r, _)| r.clone()).collect();
+            let reads: Vec<Read> = round.lists.iter().map(|(r, _)| r.clone()).collect();
             let answered: Vec<(Read, Vec<Object>)> = self.run(reads).await;
-            for (read, expect) in &lists {
+            for (read, expect) in &round.lists {
                 let Some((_, objects)) = answered.iter().find(|(r, _)| r == read) else {
                     continue; // the read failed: a gap, not an absence
                 };
@@ -190,29 +113,10 @@ impl<R: Reader> Crawl<'_, R> {
                 }
             }
             new.extend(answered.into_iter().flat_map(|(read, objects)| {
-                let keep = kept_if
-                    .iter()
-                    .find(|(r, _)| *r == read && !whole.contains(r))
-                    .map(|(_, s)| s);
-                objects.into_iter().filter(move |o| {
-                    keep.is_none_or(|selects| {
-                        selects.iter().any(|s| match s {
-                            Select::Template(q) => crate::selector::template_matches(q, o),
-                            Select::NamedLike(names) => {
-                                crate::relations::named_like(names, o.name())
-                            }
-                            // The name, or one close to it: what "did you
-                            // mean" offers for a name that is not there.
-                            Select::Name(name) => {
-                                o.name() == name
-                                    || crate::model::Snapshot::is_close_name(name, o.name())
-                            }
-                            _ => true,
-                        })
-                    })
-                })
+                let round = &round;
+                objects.into_iter().filter(move |o| round.keeps(&read, o))
             }));
-            for (read, got) in self.gets(gets).await {
+            for (read, got) in self.gets(std::mem::take(&mut round.gets)).await {
                 match got {
                     Got::Found(obj) => new.extend(obj.map(|o| *o)),
                     Got::Missing => self.gaps.absent.push(ObjectRef {
@@ -242,5 +146,115 @@ impl<R: Reader> Crawl<'_, R> {
             // The events of what was reached, before the next plan needs them.
             self.events(HashMap::new(), false).await;
         }
+    }
+
+    /// The types a related read names: one kind, one if served, or every
+    /// namespaced type (which says the answer leaned on the list of types).
+    fn types_of(&mut self, resource: &crate::relations::Resource) -> Vec<ResourceType> {
+        use crate::relations::Resource;
+        match resource {
+            Resource::Kind { api_version, kind } => self
+                .type_of(crate::model::group_of(api_version), kind)
+                .into_iter()
+                .cloned()
+                .collect(),
+            Resource::IfServed { api_version, kind } => self
+                .catalog
+                .by_kind(crate::model::group_of(api_version), kind)
+                .into_iter()
+                .cloned()
+                .collect(),
+            Resource::EveryNamespacedType => {
+                self.leaned_on_types = true;
+                self.catalog
+                    .types
+                    .iter()
+                    .filter(|t| t.namespaced && plan::is_searchable(t))
+                    .cloned()
+                    .collect()
+            }
+        }
+    }
+}
+
+/// One round of related reads. Each list once, however many relations ask
+/// for it (every Service without endpoints asks for the namespace's
+/// workloads), with every name they expect. Lists kept only in part: where
+/// a pod template matches, where a name is like one of the names asked
+/// for, or (a list read for the names it expects: do a pod's
+/// ServiceAccount and Secrets exist?) where it is one of them or close to
+/// one; an object any asker would keep is kept, and a list also asked for
+/// whole is kept whole.
+#[derive(Default)]
+struct Round {
+    lists: Vec<(Read, Vec<String>)>,
+    kept_if: Vec<(Read, Vec<crate::relations::Select>)>,
+    whole: Vec<Read>,
+    gets: Vec<Read>,
+}
+
+impl Round {
+    /// The read of `related` in type `rt`.
+    fn add(&mut self, rt: &ResourceType, related: &crate::relations::RelatedRead) {
+        use crate::relations::Select;
+        let ns = related.namespace.as_deref();
+        let select = &related.select;
+        let mut read = match select {
+            Select::Name(name) => Read::get(rt, ns, name),
+            Select::Labels(l) => Read::list(rt, ns).labels(l.clone()),
+            Select::Fields(f) => Read::list(rt, ns).fields(f.clone()),
+            _ => Read::list(rt, ns),
+        };
+        if related.metadata_only {
+            read = read.metadata_only();
+        }
+        if related.managed_fields {
+            read = read.with_managed_fields();
+        }
+        if let Select::Name(_) = select {
+            self.gets.push(read);
+            return;
+        }
+        let keep: Vec<Select> = match select {
+            Select::Template(_) | Select::NamedLike(_) => vec![select.clone()],
+            Select::All if !related.expect.is_empty() => {
+                related.expect.iter().cloned().map(Select::Name).collect()
+            }
+            _ => Vec::new(),
+        };
+        if !keep.is_empty() {
+            match self.kept_if.iter_mut().find(|(r, _)| *r == read) {
+                Some((_, selects)) => selects.extend(keep),
+                None => self.kept_if.push((read.clone(), keep)),
+            }
+        } else if !self.whole.contains(&read) {
+            self.whole.push(read.clone());
+        }
+        match self.lists.iter_mut().find(|(r, _)| *r == read) {
+            Some((_, expect)) => expect.extend(related.expect.iter().cloned()),
+            None => self.lists.push((read, related.expect.clone())),
+        }
+    }
+
+    /// Whether `o`, an answer of `read`, is kept.
+    fn keeps(&self, read: &Read, o: &Object) -> bool {
+        use crate::relations::Select;
+        let Some((_, selects)) = self
+            .kept_if
+            .iter()
+            .find(|(r, _)| r == read && !self.whole.contains(r))
+        else {
+            return true;
+        };
+        selects.iter().any(|s| match s {
+            Select::Template(q) => crate::selector::template_matches(q, o),
+            Select::NamedLike(names) => crate::relations::named_like(names, o.name()),
+            // The name, or one close to it: what "did you mean" offers for
+            // a name that is not there.
+            Select::Name(name) => {
+                o.name() == name || crate::model::Snapshot::is_close_name(name, o.name())
+            }
+            _ => true,
+        })
     }
 }
