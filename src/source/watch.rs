@@ -338,30 +338,7 @@ async fn run(
         let mut rv = listing.resource_version;
         if !seeded {
             answered(&store);
-            let mut s = locked(&store);
-            s.synced.insert(id);
-            s.gaps.remove(&id);
-            if read.is_events() {
-                s.events.insert(
-                    id,
-                    listing
-                        .items
-                        .iter()
-                        .filter_map(|v| Event::from_value(v).map(|e| (e.uid.clone(), e)))
-                        .collect(),
-                );
-            } else {
-                s.objects.insert(
-                    id,
-                    listing
-                        .items
-                        .into_iter()
-                        .filter_map(|v| convert(v, &read))
-                        .map(|o| (key(&o), o))
-                        .collect(),
-                );
-            }
-            drop(s);
+            keep_listing(&store, id, &read, listing.items);
             let _ = tx.send(());
         }
         // Watch from there until the version expires.
@@ -405,59 +382,11 @@ async fn run(
                 answered(&store);
             }
             let opened = Instant::now();
-            let mut changes = 0usize;
-            let mut ended = "ended with no event".to_string();
-            let mut stream = std::pin::pin!(stream);
-            let mut relist = false;
-            loop {
-                let event = match tokio::time::timeout(WATCH_IDLE, stream.next()).await {
-                    Ok(Some(event)) => event,
-                    Ok(None) => break,
-                    Err(_) => {
-                        // Silent past the server's own timeout: half-open.
-                        lost(&store, &ApiError::Timeout);
-                        locked(&store).notices.push(format!(
-                            "the watch of {} was silent for {}s, past the server's own end of a watch (a half-open connection); opened again",
-                            read.rt.full_name(),
-                            WATCH_IDLE.as_secs()
-                        ));
-                        let _ = tx.send(());
-                        break;
-                    }
-                };
-                match event {
-                    Ok(WatchEvent::Added(v) | WatchEvent::Modified(v)) => {
-                        rv = version(&v).unwrap_or(rv);
-                        apply(&store, id, &read, v, false);
-                        changes += 1;
-                        let _ = tx.send(());
-                    }
-                    Ok(WatchEvent::Deleted(v)) => {
-                        rv = version(&v).unwrap_or(rv);
-                        apply(&store, id, &read, v, true);
-                        changes += 1;
-                        let _ = tx.send(());
-                    }
-                    Ok(WatchEvent::Bookmark(b)) => {
-                        rv = b.metadata.resource_version;
-                        ended = "ended after a bookmark alone".into();
-                    }
-                    Ok(WatchEvent::Error(status)) => {
-                        relist = status.code == 410;
-                        ended = format!("ended with error {}: {}", status.code, status.message);
-                        break;
-                    }
-                    Err(ApiError::Gone) => {
-                        relist = true;
-                        ended = "answered 410 Gone".into();
-                        break;
-                    }
-                    Err(e) => {
-                        ended = format!("ended with {}", e.short());
-                        break;
-                    }
-                }
-            }
+            let Drained {
+                changes,
+                ended,
+                relist,
+            } = drain(stream, &store, id, &read, &tx, &mut rv).await;
             // A watch that applied a change, or lasted, was worth it; one
             // that ended at once with nothing (an error event, a lone
             // bookmark, a line that is not an event, a 410 that sends us
@@ -486,6 +415,113 @@ async fn run(
             }
         }
     }
+}
+
+/// Keeps a list's answer as the watch's current state.
+fn keep_listing(store: &Mutex<Store>, id: usize, read: &Read, items: Vec<Value>) {
+    let mut s = locked(store);
+    s.synced.insert(id);
+    s.gaps.remove(&id);
+    if read.is_events() {
+        s.events.insert(
+            id,
+            items
+                .iter()
+                .filter_map(|v| Event::from_value(v).map(|e| (e.uid.clone(), e)))
+                .collect(),
+        );
+    } else {
+        s.objects.insert(
+            id,
+            items
+                .into_iter()
+                .filter_map(|v| convert(v, read))
+                .map(|o| (key(&o), o))
+                .collect(),
+        );
+    }
+}
+
+/// What one watch brought before it ended.
+struct Drained {
+    /// Changes applied.
+    changes: usize,
+    /// How it ended, as a notice says it.
+    ended: String,
+    /// Its version expired: list again.
+    relist: bool,
+}
+
+/// Applies a watch's events to the store until it ends (the server ends
+/// it, an error, or silence past [`WATCH_IDLE`]: a half-open connection),
+/// keeping `rv` at the last version seen.
+async fn drain<S>(
+    stream: S,
+    store: &Mutex<Store>,
+    id: usize,
+    read: &Read,
+    tx: &mpsc::UnboundedSender<()>,
+    rv: &mut String,
+) -> Drained
+where
+    S: futures::Stream<Item = Result<WatchEvent<Value>, ApiError>>,
+{
+    let mut stream = std::pin::pin!(stream);
+    let mut drained = Drained {
+        changes: 0,
+        ended: "ended with no event".to_string(),
+        relist: false,
+    };
+    loop {
+        let event = match tokio::time::timeout(WATCH_IDLE, stream.next()).await {
+            Ok(Some(event)) => event,
+            Ok(None) => break,
+            Err(_) => {
+                // Silent past the server's own timeout: half-open.
+                lost(store, &ApiError::Timeout);
+                locked(store).notices.push(format!(
+                    "the watch of {} was silent for {}s, past the server's own end of a watch (a half-open connection); opened again",
+                    read.rt.full_name(),
+                    WATCH_IDLE.as_secs()
+                ));
+                let _ = tx.send(());
+                break;
+            }
+        };
+        match event {
+            Ok(WatchEvent::Added(v) | WatchEvent::Modified(v)) => {
+                *rv = version(&v).unwrap_or(std::mem::take(rv));
+                apply(store, id, read, v, false);
+                drained.changes += 1;
+                let _ = tx.send(());
+            }
+            Ok(WatchEvent::Deleted(v)) => {
+                *rv = version(&v).unwrap_or(std::mem::take(rv));
+                apply(store, id, read, v, true);
+                drained.changes += 1;
+                let _ = tx.send(());
+            }
+            Ok(WatchEvent::Bookmark(b)) => {
+                *rv = b.metadata.resource_version;
+                drained.ended = "ended after a bookmark alone".into();
+            }
+            Ok(WatchEvent::Error(status)) => {
+                drained.relist = status.code == 410;
+                drained.ended = format!("ended with error {}: {}", status.code, status.message);
+                break;
+            }
+            Err(ApiError::Gone) => {
+                drained.relist = true;
+                drained.ended = "answered 410 Gone".into();
+                break;
+            }
+            Err(e) => {
+                drained.ended = format!("ended with {}", e.short());
+                break;
+            }
+        }
+    }
+    drained
 }
 
 fn gap(read: &Read, e: &ApiError, doing: &str) -> Incomplete {
@@ -520,7 +556,7 @@ fn key(obj: &Object) -> String {
     format!("{}/{}", obj.namespace().unwrap_or(""), obj.name())
 }
 
-fn apply(store: &Arc<Mutex<Store>>, id: usize, read: &Read, v: Value, deleted: bool) {
+fn apply(store: &Mutex<Store>, id: usize, read: &Read, v: Value, deleted: bool) {
     let mut s = locked(store);
     if read.is_events() {
         let Some(e) = Event::from_value(&v) else {
