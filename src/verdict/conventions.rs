@@ -13,7 +13,7 @@ use crate::model::{Condition, Object, age};
 use super::conditions::{cite, find, reason_or};
 use super::vocabulary::{
     POSITIVE_CONDITIONS, Polarity, ReasonClass, Word, is_health_condition, is_negative_condition,
-    polarity, reason_class, status_word, unqualified,
+    polarity, reason_class, status_word, unqualified, waits_on_another,
 };
 use super::{Judgement, Verdict, shapes};
 use crate::verdict::reason::{Lifecycle, Network, Pod, Reason, Workload};
@@ -707,40 +707,62 @@ pub fn explained(obj: &Object, j: Judgement) -> Judgement {
 }
 
 /// A custom resource under way by any rule, health rules included, while
-/// a Ready-style condition of it is False: as the conventions judge that
-/// condition, a terminal reason fails it and any other fails it once it
-/// has stood for [`NO_PROGRESS_GRACE`]; a reason that names work under way
-/// leaves the wait as it was. So no rule keeps a `Ready=False` waiting
-/// for ever.
+/// a Ready-style condition of it is False, or a condition whose `True`
+/// names work under way (`Reconciling`, `Issuing`) stands: as the
+/// conventions judge that condition, a terminal reason fails it and any
+/// other, work under way included, fails it once it has stood for
+/// [`NO_PROGRESS_GRACE`], counted from its own transition. So no rule
+/// keeps a `Ready=False` or a `Reconciling=True` waiting for ever. A run
+/// (a kind that runs to completion) takes the time it takes.
 pub fn bounded_wait(obj: &Object, j: Judgement, snap: &Judged<'_>) -> Judgement {
     if j.verdict != Verdict::Progressing {
         return j;
     }
     let conds = obj.conditions();
-    let Some(c) = conds
+    if let Some(c) = conds
         .iter()
         .find(|c| c.is_false() && is_health_condition(&c.type_))
-    else {
+    {
+        let judged = not_well(c, snap);
+        return if judged.verdict == Verdict::Failed {
+            judged
+        } else {
+            j
+        };
+    }
+    if shapes::is_run(obj, &conds) {
+        return j;
+    }
+    let Some(c) = conds.iter().find(|c| {
+        c.is_true() && polarity(&c.type_) == Polarity::Work && !waits_on_another(&c.reason)
+    }) else {
         return j;
     };
-    let judged = not_well(c, snap);
-    if judged.verdict == Verdict::Failed {
-        judged
-    } else {
-        j
+    match stalled_for(c.last_transition_time, snap.now) {
+        Some(for_) => Judgement::new(
+            Verdict::Failed,
+            reason_or(c, Reason::of(unqualified(&c.type_))),
+            format!("no progress for {for_}: {}", cite(c)),
+        )
+        .since(c.last_transition_time),
+        None => j,
     }
 }
 
-/// A Ready-style condition that is False: Failed for a terminal reason,
-/// Progressing for a transient one, and for any other reason Progressing
-/// until it has lasted [`NO_PROGRESS_GRACE`].
+/// A Ready-style condition that is False: Failed for a terminal reason at
+/// once, and for any other, work under way included, once it has lasted
+/// [`NO_PROGRESS_GRACE`]; Progressing until then. A reason that waits on
+/// another object (`DependencyNotReady`) is Progressing: that object
+/// carries the verdict.
 fn not_well(c: &Condition, snap: &Judged<'_>) -> Judgement {
     let reason = reason_or(c, Reason::of(&format!("Not{}", unqualified(&c.type_))));
     let since = c.last_transition_time;
     let j = match reason_class(&c.reason) {
         ReasonClass::Terminal => Judgement::new(Verdict::Failed, reason, cite(c)),
-        ReasonClass::Transient => Judgement::new(Verdict::Progressing, reason, message(c)),
-        ReasonClass::Other => match stalled_for(since, snap.now) {
+        ReasonClass::Transient if waits_on_another(&c.reason) => {
+            Judgement::new(Verdict::Progressing, reason, message(c))
+        }
+        ReasonClass::Transient | ReasonClass::Other => match stalled_for(since, snap.now) {
             Some(for_) => Judgement::new(
                 Verdict::Failed,
                 reason,

@@ -892,9 +892,18 @@ fn a_wait_on_a_missing_or_unready_issuer_is_bounded() {
             "{message}"
         );
     }
-    // Not read at all (forbidden): nothing is claimed about it.
-    let snap = snap_at(&missing, "2026-12-01T23:40:00Z", false);
+    // Not read at all (forbidden): nothing is claimed about it. The
+    // request's own wait is bounded as any other: Failed past the grace,
+    // in its own words.
+    let snap = snap_at(&missing, "2026-12-01T23:30:00Z", false);
     assert_eq!(verdict(&snap, "CertificateRequest").0, Progressing);
+    let snap = snap_at(&missing, "2026-12-01T23:40:00Z", false);
+    let (v, reason, message) = verdict(&snap, "CertificateRequest");
+    assert_eq!((v, reason.as_str()), (Failed, "Pending"), "{message}");
+    assert!(
+        message.starts_with("no progress for 17m") && !message.contains("which does not exist"),
+        "{message}"
+    );
     // An issuer that is there but not ready (its CA Secret is missing).
     let snap = snap_at(
         &["cert-manager/issuer-not-ready/objects.yaml"],
@@ -957,6 +966,15 @@ fn long_tail_signals_are_read_by_their_words_and_shapes() {
         ("old conditions kept as a record are not a part", json!({"conditions": [cond("Available", "True", "", old)], "deprecated": {"v1beta1": {"conditions": [cond("Ready", "False", "WaitingForInfrastructure", old)]}}}), Converged, "Available"),
         ("conditions per cluster, one degraded", json!({"clusters": {"east": {"conditions": [cond("Degraded", "True", "QuorumLost", old)]}, "west": {"conditions": [cond("Ready", "True", "", old)]}}}), Failed, "QuorumLost"),
         ("a member's state", json!({"brokersState": {"0": {"configurationState": "ConfigInSync"}, "1": {"configurationState": "ConfigOutOfSync", "gracefulActionState": {"errorMessage": ""}}}}), Progressing, "ConfigOutOfSync"),
+        // Work under way is bounded, counted from its condition's own
+        // transition; a wait on another object is not.
+        ("Ready=False Reconciling for long", json!({"conditions": [cond("Ready", "False", "Reconciling", old)]}), Failed, "Reconciling"),
+        ("Ready=False Creating, recently", json!({"conditions": [cond("Ready", "False", "Creating", recent)]}), Progressing, "Creating"),
+        ("Reconciling=True for long", json!({"conditions": [cond("Reconciling", "True", "Progressing", old)]}), Failed, "Progressing"),
+        ("Issuing=True, recently", json!({"conditions": [cond("Issuing", "True", "Issuing", recent)]}), Progressing, "Issuing"),
+        ("a dependency not ready for long", json!({"conditions": [cond("Ready", "False", "DependencyNotReady", old)]}), Progressing, "DependencyNotReady"),
+        ("waiting for another object for long", json!({"conditions": [cond("Ready", "False", "WaitingForControlPlane", old)]}), Progressing, "WaitingForControlPlane"),
+        ("a phase of work under way in words", json!({"phase": "Setting up primary"}), Progressing, "InProgress"),
         // 3. Booleans at the top of status.
         ("healthy true", json!({"healthy": true}), Converged, "Current"),
         ("valid false", json!({"valid": false}), Failed, "Unhealthy"),

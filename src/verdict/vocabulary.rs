@@ -72,6 +72,15 @@ pub const WORDS: &[(&str, Word)] = &[
     ("retrying", Word::Progressing),
     ("outofsync", Word::Progressing),
     ("processing", Word::Progressing),
+    // Phrases of work under way (CloudNativePG's `Setting up primary`,
+    // `Failing over`, `Switchover in progress`).
+    ("setting", Word::Progressing),
+    ("bootstrapping", Word::Progressing),
+    ("configuring", Word::Progressing),
+    ("restoring", Word::Progressing),
+    ("recovering", Word::Progressing),
+    ("failingover", Word::Progressing),
+    ("switchover", Word::Progressing),
     // Done, or in its steady state.
     ("succeeded", Word::Converged),
     ("success", Word::Converged),
@@ -126,7 +135,8 @@ pub fn status_word(value: &str) -> Option<Word> {
         return None;
     }
     // Words that mean something else inside a phrase: `Failing over` is a
-    // failover under way, `Setting up` and `a new replica` say nothing.
+    // failover under way (read as the pair), `Setting up` is work under
+    // way (read by `setting`), `a new replica` says nothing.
     const NOT_IN_PHRASES: [&str; 4] = ["failing", "up", "new", "current"];
     let mut said: Vec<Word> = words
         .iter()
@@ -381,6 +391,18 @@ const TRANSIENT_WORDS: &[&str] = &[
     "dependencies",
 ];
 
+/// Whether a reason says the object waits on another one (`Waiting…`,
+/// `DependencyNotReady`, Cluster API's `WaitingForBootstrapData`): that
+/// one carries its own verdict, so the wait is not bounded here.
+pub fn waits_on_another(reason: &str) -> bool {
+    camel_words(reason).iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "waiting" | "wait" | "waits" | "dependency" | "dependencies"
+        )
+    })
+}
+
 /// Kinds a controller makes for the object it reconciles: a reason that
 /// says one is not found (prometheus-operator's `StatefulSetNotFound`)
 /// names a child not made yet, work under way judged by how long it
@@ -480,10 +502,14 @@ mod tests {
             status_word("Creating a new replica"),
             Some(Word::Progressing)
         );
-        assert_eq!(status_word("Failing over"), None);
+        assert_eq!(status_word("Failing over"), Some(Word::Progressing));
         assert_eq!(status_word("NotReady"), Some(Word::Progressing));
         assert_eq!(status_word("No healthy replicas"), Some(Word::Progressing));
-        assert_eq!(status_word("Setting up primary"), None);
+        assert_eq!(status_word("Setting up primary"), Some(Word::Progressing));
+        assert_eq!(
+            status_word("Switchover in progress"),
+            Some(Word::Progressing)
+        );
     }
 
     /// docs/verdicts.md prints this table for users; it must not drift.

@@ -158,15 +158,17 @@ fn a_failing_conversion_webhook_is_reported_inert() {
     }
 }
 
-/// A Widget that is not ready yet, as a controller would leave it.
+/// A Widget that is not ready yet, as a controller would leave it: since
+/// just now, so that its wait is still within its bound.
 fn widget() -> serde_json::Value {
+    let now = jiff::Timestamp::now().strftime("%Y-%m-%dT%H:%M:%SZ").to_string();
     serde_json::json!({
         "apiVersion": "example.com/v1", "kind": "Widget",
         "metadata": {"name": "w", "namespace": "default", "uid": "u-w", "resourceVersion": "7",
                      "generation": 1, "creationTimestamp": "2026-01-01T00:00:00Z"},
         "status": {"observedGeneration": 1, "conditions": [{"type": "Ready", "status": "False",
                    "reason": "Provisioning", "message": "waiting for capacity",
-                   "lastTransitionTime": "2026-01-01T00:00:00Z"}]}
+                   "lastTransitionTime": now}]}
     })
 }
 
