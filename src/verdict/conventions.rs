@@ -246,6 +246,9 @@ pub fn judge(obj: &Object, conds: &[Condition], snap: &Judged<'_>) -> Option<Jud
     {
         return Some(j.clone());
     }
+    if let Some(j) = members_not_ready(obj) {
+        return Some(j);
+    }
     if let Some(j) = operation(obj) {
         return Some(j);
     }
@@ -341,13 +344,14 @@ pub fn judge(obj: &Object, conds: &[Condition], snap: &Judged<'_>) -> Option<Jud
 /// it is ready (`Ready=True`) with a failed member is degraded, work for
 /// its operator.
 fn failed_members(obj: &Object, conds: &[Condition]) -> Option<Judgement> {
-    let (field, names) = shapes::failed_members(obj)?;
-    let shown: Vec<&str> = names.iter().take(5).map(String::as_str).collect();
-    let more = names.len().saturating_sub(shown.len());
-    let list = if more > 0 {
-        format!("{} and {more} more", shown.join(", "))
-    } else {
-        shown.join(", ")
+    let (text, names) = match shapes::failed_members(obj) {
+        Some((field, names)) => (format!("{field} lists"), names),
+        None => match shapes::unwell_members(obj)? {
+            (map, flag, shapes::MemberFlag::Unhealthy, names) => {
+                (format!("status.{map}: {flag} is false for"), names)
+            }
+            _ => return None,
+        },
     };
     let whole_well = conds
         .iter()
@@ -360,8 +364,36 @@ fn failed_members(obj: &Object, conds: &[Condition]) -> Option<Judgement> {
     Some(Judgement::new(
         verdict,
         Lifecycle::Failed,
-        with_detail(obj, format!("{what}{field} lists {list}")),
+        with_detail(obj, format!("{what}{text} {}", members_text(&names))),
     ))
+}
+
+/// `a, b, c, d, e and 2 more`.
+fn members_text(names: &[String]) -> String {
+    let shown: Vec<&str> = names.iter().take(5).map(String::as_str).collect();
+    let more = names.len().saturating_sub(shown.len());
+    if more > 0 {
+        format!("{} and {more} more", shown.join(", "))
+    } else {
+        shown.join(", ")
+    }
+}
+
+/// Members a map under `status` says are not ready yet
+/// (`nodes.n-1.ready: false`): work under way, named, whatever the whole
+/// says of itself.
+fn members_not_ready(obj: &Object) -> Option<Judgement> {
+    let (map, flag, says, names) = shapes::unwell_members(obj)?;
+    (says == shapes::MemberFlag::NotReady).then(|| {
+        Judgement::new(
+            Verdict::Progressing,
+            Pod::NotReady,
+            with_detail(
+                obj,
+                format!("status.{map}: {flag} is false for {}", members_text(&names)),
+            ),
+        )
+    })
 }
 
 /// The words an operator writes when the work under way has met an error

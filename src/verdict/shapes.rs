@@ -416,6 +416,61 @@ pub fn failed_members(obj: &Object) -> Option<(String, Vec<String>)> {
     })
 }
 
+/// Whether a member's boolean says it is not healthy (`healthy`,
+/// `…Healthy`), or not ready yet (`ready`, `available`, `synced`,
+/// `…Ready`), when false.
+fn member_flag(key: &str) -> Option<MemberFlag> {
+    match key {
+        "healthy" => Some(MemberFlag::Unhealthy),
+        "ready" | "available" | "synced" => Some(MemberFlag::NotReady),
+        k if k.ends_with("Healthy") => Some(MemberFlag::Unhealthy),
+        k if k.ends_with("Ready") || k.ends_with("Available") => Some(MemberFlag::NotReady),
+        _ => None,
+    }
+}
+
+/// What a member's false boolean says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MemberFlag {
+    Unhealthy,
+    NotReady,
+}
+
+/// Members of a map under `status` that say by a boolean they are not
+/// well (`componentStatuses.worker.healthy: false`, `nodes.n-1.ready:
+/// false`): the map, the flag as written, what it says, and the members
+/// by key, those of the first such map and flag. At most 64 members of
+/// each map are looked at.
+pub fn unwell_members(obj: &Object) -> Option<(String, String, MemberFlag, Vec<String>)> {
+    let mut found: Option<(String, String, MemberFlag, Vec<String>)> = None;
+    for (path, v) in status_entries(obj) {
+        let (Some((map, member)), Some(entry)) = (path.split_once('.'), v.as_object()) else {
+            continue;
+        };
+        let Some((flag, says)) = entry.iter().find_map(|(k, b)| {
+            (b.as_bool() == Some(false))
+                .then(|| member_flag(k))
+                .flatten()
+                .map(|says| (k, says))
+        }) else {
+            continue;
+        };
+        match &mut found {
+            Some((m, f, _, members)) if m == map && f == flag => members.push(member.to_string()),
+            Some(_) => {}
+            None => {
+                found = Some((
+                    map.to_string(),
+                    flag.clone(),
+                    says,
+                    vec![member.to_string()],
+                ))
+            }
+        }
+    }
+    found
+}
+
 /// Kinds that run to completion, by name: `…Run`, `…Job`, backups,
 /// restores, snapshots, workflows, experiments, analyses, migrations.
 const RUN_KIND_SUFFIXES: &[&str] = &[

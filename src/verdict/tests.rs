@@ -975,6 +975,11 @@ fn long_tail_signals_are_read_by_their_words_and_shapes() {
         ("a dependency not ready for long", json!({"conditions": [cond("Ready", "False", "DependencyNotReady", old)]}), Progressing, "DependencyNotReady"),
         ("waiting for another object for long", json!({"conditions": [cond("Ready", "False", "WaitingForControlPlane", old)]}), Progressing, "WaitingForControlPlane"),
         ("a phase of work under way in words", json!({"phase": "Setting up primary"}), Progressing, "InProgress"),
+        // Members of a map that say by a boolean they are not well.
+        ("a member unhealthy while the whole is ready", json!({"conditions": [cond("Ready", "True", "", old)], "componentStatuses": {"api": {"healthy": true}, "worker": {"healthy": false, "message": "crash loop"}}}), Progressing, "Failed"),
+        ("a member unhealthy", json!({"components": {"api": {"healthy": true}, "worker": {"healthy": false}}}), Failed, "Failed"),
+        ("a member not ready yet", json!({"nodes": {"n-0": {"ready": true}, "n-1": {"ready": false}}}), Progressing, "NotReady"),
+        ("every member well", json!({"conditions": [cond("Ready", "True", "", old)], "componentStatuses": {"api": {"healthy": true}, "worker": {"healthy": true}}}), Converged, "Ready"),
         // 3. Booleans at the top of status.
         ("healthy true", json!({"healthy": true}), Converged, "Current"),
         ("valid false", json!({"valid": false}), Failed, "Unhealthy"),

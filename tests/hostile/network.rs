@@ -161,7 +161,9 @@ fn a_failing_conversion_webhook_is_reported_inert() {
 /// A Widget that is not ready yet, as a controller would leave it: since
 /// just now, so that its wait is still within its bound.
 fn widget() -> serde_json::Value {
-    let now = jiff::Timestamp::now().strftime("%Y-%m-%dT%H:%M:%SZ").to_string();
+    let now = jiff::Timestamp::now()
+        .strftime("%Y-%m-%dT%H:%M:%SZ")
+        .to_string();
     serde_json::json!({
         "apiVersion": "example.com/v1", "kind": "Widget",
         "metadata": {"name": "w", "namespace": "default", "uid": "u-w", "resourceVersion": "7",
