@@ -289,7 +289,8 @@ fn counts(obj: &Object) -> Vec<Count> {
 
 /// Per-member counts in a map keyed by member (`racks.<zone>.{members,
 /// readyMembers}`, `pools.<name>.{size, ready}`), in `status` or one map
-/// below it: each short entry, named.
+/// below it (`nodes.{total, ready}`), the total also named `total` or
+/// `desired`: each short entry, named.
 fn member_maps(obj: &Object) -> Vec<String> {
     let short = |path: &str, entry: &Value| -> Option<String> {
         let entry = entry.as_object()?;
@@ -297,6 +298,10 @@ fn member_maps(obj: &Object) -> Vec<String> {
         [
             ("members", "readyMembers", "members ready"),
             ("size", "ready", "ready"),
+            ("total", "ready", "ready"),
+            ("desired", "ready", "ready"),
+            ("total", "available", "available"),
+            ("desired", "available", "available"),
         ]
         .iter()
         .find_map(|(total, ready, noun)| {

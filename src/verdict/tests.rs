@@ -975,6 +975,8 @@ fn long_tail_signals_are_read_by_their_words_and_shapes() {
         ("a dependency not ready for long", json!({"conditions": [cond("Ready", "False", "DependencyNotReady", old)]}), Progressing, "DependencyNotReady"),
         ("waiting for another object for long", json!({"conditions": [cond("Ready", "False", "WaitingForControlPlane", old)]}), Progressing, "WaitingForControlPlane"),
         ("a phase of work under way in words", json!({"phase": "Setting up primary"}), Progressing, "InProgress"),
+        // A count nested under a name of its own.
+        ("nodes short of their total", json!({"nodes": {"total": 3, "ready": 2}}), Progressing, "WaitingForReplicas"),
         // Members of a map that say by a boolean they are not well.
         ("a member unhealthy while the whole is ready", json!({"conditions": [cond("Ready", "True", "", old)], "componentStatuses": {"api": {"healthy": true}, "worker": {"healthy": false, "message": "crash loop"}}}), Progressing, "Failed"),
         ("a member unhealthy", json!({"components": {"api": {"healthy": true}, "worker": {"healthy": false}}}), Failed, "Failed"),
