@@ -284,7 +284,31 @@ fn counts(obj: &Object) -> Vec<Count> {
             });
         }
     }
+    out.extend(written_counts(obj));
     out
+}
+
+/// Counts an operator writes as text, as `kubectl get` would show them
+/// (the OpenTelemetry operator's `scale.statusReplicas: "2/3"`, a `ready:
+/// "1/1"`): a field named for readiness or replicas, in `status` or one
+/// map below it, whose value is `HAVE/WANT`.
+fn written_counts(obj: &Object) -> Vec<Count> {
+    let names_a_count = |key: &str| {
+        let key = key.to_ascii_lowercase();
+        key.contains("ready") || key.contains("replicas") || key.contains("available")
+    };
+    status_entries(obj)
+        .filter_map(|(path, v)| {
+            let key = path.rsplit('.').next().unwrap_or(&path);
+            let (have, want) = v.as_str()?.split_once('/')?;
+            let (have, want) = (have.trim().parse().ok()?, want.trim().parse().ok()?);
+            names_a_count(key).then(|| Count {
+                have,
+                want,
+                noun: format!("ready (status.{path})"),
+            })
+        })
+        .collect()
 }
 
 /// Per-member counts in a map keyed by member (`racks.<zone>.{members,

@@ -975,6 +975,9 @@ fn long_tail_signals_are_read_by_their_words_and_shapes() {
         ("a dependency not ready for long", json!({"conditions": [cond("Ready", "False", "DependencyNotReady", old)]}), Progressing, "DependencyNotReady"),
         ("waiting for another object for long", json!({"conditions": [cond("Ready", "False", "WaitingForControlPlane", old)]}), Progressing, "WaitingForControlPlane"),
         ("a phase of work under way in words", json!({"phase": "Setting up primary"}), Progressing, "InProgress"),
+        // A count written as text, as kubectl shows one.
+        ("a written count short", json!({"scale": {"replicas": 3, "statusReplicas": "2/3"}}), Progressing, "WaitingForReplicas"),
+        ("a written count whole", json!({"scale": {"replicas": 3, "statusReplicas": "3/3"}}), Converged, "Current"),
         // A count nested under a name of its own.
         ("nodes short of their total", json!({"nodes": {"total": 3, "ready": 2}}), Progressing, "WaitingForReplicas"),
         // Members of a map that say by a boolean they are not well.
