@@ -381,6 +381,9 @@ pub fn error(obj: &Object) -> Option<String> {
     if let Some(e) = obj.at("/status/error").and_then(text) {
         return Some(format!("status.error: {e}"));
     }
+    if let Some(e) = error_message(obj) {
+        return Some(e);
+    }
     // A list of errors, or an operation's (`lastOperation.state:
     // Succeeded` with `lastErrors`: it did not succeed).
     let (field, errors) = [
@@ -403,6 +406,45 @@ pub fn error(obj: &Object) -> Option<String> {
             "entries"
         }
     ))
+}
+
+/// A list of messages under `status` (Istio's `validationMessages`, any
+/// `…messages`) one of whose entries is of level or severity `ERROR`: the
+/// configuration was refused, in its words (the message, else its code).
+fn error_message(obj: &Object) -> Option<String> {
+    let status = obj.status()?.as_object()?;
+    status
+        .iter()
+        .filter(|(k, _)| k.to_ascii_lowercase().ends_with("messages"))
+        .find_map(|(field, v)| {
+            let entries = v.as_array()?;
+            let errors: Vec<&Value> = entries
+                .iter()
+                .take(64)
+                .filter(|m| {
+                    ["level", "severity"].iter().any(|k| {
+                        m.get(*k)
+                            .and_then(Value::as_str)
+                            .is_some_and(|l| l.eq_ignore_ascii_case("error"))
+                    })
+                })
+                .collect();
+            let first = errors.first()?;
+            let said = ["message", "description"]
+                .iter()
+                .find_map(|k| first.get(*k).and_then(Value::as_str))
+                .or_else(|| {
+                    first
+                        .pointer("/type/code")
+                        .or_else(|| first.get("code"))
+                        .and_then(Value::as_str)
+                })
+                .unwrap_or("an error");
+            Some(format!(
+                "status.{field} has {} of level ERROR: {said}",
+                errors.len()
+            ))
+        })
 }
 
 /// Members a status lists as failed, by name: a list under a key whose
