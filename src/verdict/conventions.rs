@@ -212,6 +212,9 @@ pub fn judge(obj: &Object, conds: &[Condition], snap: &Judged<'_>) -> Option<Jud
             with_detail(obj, format!("{field} is false")),
         ));
     }
+    if let Some(j) = terminal_failure(obj) {
+        return Some(j);
+    }
     if let Some(e) = shapes::error(obj) {
         return Some(Judgement::new(Verdict::Failed, Lifecycle::Error, e));
     }
@@ -365,6 +368,33 @@ fn failed_members(obj: &Object, conds: &[Condition]) -> Option<Judgement> {
         verdict,
         Lifecycle::Failed,
         with_detail(obj, format!("{what}{text} {}", members_text(&names))),
+    ))
+}
+
+/// Cluster API's convention, which other operators share: a non-empty
+/// `status.failureReason` or `status.failureMessage` is a terminal problem
+/// that needs a person, whatever the phase says. Failed, with the reason
+/// as written (a single word) and the message.
+fn terminal_failure(obj: &Object) -> Option<Judgement> {
+    let text = |p: &str| obj.str(p).map(str::trim).filter(|s| !s.is_empty());
+    let (reason, message) = (
+        text("/status/failureReason"),
+        text("/status/failureMessage"),
+    );
+    if reason.is_none() && message.is_none() {
+        return None;
+    }
+    let word = reason.filter(|r| r.chars().all(|c| c.is_ascii_alphanumeric()));
+    let said = match (reason, message) {
+        (Some(r), Some(m)) => format!("status.failureReason is {r}: {m}"),
+        (Some(r), None) => format!("status.failureReason is {r}"),
+        (None, Some(m)) => format!("status.failureMessage: {m}"),
+        (None, None) => return None,
+    };
+    Some(Judgement::new(
+        Verdict::Failed,
+        word.map_or(Reason::from(Lifecycle::Failed), Reason::of),
+        said,
     ))
 }
 

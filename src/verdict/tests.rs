@@ -975,6 +975,10 @@ fn long_tail_signals_are_read_by_their_words_and_shapes() {
         ("a dependency not ready for long", json!({"conditions": [cond("Ready", "False", "DependencyNotReady", old)]}), Progressing, "DependencyNotReady"),
         ("waiting for another object for long", json!({"conditions": [cond("Ready", "False", "WaitingForControlPlane", old)]}), Progressing, "WaitingForControlPlane"),
         ("a phase of work under way in words", json!({"phase": "Setting up primary"}), Progressing, "InProgress"),
+        // Cluster API's terminal failure fields, whatever the state says.
+        ("a failure reason beside an active state", json!({"state": "Active", "failureReason": "AttachFailed", "failureMessage": "cannot attach volume"}), Failed, "AttachFailed"),
+        ("a failure message alone", json!({"conditions": [cond("Ready", "True", "", old)], "failureMessage": "instance terminated"}), Failed, "Failed"),
+        ("empty failure fields", json!({"state": "Active", "failureReason": "", "failureMessage": ""}), Converged, "Active"),
         // A list of messages with one of level ERROR (Istio's).
         ("a validation message of level ERROR", json!({"observedGeneration": "1", "validationMessages": [{"documentationUrl": "https://istio.io/latest/docs/reference/config/analysis/ist0101/", "level": "ERROR", "type": {"code": "IST0101"}}], "conditions": [cond("Reconciled", "True", "", old)]}), Failed, "Error"),
         ("validation messages of level WARNING only", json!({"validationMessages": [{"level": "WARNING", "type": {"code": "IST0118"}}], "conditions": [cond("Reconciled", "True", "", old)]}), Converged, "Reconciled"),
