@@ -18,7 +18,7 @@ const MEMBERS: [&str; 3] = ["main", "fleet-b", "fleet-c"];
 /// How many tests this file has: the last of them to end stops the two
 /// extra control planes, so that they take no CPU from the tests after
 /// (`.ci/run` stops them too, when only some of these ran).
-const TESTS: usize = 9;
+const TESTS: usize = 10;
 static ENDED: AtomicUsize = AtomicUsize::new(0);
 
 /// The fleet test bed, held by each test while it runs.
@@ -484,6 +484,92 @@ fn the_fleets_time_is_about_its_slowest_members_not_the_sum() {
     assert!(
         together < sum,
         "asked at once, the fleet ({together:?}) should take less than the contexts one after another ({sum:?}); slowest alone {slowest:?}"
+    );
+}
+
+#[test]
+fn a_slow_context_holds_up_only_the_sections_after_it() {
+    let _bed = bed();
+    let ns = Namespaces::new("fleet-stream");
+    ns.apply("main", &web("web", ""));
+    ns.rolled_out("main", "web");
+    // A server that takes connections and never answers, after main in
+    // the kubeconfig (which `kubectl config` writes sorted by name).
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        let held: Vec<_> = listener.incoming().collect();
+        drop(held);
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config");
+    std::fs::copy(support::fleet(), &config).unwrap();
+    let user = kubectl_as(
+        &config,
+        &[
+            "config",
+            "view",
+            "-o",
+            "jsonpath={.contexts[?(@.name==\"main\")].context.user}",
+        ],
+        None,
+    )
+    .ok()
+    .stdout;
+    kubectl_as(
+        &config,
+        &[
+            "config",
+            "set-cluster",
+            "zz-hang",
+            &format!("--server=https://127.0.0.1:{port}"),
+            "--insecure-skip-tls-verify=true",
+        ],
+        None,
+    )
+    .ok();
+    kubectl_as(
+        &config,
+        &[
+            "config",
+            "set-context",
+            "zz-hang",
+            "--cluster=zz-hang",
+            &format!("--user={user}"),
+        ],
+        None,
+    )
+    .ok();
+    let mut why = support::Background::start(&[
+        "--kubeconfig",
+        config.to_str().unwrap(),
+        "why",
+        "-n",
+        &ns.name,
+        "--contexts",
+        "main,zz-hang",
+        "--request-timeout",
+        "8s",
+    ]);
+    // main's section is printed while hang is still being waited for.
+    why.line("main's section", Duration::from_secs(6), |l| {
+        l.starts_with("==> context main ")
+    });
+    let seen = why.started.elapsed();
+    assert!(
+        seen < Duration::from_secs(6) && why.exited().is_none(),
+        "main's section came after {seen:?}"
+    );
+    let (code, out, took) = why.finish(Duration::from_secs(60));
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("==> context zz-hang ")
+            && out.find("context main") < out.find("context zz-hang"),
+        "{out}"
+    );
+    assert!(
+        took >= Duration::from_secs(7),
+        "zz-hang answered in {took:?}?\n{out}"
     );
 }
 

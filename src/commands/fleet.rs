@@ -68,6 +68,29 @@ where
     F: Fn(Settings, &Member) -> Fut,
     Fut: Future<Output = anyhow::Result<T>>,
 {
+    let mut out = Vec::new();
+    answers(settings, deadline, each, |answered| {
+        out.push(answered);
+        true
+    })
+    .await?;
+    Ok(out)
+}
+
+/// [`ask`], handing each context's answer to `take` as soon as it and
+/// those before it (in the kubeconfig's order) are in; `take` says
+/// whether to go on. A usage error is the command's own: it ends the
+/// asking, said once.
+pub async fn answers<T, F, Fut>(
+    settings: &Settings,
+    deadline: Duration,
+    each: F,
+    mut take: impl FnMut(Answered<T>) -> bool,
+) -> anyhow::Result<()>
+where
+    F: Fn(Settings, &Member) -> Fut,
+    Fut: Future<Output = anyhow::Result<T>>,
+{
     let (members, parallel) = members(settings)?;
     let asked = members.into_iter().map(|member| {
         let answer = each(for_context(settings, &member), &member);
@@ -79,12 +102,17 @@ where
             (member, result)
         }
     });
-    settle(
-        futures::stream::iter(asked)
-            .buffered(parallel)
-            .collect()
-            .await,
-    )
+    let mut answered = futures::stream::iter(asked).buffered(parallel);
+    while let Some((member, result)) = answered.next().await {
+        let result = match result {
+            Err(e) if is_usage(&e) => return Err(e),
+            result => result.map_err(|e| unanswered(&e)),
+        };
+        if !take((member, result)) {
+            break;
+        }
+    }
+    Ok(())
 }
 
 /// The contexts' answers, each failure told by its reason; a usage error
@@ -331,22 +359,72 @@ pub fn combine(
         }
         _ => answers
             .iter()
-            .map(|(member, result)| {
-                let body = match result {
-                    Ok(o) => o.stdout.clone(),
-                    Err(e) => format!(
-                        "{} ({}): {}\n",
-                        style.verdict(crate::verdict::Verdict::Unknown, "Unknown"),
-                        e.reason,
-                        crate::escape::escape_multiline(&e.message)
-                    ),
-                };
-                format!("{}{body}", super::fleet_watch::heading(member, style))
-            })
+            .map(|(member, result)| section(member, result, style))
             .collect::<Vec<_>>()
             .join("\n"),
     };
     Ok(Outcome { stdout, code })
+}
+
+/// One context's section: its heading, then its answer, or why it gave
+/// none.
+fn section(member: &Member, result: &Result<Outcome, Unanswered>, style: Style) -> String {
+    let body = match result {
+        Ok(o) => o.stdout.clone(),
+        Err(e) => format!(
+            "{} ({}): {}\n",
+            style.verdict(crate::verdict::Verdict::Unknown, "Unknown"),
+            e.reason,
+            crate::escape::escape_multiline(&e.message)
+        ),
+    };
+    format!("{}{body}", super::fleet_watch::heading(member, style))
+}
+
+/// [`each`] for the commands that answer a section per context (`why`,
+/// `tree`, `controllers`): as text, each section is printed as soon as it
+/// and those before it are in, in the kubeconfig's order, so that a slow
+/// context holds up only the sections after its own. Other shapes are one
+/// document, made once every context has answered.
+pub async fn each_section<F, Fut>(
+    settings: &Settings,
+    command: &'static str,
+    deadline: Duration,
+    run: F,
+) -> anyhow::Result<Outcome>
+where
+    F: Fn(Settings, &Member) -> Fut,
+    Fut: Future<Output = anyhow::Result<Outcome>>,
+{
+    if !matches!(settings.view.output, Shape::Text | Shape::Wide) {
+        return each(settings, command, deadline, run).await;
+    }
+    let shape = member_shape(settings);
+    let style = Style {
+        color: settings.color,
+    };
+    let mut console = crate::terminal::Console::process();
+    let mut codes: Vec<Answered<u8>> = Vec::new();
+    answers(
+        settings,
+        deadline,
+        |mut one, member| {
+            one.view.output = shape.clone();
+            run(one, member)
+        },
+        |(member, result)| {
+            let gap = if codes.is_empty() { "" } else { "\n" };
+            let text = section(&member, &result, style);
+            codes.push((member, result.map(|o| o.code)));
+            // A reader that has gone (`| head`) ends the asking.
+            console.print(&format!("{gap}{text}"))
+        },
+    )
+    .await?;
+    Ok(Outcome {
+        stdout: String::new(),
+        code: exit_code(&codes, |c| *c),
+    })
 }
 
 /// Under `-o name`, whose lines have no room for them, the contexts that

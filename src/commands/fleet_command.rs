@@ -1,10 +1,11 @@
 //! A command asked of a fleet (`--contexts`, `--all-contexts`): `status`
 //! as one table, `why`, `tree`, `wait` and `controllers` as a section per
-//! context, and each of them live under `--watch` on one screen.
+//! context (those of `why`, `tree` and `controllers` printed as they come
+//! in), and each of them live under `--watch` on one screen.
 
 use std::future::Future;
 
-use super::fleet::{self, each, exit_code};
+use super::fleet::{self, each, each_section, exit_code};
 use super::fleet_watch::{FleetScreen, Seat};
 use super::frame::Shown;
 use super::{Outcome, target_specs, wait};
@@ -42,7 +43,7 @@ pub async fn run(command: Command, mut settings: Settings) -> anyhow::Result<Out
             if args.watch {
                 return watch(&settings, run).await;
             }
-            each(&settings, "tree", deadline, |one, _| run(one, None)).await
+            each_section(&settings, "tree", deadline, |one, _| run(one, None)).await
         }
         Command::Why(args) => {
             let specs = target_specs(&args.targets, &mut settings)?;
@@ -55,10 +56,10 @@ pub async fn run(command: Command, mut settings: Settings) -> anyhow::Result<Out
             if args.watch {
                 return watch(&settings, run).await;
             }
-            each(&settings, "why", deadline, |one, _| run(one, None)).await
+            each_section(&settings, "why", deadline, |one, _| run(one, None)).await
         }
         Command::Controllers => {
-            each(&settings, "controllers", deadline, |one, _| async move {
+            each_section(&settings, "controllers", deadline, |one, _| async move {
                 super::controllers::run(&one).await
             })
             .await
