@@ -252,6 +252,16 @@ pub fn judge(obj: &Object, conds: &[Condition], snap: &Judged<'_>) -> Option<Jud
     if let Some(j) = members_not_ready(obj) {
         return Some(j);
     }
+    if let Some(c) = rolling(conds) {
+        return Some(
+            Judgement::new(
+                Verdict::Progressing,
+                reason_or(c, Lifecycle::InProgress),
+                cite(c),
+            )
+            .since(c.last_transition_time),
+        );
+    }
     if let Some(j) = operation(obj) {
         return Some(j);
     }
@@ -396,6 +406,20 @@ fn terminal_failure(obj: &Object) -> Option<Judgement> {
         word.map_or(Reason::from(Lifecycle::Failed), Reason::of),
         said,
     ))
+}
+
+/// A `Progressing=True` whose reason names work under way (`Reconciling`,
+/// `Updating`, `Deploying`), as OpenShift's operators and others that
+/// share its conventions write while they roll out, though `Available`
+/// stays True. A reason that says the rollout is done
+/// (`NewReplicaSetAvailable`) is not.
+fn rolling(conds: &[Condition]) -> Option<&Condition> {
+    conds.iter().find(|c| {
+        unqualified(&c.type_) == "Progressing"
+            && c.is_true()
+            && reason_class(&c.reason) == ReasonClass::Transient
+            && !waits_on_another(&c.reason)
+    })
 }
 
 /// `a, b, c, d, e and 2 more`.
@@ -795,9 +819,13 @@ pub fn bounded_wait(obj: &Object, j: Judgement, snap: &Judged<'_>) -> Judgement 
     if shapes::is_run(obj, &conds) {
         return j;
     }
-    let Some(c) = conds.iter().find(|c| {
-        c.is_true() && polarity(&c.type_) == Polarity::Work && !waits_on_another(&c.reason)
-    }) else {
+    let Some(c) = conds
+        .iter()
+        .find(|c| {
+            c.is_true() && polarity(&c.type_) == Polarity::Work && !waits_on_another(&c.reason)
+        })
+        .or_else(|| rolling(&conds))
+    else {
         return j;
     };
     match stalled_for(c.last_transition_time, snap.now) {

@@ -987,6 +987,10 @@ fn long_tail_signals_are_read_by_their_words_and_shapes() {
         ("a written count whole", json!({"scale": {"replicas": 3, "statusReplicas": "3/3"}}), Converged, "Current"),
         // A count nested under a name of its own.
         ("nodes short of their total", json!({"nodes": {"total": 3, "ready": 2}}), Progressing, "WaitingForReplicas"),
+        // A rollout under way beside Available=True (OpenShift's operators).
+        ("Progressing=True Reconciling beside Available, recently", json!({"conditions": [cond("Available", "True", "AsExpected", old), cond("Progressing", "True", "Reconciling", recent), cond("Degraded", "False", "AsExpected", old)]}), Progressing, "Reconciling"),
+        ("Progressing=True Reconciling for long", json!({"conditions": [cond("Progressing", "True", "Reconciling", old)]}), Failed, "Reconciling"),
+        ("Progressing=True, the rollout done", json!({"conditions": [cond("Available", "True", "MinimumReplicasAvailable", old), cond("Progressing", "True", "NewReplicaSetAvailable", old)]}), Converged, "Available"),
         // Members of a map that say by a boolean they are not well.
         ("a member unhealthy while the whole is ready", json!({"conditions": [cond("Ready", "True", "", old)], "componentStatuses": {"api": {"healthy": true}, "worker": {"healthy": false, "message": "crash loop"}}}), Progressing, "Failed"),
         ("a member unhealthy", json!({"components": {"api": {"healthy": true}, "worker": {"healthy": false}}}), Failed, "Failed"),
