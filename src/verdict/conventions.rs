@@ -301,19 +301,8 @@ pub fn judge(obj: &Object, conds: &[Condition], snap: &Judged<'_>) -> Option<Jud
             with_detail(obj, s.message),
         ));
     }
-    for (field, reason) in [
-        ("/status/ready", Reason::from(Pod::NotReady)),
-        ("/status/readyToUse", Reason::from(Lifecycle::NotReadyToUse)),
-        ("/status/available", Reason::from(Workload::NotAvailable)),
-        ("/status/synced", Reason::from(Lifecycle::InProgress)),
-    ] {
-        if obj.bool(field) == Some(false) {
-            return Some(Judgement::new(
-                Verdict::Progressing,
-                reason,
-                with_detail(obj, format!("{} is false", field[1..].replace('/', "."))),
-            ));
-        }
+    if let Some(j) = not_yet_flag(obj) {
+        return Some(j);
     }
     if let Some(j) = positive {
         return Some(j);
@@ -327,7 +316,40 @@ pub fn judge(obj: &Object, conds: &[Condition], snap: &Judged<'_>) -> Option<Jud
             Lifecycle::Current,
         ));
     }
-    for field in [
+    if let Some(j) = well_flag(obj) {
+        return Some(j);
+    }
+    // Counts all at their number, and nothing else to say: done.
+    if let Some(done) = shapes::counts_complete(obj) {
+        return Some(Judgement::new(Verdict::Converged, Lifecycle::Current, done));
+    }
+    every_part_well(obj, snap)
+}
+
+/// A boolean at the top of `status` whose `false` says the work is not
+/// done yet (`ready`, `readyToUse`, `available`, `synced`): Progressing.
+fn not_yet_flag(obj: &Object) -> Option<Judgement> {
+    [
+        ("/status/ready", Reason::from(Pod::NotReady)),
+        ("/status/readyToUse", Reason::from(Lifecycle::NotReadyToUse)),
+        ("/status/available", Reason::from(Workload::NotAvailable)),
+        ("/status/synced", Reason::from(Lifecycle::InProgress)),
+    ]
+    .into_iter()
+    .find(|(field, _)| obj.bool(field) == Some(false))
+    .map(|(field, reason)| {
+        Judgement::new(
+            Verdict::Progressing,
+            reason,
+            with_detail(obj, format!("{} is false", field[1..].replace('/', "."))),
+        )
+    })
+}
+
+/// A boolean at the top of `status` whose `true` says the object is well:
+/// Converged.
+fn well_flag(obj: &Object) -> Option<Judgement> {
+    [
         "/status/healthy",
         "/status/ready",
         "/status/readyToUse",
@@ -336,20 +358,16 @@ pub fn judge(obj: &Object, conds: &[Condition], snap: &Judged<'_>) -> Option<Jud
         "/status/pass",
         "/status/succeeded",
         "/status/synced",
-    ] {
-        if obj.bool(field) == Some(true) {
-            return Some(Judgement::new(
-                Verdict::Converged,
-                Lifecycle::Current,
-                format!("{} is true", field[1..].replace('/', ".")),
-            ));
-        }
-    }
-    // Counts all at their number, and nothing else to say: done.
-    if let Some(done) = shapes::counts_complete(obj) {
-        return Some(Judgement::new(Verdict::Converged, Lifecycle::Current, done));
-    }
-    every_part_well(obj, snap)
+    ]
+    .into_iter()
+    .find(|field| obj.bool(field) == Some(true))
+    .map(|field| {
+        Judgement::new(
+            Verdict::Converged,
+            Lifecycle::Current,
+            format!("{} is true", field[1..].replace('/', ".")),
+        )
+    })
 }
 
 /// Members the status lists as failed (`instancesStatus.failed: [db-1]`):
