@@ -197,7 +197,11 @@ impl Snapshot {
     /// Whether `other` is close enough to `wanted` to be offered for it
     /// (see [`Snapshot::close_name`]).
     pub fn is_close_name(wanted: &str, other: &str) -> bool {
-        strsim::levenshtein(wanted, other) <= close_limit(wanted)
+        let limit = close_limit(wanted);
+        // The distance is at least the difference in length: most names
+        // are told apart without the quadratic comparison.
+        wanted.chars().count().abs_diff(other.chars().count()) <= limit
+            && strsim::levenshtein(wanted, other) <= limit
     }
 
     /// The identity of the object with this uid; for a uid the snapshot

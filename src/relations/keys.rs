@@ -12,6 +12,14 @@ use crate::model::{Object, Snapshot};
 /// At most this many of the object's keys are named in a message.
 pub const KEYS_SHOWN: usize = 8;
 
+/// At most this many missing keys are told of a pod: a pod spec of
+/// thousands of env entries gives a handful of findings, not thousands.
+pub const MISSING_AT_MOST: usize = 8;
+
+/// At most this many of a map's keys are compared with a missing one for
+/// its near miss (each comparison costs the product of the two lengths).
+pub const KEYS_COMPARED: usize = 256;
+
 /// A key asked for and not there.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MissingKey {
@@ -77,14 +85,14 @@ pub fn data_keys(obj: &Object) -> Option<Vec<String>> {
     Some(keys)
 }
 
-/// The keys `pod`'s containers wait for (the kubelet reports
-/// `CreateContainerConfigError` for them) that their ConfigMap or Secret,
-/// read with its managedFields, does not have.
-pub fn missing_keys(snap: &Snapshot, pod: &Object) -> Vec<MissingKey> {
+/// The containers of `pod` the kubelet cannot start for their
+/// configuration (`CreateContainerConfigError`: a ConfigMap, Secret or key
+/// missing), by name.
+pub fn waiting_on_configuration(pod: &Object) -> Vec<&str> {
     if pod.kind() != "Pod" || !pod.group().is_empty() {
         return Vec::new();
     }
-    let waiting: Vec<&str> = ["initContainerStatuses", "containerStatuses"]
+    ["initContainerStatuses", "containerStatuses"]
         .into_iter()
         .filter_map(|s| pod.at(&format!("/status/{s}"))?.as_array())
         .flatten()
@@ -93,7 +101,18 @@ pub fn missing_keys(snap: &Snapshot, pod: &Object) -> Vec<MissingKey> {
                 == Some("CreateContainerConfigError")
         })
         .filter_map(|s| s.get("name")?.as_str())
-        .collect();
+        .collect()
+}
+
+/// The keys `pod`'s containers wait for (the kubelet reports
+/// `CreateContainerConfigError` for them) that their ConfigMap or Secret,
+/// read with its managedFields, does not have: at most
+/// [`MISSING_AT_MOST`].
+pub fn missing_keys(snap: &Snapshot, pod: &Object) -> Vec<MissingKey> {
+    let waiting = waiting_on_configuration(pod);
+    if waiting.is_empty() {
+        return Vec::new();
+    }
     let mut out = Vec::new();
     for c in ["initContainers", "containers"]
         .into_iter()
@@ -127,6 +146,9 @@ pub fn missing_keys(snap: &Snapshot, pod: &Object) -> Vec<MissingKey> {
                 if keys.iter().any(|k| k == key) {
                     continue;
                 }
+                if out.len() == MISSING_AT_MOST {
+                    return out;
+                }
                 out.push(MissingKey {
                     container: container.to_string(),
                     env: env.get("name").and_then(Value::as_str).unwrap_or("").into(),
@@ -151,6 +173,7 @@ fn closest(wanted: &str, keys: &[String]) -> Option<String> {
         return Some(k.clone());
     }
     keys.iter()
+        .take(KEYS_COMPARED)
         .filter(|k| Snapshot::is_close_name(wanted, k))
         .min_by_key(|k| strsim::levenshtein(wanted, k))
         .cloned()
@@ -283,5 +306,32 @@ mod tests {
         let mut running = pod("configMapKeyRef", "LOG_LEVEL", false);
         running["status"]["containerStatuses"][0]["state"] = json!({"running": {}});
         assert!(missing(vec![config_map(&["port"], "mode"), running]).is_empty());
+    }
+
+    #[test]
+    fn a_hostile_pod_and_map_are_read_within_bounds() {
+        // 20,000 env entries each asking for a missing key, of a map with
+        // 5,000 keys of the longest length a key may have.
+        let long = |i: usize| format!("{i:0>253}");
+        let keys: Vec<String> = (0..5_000).map(long).collect();
+        let refs: Vec<&str> = keys.iter().map(String::as_str).collect();
+        let map = config_map(&refs, "mode");
+        let mut hostile = pod("configMapKeyRef", "x", false);
+        hostile["spec"]["containers"][0]["env"] = (0..20_000)
+            .map(|i| json!({"name": format!("E{i}"), "valueFrom": {"configMapKeyRef": {"name": "app-config", "key": format!("{i:z>253}")}}}))
+            .collect();
+        let started = std::time::Instant::now();
+        let found = missing(vec![map, hostile]);
+        assert_eq!(found.len(), MISSING_AT_MOST);
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(10),
+            "{:?}",
+            started.elapsed()
+        );
+        assert!(
+            found[0].message().contains(" and 4993 more"),
+            "{}",
+            found[0].message()
+        );
     }
 }

@@ -25,7 +25,7 @@ use crate::selector;
 
 pub use crate::selector::{backing_workloads, selector_of};
 pub use controller::named_like;
-pub use keys::missing_keys;
+pub use keys::{missing_keys, waiting_on_configuration};
 pub use managers::{helm_release, helm_revision, manager_of, source_of};
 pub use near::near_miss;
 pub use producers::{producers, secret_producer_types};

@@ -112,7 +112,7 @@ pub fn reads_for(objects: &[Object], events: &[Event]) -> Vec<RelatedRead> {
     let pinned = claims_pinned_away(objects);
     for obj in objects {
         let failing = needs_context(obj, events);
-        let waits_on_keys = failing && waits_on_configuration(obj);
+        let waits_on_keys = failing && !super::waiting_on_configuration(obj).is_empty();
         let is_manager = named_managers.contains(&(
             obj.group().to_string(),
             obj.kind().to_string(),
@@ -533,19 +533,6 @@ fn claims_pinned_away(objects: &[Object]) -> HashSet<(Option<&str>, &str)> {
                 })
         })
         .collect()
-}
-
-/// Whether a pod has a container the kubelet cannot start for its
-/// configuration (a missing ConfigMap, Secret or key).
-fn waits_on_configuration(pod: &Object) -> bool {
-    ["/status/initContainerStatuses", "/status/containerStatuses"]
-        .into_iter()
-        .filter_map(|p| pod.at(p).and_then(Value::as_array))
-        .flatten()
-        .any(|s| {
-            s.pointer("/state/waiting/reason").and_then(Value::as_str)
-                == Some("CreateContainerConfigError")
-        })
 }
 
 /// Whether an object is failing in a way its references may explain: a

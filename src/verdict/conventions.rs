@@ -754,7 +754,7 @@ fn positive(conds: &[Condition], snap: &Judged<'_>) -> Option<Judgement> {
         }
     }
     if let Some(c) = present.iter().find(|c| c.is_false()) {
-        return Some(not_well(c, snap));
+        return Some(not_well(c, snap, Work::Waits));
     }
     if let Some(c) = present.iter().find(|c| !c.is_true()) {
         return Some(
@@ -823,18 +823,20 @@ pub fn bounded_wait(obj: &Object, j: Judgement, snap: &Judged<'_>) -> Judgement 
         return j;
     }
     let conds = obj.conditions();
+    let run = shapes::is_run(obj, &conds);
     if let Some(c) = conds
         .iter()
         .find(|c| c.is_false() && is_health_condition(&c.type_))
     {
-        let judged = not_well(c, snap);
+        let work = if run { Work::Waits } else { Work::Bounded };
+        let judged = not_well(c, snap, work);
         return if judged.verdict == Verdict::Failed {
             judged
         } else {
             j
         };
     }
-    if shapes::is_run(obj, &conds) {
+    if run {
         return j;
     }
     let Some(c) = conds
@@ -857,19 +859,29 @@ pub fn bounded_wait(obj: &Object, j: Judgement, snap: &Judged<'_>) -> Judgement 
     }
 }
 
+/// Whether a reason of work under way is bounded where [`not_well`] judges
+/// it: in [`bounded_wait`], which knows the object (a run takes the time
+/// it takes), and nowhere else, so that it is bounded once.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Work {
+    Bounded,
+    Waits,
+}
+
 /// A Ready-style condition that is False: Failed for a terminal reason at
-/// once, and for any other, work under way included, once it has lasted
-/// [`NO_PROGRESS_GRACE`]; Progressing until then. A reason that waits on
-/// another object (`DependencyNotReady`) is Progressing: that object
-/// carries the verdict.
-fn not_well(c: &Condition, snap: &Judged<'_>) -> Judgement {
+/// once, and for any other once it has lasted [`NO_PROGRESS_GRACE`];
+/// Progressing until then. A reason of work under way is bounded so only
+/// where `work` says; one that waits on another object
+/// (`DependencyNotReady`) never is: that object carries the verdict.
+fn not_well(c: &Condition, snap: &Judged<'_>, work: Work) -> Judgement {
     let reason = reason_or(c, Reason::of(&format!("Not{}", unqualified(&c.type_))));
     let since = c.last_transition_time;
-    let j = match reason_class(&c.reason) {
+    let class = reason_class(&c.reason);
+    let waits =
+        class == ReasonClass::Transient && (work == Work::Waits || waits_on_another(&c.reason));
+    let j = match class {
         ReasonClass::Terminal => Judgement::new(Verdict::Failed, reason, cite(c)),
-        ReasonClass::Transient if waits_on_another(&c.reason) => {
-            Judgement::new(Verdict::Progressing, reason, message(c))
-        }
+        _ if waits => Judgement::new(Verdict::Progressing, reason, message(c)),
         ReasonClass::Transient | ReasonClass::Other => match stalled_for(since, snap.now) {
             Some(for_) => Judgement::new(
                 Verdict::Failed,

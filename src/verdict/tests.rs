@@ -1018,6 +1018,11 @@ fn long_tail_signals_are_read_by_their_words_and_shapes() {
         }
     }
     assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
+    // A run takes the time it takes: its work under way is not bounded,
+    // though a Gadget's is.
+    let long = json!({"conditions": [cond("Ready", "False", "InProgress", old)]});
+    assert_eq!(custom("Backup", long.clone()).0, Progressing);
+    assert_eq!(custom("Gadget", long).0, Failed);
     // A status holding only identifiers, young: waiting for its controller.
     let obj = crate::model::Object::from_value(json!({
         "apiVersion": "s3.services.k8s.aws/v1alpha1", "kind": "Bucket",
