@@ -164,6 +164,12 @@ impl<O: Write, E: Write> Printer<O, E> {
     /// stderr beside JSON or YAML documents.
     fn outage(&mut self, lost: Option<Outage>) -> bool {
         let was = std::mem::replace(&mut self.lost, lost.clone());
+        // An outage whose cause changes (watches that end at once, then a
+        // credential plugin that fails) is said again, as a new one.
+        let was = was.filter(|w| {
+            lost.as_ref()
+                .is_none_or(|l| (&w.cause, &w.ending) == (&l.cause, &l.ending))
+        });
         let out = match (&self.mode, was, lost.as_ref()) {
             (_, None, None) => return true,
             (Mode::Redraw, _, Some(lost)) => format!(
@@ -460,6 +466,22 @@ mod tests {
                 "2026-12-01T12:00:07Z connection to the API server lost 7s ago, retrying; showing the last state seen\n2026-12-01T12:00:07Z connection restored\n".into(),
                 String::new()
             )
+        );
+        // Watches that end at once, then a credential plugin that fails:
+        // the new cause is said, once.
+        let ending = Outage {
+            ending: Some("the watch of pods ended with no event".into()),
+            lasted: Duration::from_secs(0),
+            cause: None,
+        };
+        assert!(p.outage(Some(ending)));
+        assert!(p.outage(Some(lost(2, Some("the credential plugin \"aws\" failed")))));
+        assert!(p.outage(Some(lost(3, Some("the credential plugin \"aws\" failed")))));
+        let (out, _) = written(&mut p);
+        assert_eq!(out.lines().count(), 2, "{out}");
+        assert!(
+            out.lines().nth(1).unwrap().ends_with("no request sent for 2s: the credential plugin \"aws\" failed; retrying; showing the last state seen"),
+            "{out}"
         );
         // Beside documents, on stderr; a failed credential plugin is named.
         let mut p = printer(&settings(&["status", "--watch", "-o", "json"], None));
