@@ -67,7 +67,7 @@ SCALES = {
     # The large cluster of issue 24: 1,500 CRDs, 60,000 custom roots over 200 namespaces.
     "large": dict(pods=5000, crds=1500, objects=60000, events=5000, runs=5, namespaces=200, broken=10),
 }
-QUESTIONS = ["web", "big", "cr", "status", "status-all", "why-all", "watch"]
+QUESTIONS = ["web", "big", "cr", "status", "status-all", "why-all", "watch", "watch-all"]
 
 
 def env_int(name, default):
@@ -691,6 +691,9 @@ def tools_for(question, ns, crds, plugin, kubectl, peers, wanted, watch_seconds=
         "watch": {
             PLUGIN: ["timeout", "-s", "INT", f"{watch_seconds:g}", plugin, "status", "-n", ns, "--watch"],
         },
+        "watch-all": {
+            PLUGIN: ["timeout", "-s", "INT", f"{watch_seconds:g}", plugin, "status", "-A", "--watch"],
+        },
     }[question]
     return {name: argv for name, argv in q.items() if argv[0] and (name == PLUGIN or name in wanted)}
 
@@ -708,6 +711,7 @@ SAME_QUESTION = {
     "status-all": set(),
     "why-all": set(),
     "watch": set(),
+    "watch-all": set(),
 }
 
 TITLES = {
@@ -718,6 +722,7 @@ TITLES = {
     "status-all": "`status -A` (every namespace)",
     "why-all": "`why -A` (every namespace)",
     "watch": "namespace `status --watch`, interrupted after its run time",
+    "watch-all": "`status -A --watch`, interrupted after its run time",
 }
 
 
@@ -782,7 +787,7 @@ def run_once(argv, env, out_dir, tag):
         t0 = time.time()
         cpu0 = cpu_seconds(SERVER["pids"])
         p0 = time.perf_counter()
-        proc = subprocess.Popen([TIME, "-f", "%M", "-o", rss_path, *argv], stdout=out, stderr=err,
+        proc = subprocess.Popen([TIME, "-f", "%U %S %M", "-o", rss_path, *argv], stdout=out, stderr=err,
                                 stdin=subprocess.DEVNULL, env=env)
         _, status, _ = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - p0
@@ -793,9 +798,9 @@ def run_once(argv, env, out_dir, tag):
         lines = sum(1 for _ in f)
     with open(rss_path) as f:
         # GNU time writes "Command exited with non-zero status N" first then.
-        rss_kib = int(f.read().split()[-1])
-    return {"wall": wall, "rss_kib": rss_kib, "exit": proc.returncode, "t0": t0, "t1": t1, "lines": lines,
-            "server_cpu": server_cpu}
+        user, system, rss_kib = f.read().split()[-3:]
+    return {"wall": wall, "rss_kib": int(rss_kib), "exit": proc.returncode, "t0": t0, "t1": t1, "lines": lines,
+            "server_cpu": server_cpu, "cpu": float(user) + float(system)}
 
 
 def audit_requests(audit_log, offset, records):
@@ -856,7 +861,7 @@ def measure(args, info, counts, peers):
         for name, argv in tools.items():
             for kc in (direct_kc, relay_kc):
                 r = run_once(argv, env(kc), out_dir, f"{q}-{name.replace(' ', '-')}-warm")
-                if r["exit"] not in ((0, 1, 124) if q == "watch" else (0, 1)):
+                if r["exit"] not in ((0, 1, 124) if q.startswith("watch") else (0, 1)):
                     err = open(os.path.join(out_dir, f"{q}-{name.replace(' ', '-')}-warm.err")).read().strip()
                     log(f"  warning: {name} exited {r['exit']} on {q}: {err[-400:]}")
             relay.take()
@@ -950,6 +955,8 @@ def summarize(questions, records):
                 "ratio": statistics.median(pairs) if pairs else None,
                 "rss": statistics.median(r["rss_kib"] for r in runs) / 1024, "lines": relay[name]["lines"],
                 "server_cpu": statistics.median(r["server_cpu"] for r in runs),
+                # Saved runs from before 2026-12-02 have no client CPU.
+                "cpu": statistics.median(r.get("cpu", 0.0) for r in runs),
                 "exits": sorted({r["exit"] for r in every}), "uris": relay[name].get("uris", []),
             }
     return out
@@ -1075,6 +1082,12 @@ def sweep_targets(summary, made_failed):
         limit = math.ceil(watches / 48) + 1
         out.append((w["connections"] <= limit, f"`status --watch` opens at most ceil(watches/48) + 1 connections "
                                                f"({w['connections']} for {watches} watches; limit {limit})"))
+    if "watch-all" in summary and "status-all" in summary:
+        w, one = summary["watch-all"][PLUGIN], summary["status-all"][PLUGIN]
+        out.append((w["rss"] <= 1.3 * one["rss"], f"`status -A --watch` peak at most 1.3× the one-shot "
+                                                  f"({w['rss']:.0f} ÷ {one['rss']:.0f} MiB = {w['rss'] / one['rss']:.2f}×; "
+                                                  f"its own CPU {w['cpu']:.2f} s in {w['wall']:.0f} s, the one-shot's "
+                                                  f"{one['cpu']:.2f} s)"))
     return out
 
 

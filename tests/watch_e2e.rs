@@ -497,3 +497,86 @@ fn tree_watch_starts_its_watches_from_the_first_answer_without_listing_again() {
         );
     }
 }
+
+/// A converged custom resource of a sweep is kept as its row alone, also
+/// by `--watch`: its watch takes the row back when it fails, settles it
+/// again when it converges, and drops it when it is deleted. `why
+/// --watch` counts the roots the same way.
+#[test]
+fn a_watched_sweep_follows_converged_roots_kept_as_rows() {
+    support::install_crd("tallies", "Tally", "watch.reconcile.dev", "", "");
+    let ns = Namespace::new("watch-rows");
+    ns.apply(
+        "apiVersion: watch.reconcile.dev/v1\nkind: Tally\nmetadata: {name: a}\nspec: {n: 1}\n---\napiVersion: watch.reconcile.dev/v1\nkind: Tally\nmetadata: {name: b}\nspec: {n: 1}\n",
+    );
+    let report = |name: &str, ready: &str, reason: &str| {
+        let generation = ns.jsonpath(&format!("tally/{name}"), "{.metadata.generation}");
+        ns.kubectl(&[
+            "patch", "tally", name, "--subresource=status", "--type=merge", "-p",
+            &format!(r#"{{"status":{{"observedGeneration":{generation},"conditions":[{{"type":"Ready","status":"{ready}","reason":"{reason}","message":"counted","lastTransitionTime":"2026-01-01T00:00:00Z"}}]}}}}"#),
+        ])
+        .ok();
+    };
+    report("a", "True", "Counted");
+    report("b", "False", "CountFailed");
+    let verdicts = |line: &str| -> Vec<String> {
+        let doc: Value = serde_json::from_str(line)
+            .unwrap_or_else(|e| panic!("one JSON document per line ({e}): {line}"));
+        let mut rows: Vec<String> = doc["items"]
+            .as_array()
+            .expect("a report has items")
+            .iter()
+            .map(|i| {
+                format!(
+                    "{} {}",
+                    i["object"]["name"].as_str().unwrap(),
+                    i["verdict"].as_str().unwrap()
+                )
+            })
+            .collect();
+        rows.sort();
+        rows
+    };
+    let mut status = Background::start(&["-n", &ns.name, "status", "--watch", "-o", "json"]);
+    let mut why = Background::start(&["-n", &ns.name, "why", "--watch", "-o", "json"]);
+    let roots = |line: &str| -> (u64, u64) {
+        let doc: Value = serde_json::from_str(line).unwrap();
+        let summary = &doc["summary"];
+        (
+            summary["roots"].as_u64().unwrap_or(0),
+            summary["notConverged"].as_u64().unwrap_or(0),
+        )
+    };
+    status.line("a Converged, b Failed", Duration::from_secs(30), |l| {
+        verdicts(l) == ["a Converged", "b Failed"]
+    });
+    why.line("two roots, one failing", Duration::from_secs(30), |l| {
+        roots(l) == (2, 1)
+    });
+    // The settled one fails; the failing one converges.
+    report("a", "False", "CountFailed");
+    report("b", "True", "Counted");
+    status.line("a Failed, b Converged", Duration::from_secs(60), |l| {
+        verdicts(l) == ["a Failed", "b Converged"]
+    });
+    why.line(
+        "still two roots, one failing",
+        Duration::from_secs(60),
+        |l| {
+            roots(l) == (2, 1)
+                && support::item_names(&serde_json::from_str(l).unwrap()) == ["Tally/a"]
+        },
+    );
+    report("a", "True", "Counted");
+    status.line("both Converged", Duration::from_secs(60), |l| {
+        verdicts(l) == ["a Converged", "b Converged"]
+    });
+    why.line("two roots, none failing", Duration::from_secs(60), |l| {
+        roots(l) == (2, 0)
+    });
+    ns.kubectl(&["delete", "tally", "a", "--wait=false"]).ok();
+    status.line("a gone", Duration::from_secs(60), |l| {
+        verdicts(l) == ["b Converged"]
+    });
+    why.line("one root", Duration::from_secs(60), |l| roots(l) == (1, 0));
+}

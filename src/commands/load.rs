@@ -16,7 +16,6 @@ use crate::source::{file, offline};
 use crate::targets::Scope;
 use crate::targets::TargetSpec;
 use crate::targets::failing_roots;
-use crate::verdict::Item;
 
 /// A read, and the live connection it came from (none for snapshot files).
 pub struct Loaded {
@@ -55,7 +54,7 @@ async fn load_more(
     mode: Mode,
     live: Option<Live>,
     earlier: Option<Earlier>,
-    settle: Option<Arc<dyn Settle + Send>>,
+    settle: Option<Arc<dyn Settle>>,
 ) -> anyhow::Result<Loaded> {
     if let Some(path) = &settings.snapshot {
         let snapshot = file::load_snapshot(path, settings.now, settings.snapshot_limit)?;
@@ -116,13 +115,13 @@ pub async fn load_why(settings: &Settings, specs: &[TargetSpec]) -> anyhow::Resu
 
 /// What `why` needs: the trees under the targets and the owners above
 /// them. With no target, the roots of the namespace are judged first and
-/// only those not converged are read in depth; a one-shot sweep does not
-/// keep the roots it judges converged as their lists arrive ([`settles`]),
-/// and says how many there were.
+/// only those not converged are read in depth; a sweep does not keep the
+/// roots it judges converged as their lists arrive ([`settles`]), and
+/// hands back who kept their rows.
 pub async fn load_why_keep(
     settings: &Settings,
     specs: &[TargetSpec],
-) -> anyhow::Result<(Loaded, usize)> {
+) -> anyhow::Result<(Loaded, Option<Arc<Settled>>)> {
     if settings.snapshot.is_some() || !specs.is_empty() {
         let mut loaded = load_keep(settings, specs, Mode::Why, None).await?;
         if specs.is_empty() {
@@ -131,15 +130,12 @@ pub async fn load_why_keep(
                 &loaded.fetched.targets,
             );
         }
-        return Ok((loaded, 0));
+        return Ok((loaded, None));
     }
     let settled = settles(settings, specs).then(|| Arc::new(Settled::new(settings.judge())));
-    let settler = settled.clone().map(|s| s as Arc<dyn Settle + Send>);
+    let settler = settled.clone().map(|s| s as Arc<dyn Settle>);
     let mut roots = load_more(settings, specs, Mode::Roots, None, None, settler).await?;
-    if let Some(live) = &mut roots.live {
-        live.settle = None;
-    }
-    let settled = settled.map_or(0, |s| s.count());
+    let settler = roots.live.as_mut().and_then(|live| live.settle.take());
     let failing = failing_specs(settings, &roots.fetched, |_| true);
     if failing.is_empty() {
         let loaded = Loaded {
@@ -149,50 +145,55 @@ pub async fn load_why_keep(
             },
             live: roots.live,
         };
-        return Ok((loaded, settled));
+        return Ok((still_settling(loaded, settler), settled));
     }
     let loaded = deeper(settings, roots, &failing, Mode::Why, Answer::Deeper).await?;
-    Ok((loaded, settled))
+    Ok((still_settling(loaded, settler), settled))
+}
+
+/// A sweep that stays live (`--watch`) settles its roots as they change,
+/// as it did as they arrived: its watches are handed who keeps the rows.
+/// The read in depth between, of the roots not converged, settles none.
+fn still_settling(mut loaded: Loaded, settler: Option<Arc<dyn Settle>>) -> Loaded {
+    if let Some(live) = loaded.live.as_mut().filter(|live| live.live) {
+        live.settle = settler;
+    }
+    loaded
 }
 
 /// What `status` needs: the targets (or the roots of the namespace) and
 /// their context; then, for those not converged, the trees below them, so
 /// that a row can name the failing pod behind a workload. A snapshot has
-/// everything already. Also the rows of the roots a one-shot sweep settled
-/// as their lists arrived ([`settles`]), whose objects were not kept.
+/// everything already. Also who kept the rows of the roots a sweep
+/// settled as their lists arrived ([`settles`]), whose objects were not
+/// kept.
 pub async fn load_status_keep(
     settings: &Settings,
     specs: &[TargetSpec],
-) -> anyhow::Result<(Loaded, Vec<Item>)> {
+) -> anyhow::Result<(Loaded, Option<Arc<Settled>>)> {
     let settled = settles(settings, specs).then(|| Arc::new(Settled::new(settings.judge())));
-    let settler = settled.clone().map(|s| s as Arc<dyn Settle + Send>);
+    let settler = settled.clone().map(|s| s as Arc<dyn Settle>);
     let mut first = load_more(settings, specs, Mode::Status, None, None, settler).await?;
-    if let Some(live) = &mut first.live {
-        live.settle = None;
-    }
-    let rows = settled.map(|s| s.rows()).unwrap_or_default();
+    let settler = first.live.as_mut().and_then(|live| live.settle.take());
     if settings.snapshot.is_some() {
-        return Ok((first, rows));
+        return Ok((first, settled));
     }
     let failing = failing_specs(settings, &first.fetched, has_known_children);
     if failing.is_empty() {
-        return Ok((first, rows));
+        return Ok((still_settling(first, settler), settled));
     }
     let mode = Mode::Tree { owners: false };
-    Ok((
-        deeper(settings, first, &failing, mode, Answer::First).await?,
-        rows,
-    ))
+    let loaded = deeper(settings, first, &failing, mode, Answer::First).await?;
+    Ok((still_settling(loaded, settler), settled))
 }
 
-/// Whether a `status` sweep keeps only the rows of the roots it can judge
-/// alone and finds converged: a one-shot read of the cluster whose rows
-/// need nothing more of those objects (no `--field-selector` over their
-/// fields, no label columns).
+/// Whether a `status` or `why` sweep keeps only the rows of the roots it
+/// can judge alone and finds converged: a read of the cluster, one-shot
+/// or kept current by `--watch`, whose rows need nothing more of those
+/// objects (no `--field-selector` over their fields, no label columns).
 fn settles(settings: &Settings, specs: &[TargetSpec]) -> bool {
     specs.is_empty()
         && settings.snapshot.is_none()
-        && !settings.live
         && !settings.capturing
         && settings.field_selector.is_none()
         && !settings.view.show_labels

@@ -1,22 +1,40 @@
-//! The rows a one-shot sweep keeps instead of the objects: a root judged
-//! alone (see `verdict::judged_alone`) and converged leaves its row here as
-//! its list's page arrives, and the object is not kept. Rows are kept per
-//! list and by uid, so that a list started over (an expired continue token)
-//! counts each root once, and a list that fails part way leaves none.
+//! The rows a sweep keeps instead of the objects: a root judged alone
+//! (see `verdict::judged_alone`) and converged leaves its row here as its
+//! list's page arrives, and the object is not kept. Rows are kept by
+//! object, so that a list started over (an expired continue token) counts
+//! each root once, and a list that fails part way leaves none of its
+//! type. A `--watch` keeps them current: its watches settle a root again
+//! as it changes, or take its row back when it is kept whole or deleted.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::sync::Mutex;
 
 use crate::model::{Object, Snapshot};
 use crate::source::crawl::Settle;
+use crate::source::read::Read;
 use crate::sync::locked;
 use crate::verdict::{Item, Judge, Verdict, judge};
+
+/// Where a row is kept: the order a sweep prints its rows in (namespace,
+/// kind, name), then the group.
+type Key = (Option<String>, String, String, String);
+
+fn key(obj: &Object) -> Key {
+    (
+        obj.namespace().map(str::to_string),
+        obj.kind().to_string(),
+        obj.name().to_string(),
+        obj.group().to_string(),
+    )
+}
 
 pub struct Settled {
     judge: Judge,
     /// What a root judged alone is judged in: no other object, now.
     alone: Snapshot,
-    lists: Mutex<HashMap<usize, BTreeMap<String, Item>>>,
+    rows: Mutex<BTreeMap<Key, Item>>,
+    /// The rows of the frame being drawn (see [`Settle::hold`]).
+    held: Mutex<Option<Vec<Item>>>,
 }
 
 impl Settled {
@@ -24,27 +42,52 @@ impl Settled {
         Settled {
             judge,
             alone: Snapshot::new(Vec::new(), Vec::new(), Vec::new(), jiff::Timestamp::now()),
-            lists: Mutex::default(),
+            rows: Mutex::default(),
+            held: Mutex::default(),
         }
     }
 
-    /// Every settled row, each root once.
+    /// Every settled row, each root once, taken: a one-shot answer's.
     pub fn rows(&self) -> Vec<Item> {
-        let lists = std::mem::take(&mut *locked(&self.lists));
-        lists
+        std::mem::take(&mut *locked(&self.rows))
             .into_values()
-            .flat_map(BTreeMap::into_values)
             .collect()
     }
 
-    /// How many roots were settled.
-    pub fn count(&self) -> usize {
-        locked(&self.lists).values().map(BTreeMap::len).sum()
+    /// The rows of the frame being drawn from `snap`: those held when it
+    /// was made, or, before any, those there are. A root `snap` holds
+    /// whole is drawn from there, not from its row: another watch keeps
+    /// it too (`why`'s read in depth of a root that was failing).
+    pub fn frame_rows(&self, snap: &Snapshot) -> Vec<Item> {
+        let whole = |i: &&Item| held_by(snap, i);
+        if let Some(held) = &*locked(&self.held) {
+            return held.iter().filter(|i| !whole(i)).cloned().collect();
+        }
+        let rows = locked(&self.rows);
+        rows.values().filter(|i| !whole(i)).cloned().collect()
+    }
+
+    /// How many roots were settled, besides those `snap` holds whole:
+    /// in the frame being drawn, or, before any, now.
+    pub fn count(&self, snap: &Snapshot) -> usize {
+        let rows =
+            |items: &mut dyn Iterator<Item = &Item>| items.filter(|i| !held_by(snap, i)).count();
+        match &*locked(&self.held) {
+            Some(held) => rows(&mut held.iter()),
+            None => rows(&mut locked(&self.rows).values()),
+        }
     }
 }
 
+/// Whether `snap` holds the object of row `item`.
+fn held_by(snap: &Snapshot, item: &Item) -> bool {
+    let id = &item.object;
+    snap.find(id.group(), &id.kind, id.namespace.as_deref(), &id.name)
+        .is_some()
+}
+
 impl Settle for Settled {
-    fn settle(&self, list: usize, obj: &Object) -> bool {
+    fn settle(&self, _: &Read, obj: &Object) -> bool {
         if !crate::verdict::judged_alone(obj) {
             return false;
         }
@@ -52,50 +95,112 @@ impl Settle for Settled {
         if judgement.verdict != Verdict::Converged {
             return false;
         }
-        let row = Item::with(obj, judgement);
-        locked(&self.lists)
-            .entry(list)
-            .or_default()
-            .insert(obj.uid.clone(), row);
+        locked(&self.rows).insert(key(obj), Item::with(obj, judgement));
         true
     }
 
-    fn forget(&self, list: usize) {
-        locked(&self.lists).remove(&list);
+    fn forget(&self, list: &Read) {
+        let rt = &list.rt;
+        locked(&self.rows).retain(|(ns, kind, _, group), _| {
+            !(*kind == rt.kind
+                && *group == rt.group
+                && (list.namespace.is_none() || *ns == list.namespace))
+        });
+    }
+
+    fn unsettle(&self, obj: &Object) {
+        locked(&self.rows).remove(&key(obj));
+    }
+
+    fn hold(&self) {
+        let rows = locked(&self.rows).values().cloned().collect();
+        *locked(&self.held) = Some(rows);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::catalog::ResourceType;
 
-    fn widget(name: &str, ready: &str) -> Object {
+    fn object(kind: &str, name: &str, ready: &str) -> Object {
         Object::from_value(
-            serde_json::json!({"apiVersion": "example.com/v1", "kind": "Widget",
+            serde_json::json!({"apiVersion": "example.com/v1", "kind": kind,
             "metadata": {"name": name, "namespace": "shop", "uid": name},
             "status": {"conditions": [{"type": "Ready", "status": ready}]}}),
         )
         .unwrap()
     }
 
+    fn list(kind: &str, namespace: Option<&str>) -> Read {
+        let rt = ResourceType {
+            group: "example.com".into(),
+            version: "v1".into(),
+            kind: kind.into(),
+            plural: format!("{}s", kind.to_ascii_lowercase()),
+            singular: kind.to_ascii_lowercase(),
+            short_names: vec![],
+            categories: vec![],
+            namespaced: true,
+            verbs: vec!["list".into(), "watch".into()],
+            has_status: true,
+        };
+        Read::list(&rt, namespace)
+    }
+
+    fn nothing() -> Snapshot {
+        Snapshot::new(vec![], vec![], vec![], jiff::Timestamp::UNIX_EPOCH)
+    }
+
+    fn names(items: &[Item]) -> Vec<&str> {
+        items.iter().map(|i| i.object.name.as_str()).collect()
+    }
+
     #[test]
-    fn a_root_is_settled_once_and_a_failed_list_leaves_no_rows() {
+    fn a_root_is_settled_once_and_a_failed_list_leaves_no_rows_of_its_type() {
         let settled = Settled::new(Judge::builtin().clone());
-        assert!(settled.settle(0, &widget("a", "True")));
+        let widgets = list("Widget", Some("shop"));
+        let gadgets = list("Gadget", None);
+        assert!(settled.settle(&widgets, &object("Widget", "a", "True")));
         // The list started over: the same root again.
-        assert!(settled.settle(0, &widget("a", "True")));
+        assert!(settled.settle(&widgets, &object("Widget", "a", "True")));
         assert!(
-            !settled.settle(0, &widget("b", "False")),
+            !settled.settle(&widgets, &object("Widget", "b", "False")),
             "not converged: kept"
         );
-        assert!(settled.settle(1, &widget("c", "True")));
-        assert_eq!(settled.count(), 2);
-        settled.forget(1);
-        let rows: Vec<String> = settled
-            .rows()
-            .iter()
-            .map(|i| i.object.name.clone())
-            .collect();
-        assert_eq!(rows, ["a"]);
+        assert!(settled.settle(&gadgets, &object("Gadget", "c", "True")));
+        assert_eq!(settled.count(&nothing()), 2);
+        settled.forget(&gadgets);
+        assert_eq!(names(&settled.rows()), ["a"]);
+    }
+
+    #[test]
+    fn a_watched_root_leaves_its_row_when_kept_whole_and_a_frame_shows_the_rows_held() {
+        let settled = Settled::new(Judge::builtin().clone());
+        let widgets = list("Widget", Some("shop"));
+        for name in ["a", "b"] {
+            assert!(settled.settle(&widgets, &object("Widget", name, "True")));
+        }
+        // Before any snapshot, a frame shows the rows there are.
+        assert_eq!(names(&settled.frame_rows(&nothing())), ["a", "b"]);
+        settled.hold();
+        // `b` fails: its watch keeps it whole and takes its row back; the
+        // frame of the snapshot made before still shows it, the next not.
+        settled.unsettle(&object("Widget", "b", "False"));
+        assert_eq!(names(&settled.frame_rows(&nothing())), ["a", "b"]);
+        assert_eq!(settled.count(&nothing()), 2);
+        settled.hold();
+        assert_eq!(names(&settled.frame_rows(&nothing())), ["a"]);
+        assert_eq!(settled.count(&nothing()), 1);
+        // A root another watch keeps whole is drawn from the snapshot,
+        // not from its row as well.
+        let whole = Snapshot::new(
+            vec![object("Widget", "a", "True")],
+            vec![],
+            vec![],
+            jiff::Timestamp::UNIX_EPOCH,
+        );
+        assert!(settled.frame_rows(&whole).is_empty());
+        assert_eq!(settled.count(&whole), 0);
     }
 }

@@ -19,9 +19,6 @@ pub async fn run(
     seat: Option<Seat>,
 ) -> anyhow::Result<Outcome> {
     let (loaded, settled) = load_status_keep(settings, specs).await?;
-    // Only a one-shot answer has settled rows, and it draws one frame:
-    // the rows move into it rather than being copied.
-    let settled = std::cell::RefCell::new(settled);
     let subject = Subject::of(specs, Subject::Roots);
     watch::show(
         settings,
@@ -29,7 +26,14 @@ pub async fn run(
         (shown, seat),
         subject,
         |settings, snap, targets, shown| {
-            let rows = settled.take();
+            // A one-shot answer draws one frame: its rows move into it
+            // rather than being copied. A live one draws the rows of the
+            // moment its snapshot was made.
+            let rows = match (&settled, shown) {
+                (None, _) => Vec::new(),
+                (Some(settled), Shown::Live) => settled.frame_rows(snap),
+                (Some(settled), Shown::Once) => settled.rows(),
+            };
             frame(settings, snap, targets, shown, subject, rows)
         },
     )
@@ -159,7 +163,7 @@ pub async fn member(
         snap,
         &loaded.fetched.targets,
         Subject::of(specs, Subject::Roots),
-        settled,
+        settled.map(|s| s.rows()).unwrap_or_default(),
     );
     let rows = render::status::rows(&answer.report, &options(settings, snap), true);
     Ok((answer, rows))

@@ -361,7 +361,7 @@ fn watch_answer(
     let mut watches = std::mem::take(&mut fetched.watches);
     let objects: Vec<&crate::model::Object> = fetched.snapshot.objects().iter().collect();
     watches.extend(live.children_watches(&objects));
-    Cache::start(live.api(), watches, fetched.gaps.clone()).keeping_crds_of(&fetched.snapshot)
+    Cache::start(live.api(), watches, fetched.gaps.clone(), None).keeping_crds_of(&fetched.snapshot)
 }
 
 /// Whether an object read only by the children watches (its metadata) is

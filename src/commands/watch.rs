@@ -126,6 +126,7 @@ async fn watch(
         live.api(),
         std::mem::take(&mut loaded.fetched.watches),
         loaded.fetched.gaps.clone(),
+        live.settle.clone(),
     )
     .keeping_crds_of(&loaded.fetched.snapshot);
     // On a terminal the width is read again for every frame (a resized

@@ -57,7 +57,7 @@ pub async fn run(
                     subject,
                     detail,
                 },
-                settled,
+                settled.as_ref().map_or(0, |s| s.count(snap)),
             )
         },
     )

@@ -179,7 +179,7 @@ pub struct Live {
     /// The answers stay live: see [`Ask::live`].
     pub live: bool,
     /// See [`Ask::settle`].
-    pub settle: Option<Arc<dyn Settle + Send>>,
+    pub settle: Option<Arc<dyn Settle>>,
     /// `-l` without a TYPE: a sweep lists only the objects with these
     /// labels.
     pub sweep_labels: Option<String>,
@@ -411,6 +411,7 @@ impl Live {
                     out.push(Watch {
                         read: Read::list(rt, Some(ns)).metadata_only(),
                         from: None,
+                        settles: None,
                     });
                 }
             }

@@ -421,17 +421,18 @@ fn no_secret_or_configmap_is_ever_read_in_full() {
 #[derive(Default)]
 struct Recorded {
     seen: std::sync::Mutex<Vec<String>>,
-    forgotten: std::sync::Mutex<Vec<usize>>,
+    forgotten: std::sync::Mutex<Vec<String>>,
 }
 
 impl Settle for Recorded {
-    fn settle(&self, _: usize, obj: &crate::model::Object) -> bool {
+    fn settle(&self, _: &Read, obj: &crate::model::Object) -> bool {
         self.seen.lock().unwrap().push(obj.name().to_string());
         obj.kind() == "Widget" && obj.condition("Ready").is_some_and(|c| c.is_true())
     }
-    fn forget(&self, list: usize) {
-        self.forgotten.lock().unwrap().push(list);
+    fn forget(&self, list: &Read) {
+        self.forgotten.lock().unwrap().push(list.rt.kind.clone());
     }
+    fn unsettle(&self, _: &crate::model::Object) {}
 }
 
 #[test]
@@ -510,6 +511,45 @@ fn a_sweep_keeps_only_the_roots_its_settler_does_not_answer_for() {
         settled_requests.len(),
         paths(&again.requests()).len(),
         "{settled_requests:#?}"
+    );
+}
+
+#[test]
+fn a_live_sweep_seeds_its_watches_with_the_roots_it_kept_and_has_them_settle_the_rest() {
+    let cat = catalog();
+    let mut objects = web();
+    for (name, ready) in [("w1", "True"), ("w2", "False")] {
+        objects.push(json!({"apiVersion": "example.com/v1", "kind": "Widget",
+            "metadata": {"name": name, "namespace": "shop", "uid": name, "resourceVersion": "7"},
+            "status": {"conditions": [{"type": "Ready", "status": ready}]}}));
+    }
+    let memory = Memory::new(objects);
+    let settle = Recorded::default();
+    let ask = asker(&memory, &cat, true, Some(&settle));
+    let fetched =
+        run(ask.fetch(&[], &Scope::Namespace("shop".into()), Mode::Status, None)).unwrap();
+    let widgets = fetched
+        .watches
+        .iter()
+        .find(|w| w.read.rt.kind == "Widget")
+        .expect("the Widget list is watched");
+    assert_eq!(widgets.settles, Some(false), "its watch settles its roots");
+    let seeded: Vec<&str> = widgets
+        .from
+        .as_ref()
+        .expect("seeded from the sweep")
+        .objects
+        .iter()
+        .map(|o| o.name())
+        .collect();
+    assert_eq!(seeded, ["w2"], "the settled root is its row alone");
+    // Lists the settler never saw settle nothing when watched.
+    assert!(
+        fetched
+            .watches
+            .iter()
+            .filter(|w| w.read.is_metadata_only())
+            .all(|w| w.settles.is_none())
     );
 }
 

@@ -18,7 +18,7 @@ use tokio::sync::mpsc;
 
 use super::api::Api;
 use super::builder::{Gaps, Keep, SnapshotBuilder, to_object};
-use super::crawl::{Seed, Watch};
+use super::crawl::{Fate, Seed, Settle, Watch, fate};
 use super::read::{ApiError, query_escape};
 use super::read::{Read, Reader};
 use crate::model::{Event, Incomplete, Object, Snapshot};
@@ -105,6 +105,8 @@ pub struct Cache {
     /// Objects the first answer read once and no watch follows (the CRDs
     /// the verdict reads), kept in every snapshot.
     fixed: Vec<Object>,
+    /// Who keeps the rows of the roots settled (see [`Watch::settles`]).
+    settle: Option<Arc<dyn Settle>>,
     pub changes: mpsc::UnboundedReceiver<()>,
     tasks: Vec<tokio::task::JoinHandle<()>>,
 }
@@ -121,13 +123,22 @@ impl Cache {
     /// Starts one list-then-watch loop per read; a read the first answer
     /// already holds ([`Watch::from`]) starts watching from it, without
     /// listing again. `gaps`: what the first read could not read or found
-    /// gone, kept in every snapshot.
-    pub fn start(api: &Api, watches: Vec<Watch>, gaps: Gaps) -> Cache {
+    /// gone, kept in every snapshot. `settle`: who keeps the rows of the
+    /// roots the first answer settled, kept current by their watches.
+    pub fn start(
+        api: &Api,
+        watches: Vec<Watch>,
+        gaps: Gaps,
+        settle: Option<Arc<dyn Settle>>,
+    ) -> Cache {
         let mut store = Store::default();
         let mut reads = Vec::with_capacity(watches.len());
         for (id, watch) in watches.into_iter().enumerate() {
             let from = watch.from.map(|seed| store.seed(id, &watch.read, seed));
-            reads.push((watch.read, from));
+            let settles = watch
+                .settles
+                .and_then(|owned| Some(Settling(settle.clone()?, owned)));
+            reads.push((watch.read, from, settles));
         }
         let store = Arc::new(Mutex::new(store));
         let (tx, changes) = mpsc::unbounded_channel();
@@ -139,7 +150,7 @@ impl Cache {
         let mut client = api.clone();
         let mut opened: Option<tokio::sync::watch::Receiver<bool>> = None;
         let mut tasks = Vec::new();
-        for (id, (read, from)) in reads.into_iter().enumerate() {
+        for (id, (read, from, settles)) in reads.into_iter().enumerate() {
             if id > 0 && id % WATCHES_PER_CONNECTION == 0 {
                 client = api.on_another_connection();
                 let (done, wait) = tokio::sync::watch::channel(false);
@@ -152,8 +163,7 @@ impl Cache {
             }
             tasks.push(tokio::spawn(run(
                 client.clone(),
-                id,
-                read.as_list(),
+                (id, read.as_list(), settles),
                 from,
                 store.clone(),
                 tx.clone(),
@@ -165,6 +175,7 @@ impl Cache {
             reads: count,
             gaps,
             fixed: Vec::new(),
+            settle,
             changes,
             tasks,
         }
@@ -225,6 +236,11 @@ impl Cache {
     /// The current state as a snapshot, judged at `now`.
     pub fn snapshot(&self, now: jiff::Timestamp) -> Snapshot {
         let store = locked(&self.store);
+        // The settled rows of the same moment: a root moves between the
+        // rows and the store under the store's lock.
+        if let Some(settle) = &self.settle {
+            settle.hold();
+        }
         let mut builder = SnapshotBuilder::new();
         builder.objects(
             store
@@ -278,13 +294,16 @@ fn answered(store: &Mutex<Store>) {
     s.lost_cause = None;
 }
 
+/// A watch whose roots are settled: who keeps their rows, and whether
+/// objects with an owner are kept (see [`fate`]).
+struct Settling(Arc<dyn Settle>, bool);
+
 /// One watch, kept current: listed (unless `from`, the version the first
 /// answer read it at, says where to watch from), then watched, listed
 /// again when the version expires.
 async fn run(
     api: Api,
-    id: usize,
-    read: Read,
+    (id, read, settles): (usize, Read, Option<Settling>),
     mut from: Option<String>,
     store: Arc<Mutex<Store>>,
     tx: mpsc::UnboundedSender<()>,
@@ -338,7 +357,7 @@ async fn run(
         let mut rv = listing.resource_version;
         if !seeded {
             answered(&store);
-            keep_listing(&store, id, &read, listing.items);
+            keep_listing(&store, (id, &read, settles.as_ref()), listing.items);
             let _ = tx.send(());
         }
         // Watch from there until the version expires.
@@ -386,7 +405,7 @@ async fn run(
                 changes,
                 ended,
                 relist,
-            } = drain(stream, &store, id, &read, &tx, &mut rv).await;
+            } = drain(stream, &store, (id, &read, settles.as_ref()), &tx, &mut rv).await;
             // A watch that applied a change, or lasted, was worth it; one
             // that ended at once with nothing (an error event, a lone
             // bookmark, a line that is not an event, a 410 that sends us
@@ -417,12 +436,23 @@ async fn run(
     }
 }
 
+/// Which watch: its id, its read, and whether it settles its roots.
+type Watched<'a> = (usize, &'a Read, Option<&'a Settling>);
+
 /// Keeps a list's answer as the watch's current state.
-fn keep_listing(store: &Mutex<Store>, id: usize, read: &Read, items: Vec<Value>) {
+fn keep_listing(store: &Mutex<Store>, (id, read, settles): Watched<'_>, items: Vec<Value>) {
     let mut s = locked(store);
     s.synced.insert(id);
     s.gaps.remove(&id);
-    if read.is_events() {
+    if let Some(Settling(settle, owned)) = settles {
+        // Rows and objects change together, under the store's lock.
+        settle.forget(read);
+        let kept = items
+            .into_iter()
+            .filter_map(|v| convert(v, read))
+            .filter(|o| fate(o, read, settle.as_ref(), *owned) == Fate::Kept);
+        s.objects.insert(id, kept.map(|o| (key(&o), o)).collect());
+    } else if read.is_events() {
         s.events.insert(
             id,
             items
@@ -458,8 +488,7 @@ struct Drained {
 async fn drain<S>(
     stream: S,
     store: &Mutex<Store>,
-    id: usize,
-    read: &Read,
+    (id, read, settles): Watched<'_>,
     tx: &mpsc::UnboundedSender<()>,
     rv: &mut String,
 ) -> Drained
@@ -491,13 +520,13 @@ where
         match event {
             Ok(WatchEvent::Added(v) | WatchEvent::Modified(v)) => {
                 *rv = version(&v).unwrap_or(std::mem::take(rv));
-                apply(store, id, read, v, false);
+                apply(store, (id, read, settles), v, false);
                 drained.changes += 1;
                 let _ = tx.send(());
             }
             Ok(WatchEvent::Deleted(v)) => {
                 *rv = version(&v).unwrap_or(std::mem::take(rv));
-                apply(store, id, read, v, true);
+                apply(store, (id, read, settles), v, true);
                 drained.changes += 1;
                 let _ = tx.send(());
             }
@@ -556,7 +585,7 @@ fn key(obj: &Object) -> String {
     format!("{}/{}", obj.namespace().unwrap_or(""), obj.name())
 }
 
-fn apply(store: &Mutex<Store>, id: usize, read: &Read, v: Value, deleted: bool) {
+fn apply(store: &Mutex<Store>, (id, read, settles): Watched<'_>, v: Value, deleted: bool) {
     let mut s = locked(store);
     if read.is_events() {
         let Some(e) = Event::from_value(&v) else {
@@ -579,8 +608,22 @@ fn apply(store: &Mutex<Store>, id: usize, read: &Read, v: Value, deleted: bool) 
         }
     } else if let Some(obj) = convert(v, read) {
         let objects = s.objects.entry(id).or_default();
+        if let Some(Settling(settle, owned)) = settles {
+            // A root settled again, or kept whole (it is no longer
+            // converged), or gone: its row and its object follow.
+            let fate = match deleted {
+                true => Fate::Dropped,
+                false => fate(&obj, read, settle.as_ref(), *owned),
+            };
+            if fate != Fate::Settled {
+                settle.unsettle(&obj);
+            }
+            match fate {
+                Fate::Kept => objects.insert(key(&obj), obj),
+                Fate::Settled | Fate::Dropped => objects.remove(&key(&obj)),
+            };
         // An object a controller adopted leaves a roots-only read.
-        if deleted || !read.keeps(&obj.raw) {
+        } else if deleted || !read.keeps(&obj.raw) {
             objects.remove(&key(&obj));
         } else {
             objects.insert(key(&obj), obj);
@@ -633,16 +676,16 @@ mod tests {
         let read = Read::list(&rt("", "Pod", "pods"), Some("shop")).roots_only();
         let store = Arc::new(Mutex::new(Store::default()));
         let bare = serde_json::json!({"metadata": {"name": "p", "namespace": "shop", "uid": "u1"}});
-        apply(&store, 0, &read, bare.clone(), false);
+        apply(&store, (0, &read, None), bare.clone(), false);
         assert_eq!(store.lock().unwrap().objects[&0].len(), 1);
         let mut adopted = bare;
         adopted["metadata"]["ownerReferences"] = serde_json::json!([{"apiVersion": "apps/v1",
             "kind": "ReplicaSet", "name": "rs", "uid": "r1", "controller": true}]);
-        apply(&store, 0, &read, adopted.clone(), false);
+        apply(&store, (0, &read, None), adopted.clone(), false);
         assert!(store.lock().unwrap().objects[&0].is_empty());
         // A full read keeps it.
         let all = Read::list(&rt("", "Pod", "pods"), Some("shop"));
-        apply(&store, 1, &all, adopted, false);
+        apply(&store, (1, &all, None), adopted, false);
         assert_eq!(store.lock().unwrap().objects[&1].len(), 1);
     }
 
@@ -670,6 +713,90 @@ mod tests {
         assert_eq!(kept, ["p"]);
     }
 
+    /// Settles every root whose Ready is True; holds the names of the
+    /// rows there are.
+    #[derive(Default)]
+    struct Rows(Mutex<std::collections::BTreeSet<String>>);
+
+    impl Settle for Rows {
+        fn settle(&self, _: &Read, obj: &Object) -> bool {
+            let ready = obj.condition("Ready").is_some_and(|c| c.is_true());
+            if ready {
+                locked(&self.0).insert(obj.name().to_string());
+            }
+            ready
+        }
+        fn forget(&self, _: &Read) {
+            locked(&self.0).clear();
+        }
+        fn unsettle(&self, obj: &Object) {
+            locked(&self.0).remove(obj.name());
+        }
+    }
+
+    #[test]
+    fn a_settling_watch_moves_a_root_between_its_row_and_the_store_as_it_changes() {
+        let read = Read::list(&rt("example.com", "Widget", "widgets"), None);
+        let rows = Arc::new(Rows::default());
+        let settling = Settling(rows.clone(), false);
+        let settled = || -> Vec<String> { locked(&rows.0).iter().cloned().collect() };
+        let watched = (0, &read, Some(&settling));
+        let store = Arc::new(Mutex::new(Store::default()));
+        let widget = |name: &str, ready: &str| {
+            serde_json::json!({"apiVersion": "example.com/v1", "kind": "Widget",
+                "metadata": {"name": name, "namespace": "shop", "uid": name},
+                "status": {"conditions": [{"type": "Ready", "status": ready}]}})
+        };
+        let kept = |store: &Mutex<Store>| -> Vec<String> {
+            let mut names: Vec<String> = locked(store).objects[&0]
+                .values()
+                .map(|o| o.name().to_string())
+                .collect();
+            names.sort();
+            names
+        };
+        keep_listing(
+            &store,
+            watched,
+            vec![widget("a", "True"), widget("b", "False")],
+        );
+        assert_eq!(kept(&store), ["b"], "a converged root leaves its row only");
+        assert_eq!(settled(), ["a"]);
+        // `a` fails: kept whole, its row taken back; `b` converges.
+        apply(&store, watched, widget("a", "False"), false);
+        apply(&store, watched, widget("b", "True"), false);
+        assert_eq!(kept(&store), ["a"]);
+        assert_eq!(settled(), ["b"]);
+        // A controller adopts `b`: no longer a root, its row goes.
+        let mut adopted = widget("b", "True");
+        adopted["metadata"]["ownerReferences"] = serde_json::json!([{"apiVersion": "apps/v1",
+            "kind": "Deployment", "name": "web", "uid": "d1", "controller": true}]);
+        apply(&store, watched, adopted, false);
+        // `a` is deleted.
+        apply(&store, watched, widget("a", "False"), true);
+        assert!(kept(&store).is_empty());
+        assert!(settled().is_empty());
+        let cache = Cache {
+            store: store.clone(),
+            reads: 1,
+            gaps: Gaps::default(),
+            fixed: vec![],
+            settle: Some(rows.clone() as Arc<dyn Settle>),
+            changes: mpsc::unbounded_channel().1,
+            tasks: vec![],
+        };
+        assert!(
+            cache
+                .snapshot(jiff::Timestamp::UNIX_EPOCH)
+                .objects()
+                .is_empty()
+        );
+        // Listed again (its version expired): the rows start over.
+        keep_listing(&store, watched, vec![widget("c", "True")]);
+        assert!(kept(&store).is_empty());
+        assert_eq!(settled(), ["c"]);
+    }
+
     #[test]
     fn two_watched_objects_that_share_a_uid_are_both_kept() {
         // Copied manifests carry their uid into another namespace.
@@ -677,7 +804,7 @@ mod tests {
         let store = Arc::new(Mutex::new(Store::default()));
         for ns in ["shop", "shop-copy"] {
             let pod = serde_json::json!({"metadata": {"name": "p", "namespace": ns, "uid": "u1"}});
-            apply(&store, 0, &read, pod, false);
+            apply(&store, (0, &read, None), pod, false);
         }
         assert_eq!(store.lock().unwrap().objects[&0].len(), 2);
         let cache = Cache {
@@ -685,6 +812,7 @@ mod tests {
             reads: 1,
             gaps: Gaps::default(),
             fixed: vec![],
+            settle: None,
             changes: mpsc::unbounded_channel().1,
             tasks: vec![],
         };
@@ -698,7 +826,7 @@ mod tests {
         assert_eq!(namespaces, ["shop", "shop-copy"]);
         // Deleting one leaves the other.
         let gone = serde_json::json!({"metadata": {"name": "p", "namespace": "shop", "uid": "u1"}});
-        apply(&store, 0, &read, gone, true);
+        apply(&store, (0, &read, None), gone, true);
         let left: Vec<_> = store.lock().unwrap().objects[&0]
             .values()
             .map(|o| o.namespace().map(str::to_string))

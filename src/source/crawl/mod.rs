@@ -27,14 +27,46 @@ pub use related::conversion_webhook;
 use sweep::MAX_OWNED;
 pub use sweep::Swept;
 
-/// The caller's side of a sweep that keeps only what is left to report.
-pub trait Settle: Sync {
+/// The caller's side of a sweep that keeps only what is left to report,
+/// and of the watches that keep such a sweep current (`--watch`).
+pub trait Settle: Sync + Send {
     /// Whether the caller has what it needs of root `obj` of list `list`
-    /// (its row): the object is then not kept. A list started over gives
-    /// its roots again.
-    fn settle(&self, list: usize, obj: &Object) -> bool;
+    /// (its row): the object is then not kept. A list started over, or a
+    /// watched change, gives a root again.
+    fn settle(&self, list: &Read, obj: &Object) -> bool;
     /// List `list` did not answer whole: nothing settled of it counts.
-    fn forget(&self, list: usize);
+    fn forget(&self, list: &Read);
+    /// Root `obj` is kept whole now, or is gone: a row made of it before
+    /// no longer holds.
+    fn unsettle(&self, obj: &Object);
+    /// The rows as they are now are the ones the next frame shows (a
+    /// watch's cache calls it as it makes a snapshot, so that the two
+    /// agree).
+    fn hold(&self) {}
+}
+
+/// What a settling list does with one of its objects.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fate {
+    /// Kept whole: not settled, or needed by a read in depth.
+    Kept,
+    /// Settled: its row stands for it.
+    Settled,
+    /// Not a root, and not needed.
+    Dropped,
+}
+
+/// The fate of `obj`, an object of `list`, a sweep's full list of roots
+/// that `settle` answers for. `owned`: objects with an owner are kept
+/// (`why` searches them for children) and never settled.
+pub fn fate(obj: &Object, list: &Read, settle: &dyn Settle, owned: bool) -> Fate {
+    let keep = match (obj.controller(), obj.owners.is_empty()) {
+        (Some(_), _) => owned,
+        (None, false) if owned => true,
+        (None, _) if settle.settle(list, obj) => return Fate::Settled,
+        (None, _) => true,
+    };
+    if keep { Fate::Kept } else { Fate::Dropped }
 }
 
 /// How many requests run at once: streams on one HTTP/2 connection
@@ -82,6 +114,10 @@ pub struct Watch {
     /// would hold: the watch starts from there instead of listing again.
     /// Only kept for an answer that stays live ([`Crawl::seed_watches`]).
     pub from: Option<Seed>,
+    /// A sweep's full list of roots whose converged roots the answer
+    /// settles (see [`Crawl::settle_roots`]): the watch settles them too,
+    /// as they change. `Some(owned)`: see [`fate`].
+    pub settles: Option<bool>,
 }
 
 /// The state a watch starts from: the version its objects were read at,
@@ -397,7 +433,19 @@ impl<'a, R: Reader> Crawl<'a, R> {
             return;
         }
         let from = if self.seeding { seed() } else { None };
-        self.watched.push(Watch { read, from });
+        self.watched.push(Watch {
+            read,
+            from,
+            settles: None,
+        });
+    }
+
+    /// The watch of `read`, a list whose roots this answer settled,
+    /// settles them too (`owned`: see [`fate`]).
+    fn settles_when_watched(&mut self, read: &Read, owned: bool) {
+        if let Some(w) = self.watched.iter_mut().find(|w| w.read == *read) {
+            w.settles = Some(owned);
+        }
     }
 
     fn watching(&self, read: &Read) -> bool {

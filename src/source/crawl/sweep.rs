@@ -124,16 +124,19 @@ impl<R: Reader> Crawl<'_, R> {
         let settle = self.settle;
         let owned = self.swept.keep_owned;
         let context_reads = &context;
-        let mut answers = stream::iter(reads.into_iter().enumerate())
-            .map(|(list, read)| async move {
+        let settles = |read: &Read| {
+            settle.is_some() && !read.is_metadata_only() && !context_reads.contains(read)
+        };
+        let mut answers = stream::iter(reads)
+            .map(|read| async move {
                 let result = match settle {
                     // Page by page: an owned object or a settled root is
                     // dropped as its page arrives.
-                    Some(settle) if !read.is_metadata_only() && !context_reads.contains(&read) => {
-                        let keep = |v: Value| unsettled_root(v, &read, (settle, list), owned);
+                    Some(settle) if settles(&read) => {
+                        let keep = |v: Value| unsettled_root(v, &read, settle, owned);
                         let result = reader.list_with(&read, &keep).await;
                         if result.is_err() {
-                            settle.forget(list);
+                            settle.forget(&read);
                         }
                         result
                     }
@@ -153,6 +156,9 @@ impl<R: Reader> Crawl<'_, R> {
                 }
             };
             let (rv, objects) = self.take_list(&read, listing);
+            if settles(&read) {
+                self.settles_when_watched(&read, owned);
+            }
             self.swept.record(&read, &objects, context.contains(&read));
             if context.contains(&read) {
                 self.objects.extend(objects);
@@ -211,23 +217,14 @@ impl<R: Reader> Crawl<'_, R> {
 /// root that `settle` did not answer for (see [`Crawl::settle_roots`]).
 /// `owned`: an object with any owner is kept too (`why` counts the list as
 /// read for its children search, see [`Swept`]), and is not settled.
-fn unsettled_root(
-    item: Value,
-    read: &Read,
-    (settle, list): (&dyn Settle, usize),
-    owned: bool,
-) -> Option<Value> {
+fn unsettled_root(item: Value, read: &Read, settle: &dyn Settle, owned: bool) -> Option<Value> {
     let obj = to_object(
         item,
         &read.rt,
         read.is_metadata_only(),
         Keep::NoManagedFields,
     )?;
-    let keep = match (obj.controller(), obj.owners.is_empty()) {
-        (Some(_), _) => owned,
-        (None, false) if owned => true,
-        (None, _) => !settle.settle(list, &obj),
-    };
-    keep.then(|| std::sync::Arc::try_unwrap(obj.raw).ok())
+    (super::fate(&obj, read, settle, owned) == super::Fate::Kept)
+        .then(|| std::sync::Arc::try_unwrap(obj.raw).ok())
         .flatten()
 }
