@@ -71,6 +71,18 @@ pub fn response(
     }
 }
 
+/// At level 6, beside the requests, why the tool makes the ones that
+/// follow (escaped: it names objects from the cluster).
+pub fn why_requests(message: &str) {
+    if !enabled(REQUESTS) {
+        return;
+    }
+    #[allow(clippy::print_stderr)]
+    {
+        eprintln!("{}", crate::escape::escape(message));
+    }
+}
+
 /// `GET https://host/api/v1/pods 200 OK in 12 milliseconds`, kubectl's
 /// round-trip line. `status` is the HTTP status, or what went wrong.
 pub fn request_line(method: &str, url: &str, status: &str, took: Duration) -> String {

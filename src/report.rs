@@ -20,7 +20,9 @@ pub const API_VERSION: &str = "reconcile.kubectl.dev/v1alpha1";
 pub struct StatusReport {
     pub api_version: &'static str,
     pub kind: &'static str,
-    pub items: Vec<Item>,
+    /// Shared: a live sweep's settled rows are drawn in every frame
+    /// without a copy.
+    pub items: Vec<std::sync::Arc<Item>>,
     pub incomplete: Vec<Incomplete>,
 }
 
@@ -35,6 +37,7 @@ impl StatusReport {
                 },
                 Target::Missing(id) => Item::missing_near(id, snap.close_name(id)),
             })
+            .map(std::sync::Arc::new)
             .collect();
         StatusReport {
             api_version: API_VERSION,

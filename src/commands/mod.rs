@@ -293,8 +293,12 @@ pub(super) fn target_specs(
 /// A sweep's status: 0 only when every root found is converged and
 /// nothing went unread; a partial sweep cannot say all is converged, so it
 /// is 1 (the footer names what is missing).
-fn sweep_exit_code(items: &[Item], incomplete: &[crate::model::Incomplete], sweep: bool) -> u8 {
-    answer_exit_code(exit_code(items), incomplete, sweep)
+fn sweep_exit_code(
+    items: &[std::sync::Arc<Item>],
+    incomplete: &[crate::model::Incomplete],
+    sweep: bool,
+) -> u8 {
+    answer_exit_code(exit_code(items.iter().map(|i| &**i)), incomplete, sweep)
 }
 
 /// An answer with a gap that could hide a failure is not exit 0: in a

@@ -7,7 +7,7 @@
 //! as it changes, or take its row back when it is kept whole or deleted.
 
 use std::collections::BTreeMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use crate::model::{Object, Snapshot};
 use crate::source::crawl::Settle;
@@ -32,9 +32,10 @@ pub struct Settled {
     judge: Judge,
     /// What a root judged alone is judged in: no other object, now.
     alone: Snapshot,
-    rows: Mutex<BTreeMap<Key, Item>>,
-    /// The rows of the frame being drawn (see [`Settle::hold`]).
-    held: Mutex<Option<Vec<Item>>>,
+    rows: Mutex<BTreeMap<Key, Arc<Item>>>,
+    /// The rows of the frame being drawn (see [`Settle::hold`]), shared
+    /// with `rows`: holding them copies no row.
+    held: Mutex<Option<Vec<Arc<Item>>>>,
 }
 
 impl Settled {
@@ -48,7 +49,7 @@ impl Settled {
     }
 
     /// Every settled row, each root once, taken: a one-shot answer's.
-    pub fn rows(&self) -> Vec<Item> {
+    pub fn rows(&self) -> Vec<Arc<Item>> {
         std::mem::take(&mut *locked(&self.rows))
             .into_values()
             .collect()
@@ -57,21 +58,23 @@ impl Settled {
     /// The rows of the frame being drawn from `snap`: those held when it
     /// was made, or, before any, those there are. A root `snap` holds
     /// whole is drawn from there, not from its row: another watch keeps
-    /// it too (`why`'s read in depth of a root that was failing).
-    pub fn frame_rows(&self, snap: &Snapshot) -> Vec<Item> {
-        let whole = |i: &&Item| held_by(snap, i);
+    /// it too (`why`'s read in depth of a root that was failing). The
+    /// rows are shared, not copied.
+    pub fn frame_rows(&self, snap: &Snapshot) -> Vec<Arc<Item>> {
+        let drawn = |i: &&Arc<Item>| !held_by(snap, i);
         if let Some(held) = &*locked(&self.held) {
-            return held.iter().filter(|i| !whole(i)).cloned().collect();
+            return held.iter().filter(drawn).cloned().collect();
         }
         let rows = locked(&self.rows);
-        rows.values().filter(|i| !whole(i)).cloned().collect()
+        rows.values().filter(drawn).cloned().collect()
     }
 
     /// How many roots were settled, besides those `snap` holds whole:
     /// in the frame being drawn, or, before any, now.
     pub fn count(&self, snap: &Snapshot) -> usize {
-        let rows =
-            |items: &mut dyn Iterator<Item = &Item>| items.filter(|i| !held_by(snap, i)).count();
+        let rows = |items: &mut dyn Iterator<Item = &Arc<Item>>| {
+            items.filter(|i| !held_by(snap, i)).count()
+        };
         match &*locked(&self.held) {
             Some(held) => rows(&mut held.iter()),
             None => rows(&mut locked(&self.rows).values()),
@@ -95,7 +98,7 @@ impl Settle for Settled {
         if judgement.verdict != Verdict::Converged {
             return false;
         }
-        locked(&self.rows).insert(key(obj), Item::with(obj, judgement));
+        locked(&self.rows).insert(key(obj), Arc::new(Item::with(obj, judgement)));
         true
     }
 
@@ -152,7 +155,7 @@ mod tests {
         Snapshot::new(vec![], vec![], vec![], jiff::Timestamp::UNIX_EPOCH)
     }
 
-    fn names(items: &[Item]) -> Vec<&str> {
+    fn names(items: &[Arc<Item>]) -> Vec<&str> {
         items.iter().map(|i| i.object.name.as_str()).collect()
     }
 

@@ -11,6 +11,7 @@ use crate::settings::Settings;
 use crate::targets::TargetSpec;
 use crate::verdict::Item;
 use crate::verdict::Judged;
+use std::sync::Arc;
 
 pub async fn run(
     settings: &Settings,
@@ -50,7 +51,7 @@ pub fn frame(
     targets: &[Target],
     shown: Shown,
     subject: Subject,
-    settled: Vec<Item>,
+    settled: Vec<Arc<Item>>,
 ) -> Frame {
     let judge = settings.judge();
     let snap = &judge.on(snap);
@@ -74,7 +75,7 @@ pub fn frame(
             })
         },
         || document(&report, settings, shown),
-        || report.items.iter().map(state_line).collect(),
+        || report.items.iter().map(|i| state_line(i)).collect(),
     )
 }
 
@@ -91,7 +92,7 @@ fn answer(
     snap: &Judged<'_>,
     targets: &[Target],
     subject: Subject,
-    settled: Vec<Item>,
+    settled: Vec<Arc<Item>>,
 ) -> Answer {
     let sweep = subject.is_sweep();
     let mut report = StatusReport::build(snap, &selected(settings, snap, targets));
@@ -108,7 +109,7 @@ fn answer(
         report.items.extend(
             crate::diagnose::failed_and_deleted(snap)
                 .into_iter()
-                .map(|d| d.item),
+                .map(|d| Arc::new(d.item)),
         );
     }
     if let Some(path) = &settings.view.sort_by {

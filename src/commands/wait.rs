@@ -27,18 +27,18 @@ enum State<'a> {
     Pending(Vec<&'a Item>),
 }
 
-fn evaluate(items: &[Item], want: WaitFor) -> State<'_> {
+fn evaluate(items: &[std::sync::Arc<Item>], want: WaitFor) -> State<'_> {
+    let items = items.iter().map(|i| &**i);
     match want {
         WaitFor::Converged => {
             let failed: Vec<&Item> = items
-                .iter()
+                .clone()
                 .filter(|i| i.judgement.verdict == Verdict::Failed)
                 .collect();
             if !failed.is_empty() {
                 return State::Failed(failed);
             }
             let pending: Vec<&Item> = items
-                .iter()
                 .filter(|i| i.judgement.verdict != Verdict::Converged)
                 .collect();
             if pending.is_empty() {
@@ -49,7 +49,6 @@ fn evaluate(items: &[Item], want: WaitFor) -> State<'_> {
         }
         WaitFor::Deleted => {
             let pending: Vec<&Item> = items
-                .iter()
                 .filter(|i| i.judgement.verdict != Verdict::NotFound)
                 .collect();
             if pending.is_empty() {
@@ -138,7 +137,7 @@ pub async fn run(settings: &Settings, specs: &[TargetSpec], wait: Wait) -> anyho
             match unconfirmed(&snapshot, want, &cache.unwatchable()) {
                 Unconfirmed::No => {}
                 Unconfirmed::Never(lines) => {
-                    let items: Vec<&Item> = report.items.iter().collect();
+                    let items: Vec<&Item> = report.items.iter().map(|i| &**i).collect();
                     progress.say(&format!(
                         "error: {} cannot be confirmed converged: {} could not be read, and will not be without a change of permissions",
                         names(&items),
@@ -152,7 +151,7 @@ pub async fn run(settings: &Settings, specs: &[TargetSpec], wait: Wait) -> anyho
                         "warning: not read yet, so not converged: ",
                         lines,
                     );
-                    state = State::Pending(report.items.iter().collect());
+                    state = State::Pending(report.items.iter().map(|i| &**i).collect());
                 }
             }
         }

@@ -131,6 +131,11 @@ impl Cache {
         gaps: Gaps,
         settle: Option<Arc<dyn Settle>>,
     ) -> Cache {
+        // The first frame is drawn from the first answer, with the rows it
+        // settled: held before any watch changes them.
+        if let Some(settle) = &settle {
+            settle.hold();
+        }
         let mut store = Store::default();
         let mut reads = Vec::with_capacity(watches.len());
         for (id, watch) in watches.into_iter().enumerate() {

@@ -72,6 +72,7 @@ impl<R: Reader> Crawl<'_, R> {
         // objects are here, and its roots are no one's children.
         let (known, reads): (Vec<Read>, Vec<Read>) =
             reads.into_iter().partition(|r| self.swept.covers(r));
+        crate::log::why_requests(&fallback_said(roots, reads.len(), known.len()));
         // Not watched: only what the tree holds is kept current (below).
         let mut meta: Vec<Object> = self
             .swept
@@ -297,5 +298,54 @@ impl<R: Reader> Crawl<'_, R> {
         for (_, objects) in self.run(reads).await {
             self.objects.extend(objects);
         }
+    }
+}
+
+/// What `-v 6` says before the fallback's lists: whose children they
+/// look for, and why every type.
+fn fallback_said(roots: &[Object], lists: usize, swept: usize) -> String {
+    let mut kinds: Vec<String> = roots
+        .iter()
+        .map(|o| match o.group() {
+            "" => o.kind().to_string(),
+            group => format!("{}.{group}", o.kind()),
+        })
+        .collect();
+    kinds.sort();
+    kinds.dedup();
+    let more = match swept {
+        0 => String::new(),
+        n => format!(", and {n} the sweep listed already are searched"),
+    };
+    format!(
+        "children of {}: no kind of child is known, so {lists} lists of every type where one can be are read (metadata only) and matched by owner reference{more}",
+        kinds.join(", ")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_fallback_says_whose_children_it_lists_every_type_for() {
+        let root = |kind: &str, api: &str| {
+            Object::from_value(serde_json::json!({"apiVersion": api, "kind": kind,
+                "metadata": {"name": "x", "namespace": "shop", "uid": kind}}))
+            .unwrap()
+        };
+        let roots = [
+            root("Widget", "example.com/v1"),
+            root("Widget", "example.com/v1"),
+            root("ClusterRole", "rbac.authorization.k8s.io/v1"),
+        ];
+        assert_eq!(
+            fallback_said(&roots, 88, 0),
+            "children of ClusterRole.rbac.authorization.k8s.io, Widget.example.com: no kind of child is known, so 88 lists of every type where one can be are read (metadata only) and matched by owner reference"
+        );
+        assert!(
+            fallback_said(&roots[..1], 3, 85)
+                .ends_with("owner reference, and 85 the sweep listed already are searched")
+        );
     }
 }
