@@ -59,9 +59,10 @@ pub struct Frame {
 impl Frame {
     /// A frame of what `settings` prints, each part made only where it is
     /// read: the document for `-o json|yaml|jsonpath`, the text otherwise,
-    /// and the change lines only for a `--watch` of the text. A sweep of
-    /// 60,000 roots then does not also make a 40 MB document nobody
-    /// prints.
+    /// and the change lines only for a `--watch` of the text; a watch off
+    /// a terminal (no width), which prints only change lines, makes no
+    /// text. A sweep of 60,000 roots then does not also make a 40 MB
+    /// document, or a table, nobody prints.
     pub fn made(
         settings: &Settings,
         shown: Shown,
@@ -71,8 +72,13 @@ impl Frame {
         states: impl FnOnce() -> Vec<(String, String)>,
     ) -> Frame {
         let is_document = settings.view.output.is_document();
+        let lines_only = shown == Shown::Live && settings.width.is_none();
         Frame {
-            text: if is_document { String::new() } else { text() },
+            text: if is_document || lines_only {
+                String::new()
+            } else {
+                text()
+            },
             document: if is_document {
                 document()
             } else {
@@ -189,7 +195,20 @@ mod tests {
     fn a_frame_makes_only_what_is_printed() {
         // (text, document, change lines)
         assert_eq!(made(&["status"], Shown::Once), (true, false, false));
-        assert_eq!(made(&["status"], Shown::Live), (true, false, true));
+        // Off a terminal a watch prints change lines only; on one, the
+        // text is redrawn.
+        assert_eq!(made(&["status"], Shown::Live), (false, false, true));
+        let mut on_a_terminal = settings(&["status"]);
+        on_a_terminal.width = Some(80);
+        let f = Frame::made(
+            &on_a_terminal,
+            Shown::Live,
+            0,
+            || "text".into(),
+            || "document".into(),
+            || vec![("k".into(), "line".into())],
+        );
+        assert_eq!((f.text.as_str(), f.states.len()), ("text", 1));
         assert_eq!(
             made(&["status", "-o", "name"], Shown::Once),
             (true, false, false)

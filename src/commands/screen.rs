@@ -74,7 +74,9 @@ pub struct Printer<O: Write, E: Write> {
     color: bool,
     last_text: String,
     last_document: String,
-    last_states: BTreeMap<String, String>,
+    /// The last frame's states, each line by its hash: what a change is
+    /// told from, without a second copy of every line.
+    last_states: BTreeMap<String, u64>,
     /// How long the API server had not answered, at the last notice.
     lost: Option<Outage>,
 }
@@ -219,11 +221,11 @@ impl<O: Write, E: Write> Printer<O, E> {
                 // Rows whose object changed state are highlighted: not
                 // those that only moved with a column's width, or whose
                 // age ticked.
-                let states: BTreeMap<String, String> = f.states.iter().cloned().collect();
                 let first = self.last_text.is_empty();
-                let changed: Vec<&str> = states
+                let changed: Vec<&str> = f
+                    .states
                     .iter()
-                    .filter(|(k, v)| self.last_states.get(*k) != Some(*v))
+                    .filter(|(k, v)| self.last_states.get(k) != Some(&hashed(v)))
                     .map(|(k, _)| k.as_str())
                     .collect();
                 let body: String = f
@@ -239,15 +241,15 @@ impl<O: Write, E: Write> Printer<O, E> {
                     .collect();
                 let stamp = self.clock();
                 self.last_text = f.text.clone();
-                self.last_states = states;
+                self.last_states = hashed_states(&f.states);
                 format!("\x1b[H\x1b[2J{body}\nwatching, updated {stamp}; Ctrl-C to stop\n")
             }
             Mode::Lines => {
                 let now = self.stamp();
-                let states: BTreeMap<String, String> = f.states.iter().cloned().collect();
+                let states = hashed_states(&f.states);
                 let mut lines = String::new();
                 for (key, line) in &f.states {
-                    if self.last_states.get(key) != Some(line) {
+                    if self.last_states.get(key) != Some(&hashed(line)) {
                         lines.push_str(&format!("{now} {line}\n"));
                     }
                 }
@@ -260,6 +262,23 @@ impl<O: Write, E: Write> Printer<O, E> {
         };
         self.console.print(&out)
     }
+}
+
+/// A state line's hash: two lines that differ differ here but for one
+/// chance in 2^64.
+fn hashed(line: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    line.hash(&mut h);
+    h.finish()
+}
+
+/// A frame's states as the next one is told from: each line's hash.
+fn hashed_states(states: &[(String, String)]) -> BTreeMap<String, u64> {
+    states
+        .iter()
+        .map(|(k, line)| (k.clone(), hashed(line)))
+        .collect()
 }
 
 #[cfg(test)]
