@@ -222,10 +222,10 @@ impl<O: Write, E: Write> Printer<O, E> {
                 // those that only moved with a column's width, or whose
                 // age ticked.
                 let first = self.last_text.is_empty();
-                let changed: Vec<&str> = f
-                    .states
+                let states = hashed_states(&f.states);
+                let changed: Vec<&str> = states
                     .iter()
-                    .filter(|(k, v)| self.last_states.get(k) != Some(&hashed(v)))
+                    .filter(|(k, v)| self.last_states.get(*k) != Some(*v))
                     .map(|(k, _)| k.as_str())
                     .collect();
                 let body: String = f
@@ -241,7 +241,7 @@ impl<O: Write, E: Write> Printer<O, E> {
                     .collect();
                 let stamp = self.clock();
                 self.last_text = f.text.clone();
-                self.last_states = hashed_states(&f.states);
+                self.last_states = states;
                 format!("\x1b[H\x1b[2J{body}\nwatching, updated {stamp}; Ctrl-C to stop\n")
             }
             Mode::Lines => {
@@ -249,7 +249,7 @@ impl<O: Write, E: Write> Printer<O, E> {
                 let states = hashed_states(&f.states);
                 let mut lines = String::new();
                 for (key, line) in &f.states {
-                    if self.last_states.get(key) != Some(&hashed(line)) {
+                    if self.last_states.get(key) != states.get(key) {
                         lines.push_str(&format!("{now} {line}\n"));
                     }
                 }

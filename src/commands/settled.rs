@@ -91,7 +91,12 @@ fn held_by(snap: &Snapshot, item: &Item) -> bool {
 
 impl Settle for Settled {
     fn settle(&self, _: &Read, obj: &Object) -> bool {
-        if !crate::verdict::judged_alone(obj) {
+        // A row is judged once, and again only when its object changes: a
+        // health rule that reads the time could change its verdict with
+        // no change to the object, so its objects are kept whole.
+        if !crate::verdict::judged_alone(obj)
+            || self.judge.rules.reads_the_time(obj.group(), obj.kind())
+        {
             return false;
         }
         let judgement = judge(obj, &self.judge.on(&self.alone));
@@ -175,6 +180,34 @@ mod tests {
         assert_eq!(settled.count(&nothing()), 2);
         settled.forget(&gadgets);
         assert_eq!(names(&settled.rows()), ["a"]);
+    }
+
+    #[test]
+    fn a_root_whose_health_rule_reads_the_time_is_kept_whole() {
+        // Its verdict may turn with the clock while the object, and so its
+        // watch, says nothing: a row would keep the old verdict.
+        let rules = |when: &str| {
+            let mut set = crate::rules::RuleSet::default();
+            let text = format!(
+                "rules:\n  - group: example.com\n    kind: Widget\n    checks:\n      - when: '{when}'\n        verdict: Converged\n        reason: Fresh\n"
+            );
+            set.add_source(
+                &text,
+                crate::rules::Origin::Flag(std::path::PathBuf::from("mine.yaml")),
+            )
+            .unwrap_or_else(|e| panic!("{e}"));
+            Settled::new(Judge::new(Arc::new(set)))
+        };
+        let widgets = list("Widget", None);
+        let timed = rules("age(\"2026-01-01T00:00:00Z\") > 0");
+        assert!(!timed.settle(&widgets, &object("Widget", "a", "True")));
+        let now = rules("now != \"\"");
+        assert!(!now.settle(&widgets, &object("Widget", "a", "True")));
+        // lagMessage() and a field named `ages` are not the time.
+        let timeless = rules("object.?status.?ages.orValue(0) == 0 && lagMessage() == \"\"");
+        assert!(timeless.settle(&widgets, &object("Widget", "a", "True")));
+        // Another kind is not judged by that rule.
+        assert!(timed.settle(&list("Gadget", None), &object("Gadget", "b", "True")));
     }
 
     #[test]

@@ -280,6 +280,26 @@ fn expression_error(
 }
 
 impl Check {
+    /// Whether any of its expressions names the time (`now`, `age(...)`):
+    /// its verdict may then change with no change to the object. Read
+    /// from the words of the source, so a field named `age` counts too:
+    /// a false yes only keeps an object whole.
+    pub fn reads_the_time(&self) -> bool {
+        let reason = match &self.reason {
+            Reason::Expr(e) => Some(e),
+            Reason::Word(_) => None,
+        };
+        [&self.when, &self.message, &self.since]
+            .into_iter()
+            .flatten()
+            .chain(reason)
+            .any(|e| {
+                e.source
+                    .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .any(|word| word == "now" || word == "age")
+            })
+    }
+
     /// Whether this check decides the object. A field that is not there
     /// does not match, so `object.status.phase == "Failed"` is false on an
     /// object without status.

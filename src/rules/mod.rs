@@ -191,6 +191,13 @@ impl RuleSet {
             .map(|(_, _, r)| r)
     }
 
+    /// Whether the rule for this kind reads the time: its verdict may
+    /// change while the object does not.
+    pub fn reads_the_time(&self, group: &str, kind: &str) -> bool {
+        self.rule_for(group, kind)
+            .is_some_and(|r| r.checks.iter().any(file::Check::reads_the_time))
+    }
+
     /// The verdict of the first check of the object's rule that holds, or
     /// None: no rule, no check held, or only the metadata was read.
     pub fn judge(&self, obj: &Object, now: Timestamp) -> Option<Judgement> {

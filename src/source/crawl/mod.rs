@@ -60,13 +60,15 @@ pub enum Fate {
 /// that `settle` answers for. `owned`: objects with an owner are kept
 /// (`why` searches them for children) and never settled.
 pub fn fate(obj: &Object, list: &Read, settle: &dyn Settle, owned: bool) -> Fate {
-    let keep = match (obj.controller(), obj.owners.is_empty()) {
-        (Some(_), _) => owned,
-        (None, false) if owned => true,
-        (None, _) if settle.settle(list, obj) => return Fate::Settled,
-        (None, _) => true,
-    };
-    if keep { Fate::Kept } else { Fate::Dropped }
+    if obj.controller().is_some() {
+        return if owned { Fate::Kept } else { Fate::Dropped };
+    }
+    // A root: settled, unless it has an owner that a search in depth
+    // may need.
+    if owned && !obj.owners.is_empty() || !settle.settle(list, obj) {
+        return Fate::Kept;
+    }
+    Fate::Settled
 }
 
 /// How many requests run at once: streams on one HTTP/2 connection
