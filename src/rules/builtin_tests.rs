@@ -133,3 +133,157 @@ fn the_cnpg_rule_reads_a_cluster_without_spec() {
     assert_ne!(j.reason, "HealthRuleError", "{}", j.message);
     assert_eq!(j.verdict, Verdict::Converged, "{} {}", j.reason, j.message);
 }
+
+/// The conventions alone: what an object means without any health rule.
+fn conventions() -> crate::verdict::Judge {
+    crate::verdict::Judge::new(std::sync::Arc::new(RuleSet::default()))
+}
+
+#[test]
+fn every_builtin_rule_says_more_than_the_conventions() {
+    // A rule is kept only where it says more than the conventions on some
+    // object its operator writes: a verdict, a reason or words of its own.
+    let set = RuleSet::builtin();
+    let bare = conventions();
+    let mut more: BTreeSet<usize> = BTreeSet::new();
+    for case in cases() {
+        let obj = Object::from_value(case.object).unwrap();
+        let Some(rule) = set.rule_for(obj.group(), obj.kind()) else {
+            continue;
+        };
+        let snap = Snapshot::new(vec![obj.clone()], vec![], vec![], NOW.parse().unwrap());
+        let pack = judge(&obj, &Judged::builtin(&snap));
+        let alone = judge(&obj, &bare.on(&snap));
+        if (pack.verdict, &pack.reason, &pack.message)
+            != (alone.verdict, &alone.reason, &alone.message)
+        {
+            more.insert(rule.index);
+        }
+    }
+    let same: Vec<String> = set
+        .rules()
+        .iter()
+        .filter(|r| !more.contains(&r.index))
+        .map(|r| format!("rule {} ({})", r.index, r.selector))
+        .collect();
+    assert!(
+        same.is_empty(),
+        "rules that say nothing the conventions do not:\n{}",
+        same.join("\n")
+    );
+}
+
+/// Condition shapes that say the same thing whatever the operator, judged
+/// two hours after their last transition.
+fn probes() -> Vec<(&'static str, Value)> {
+    let t = "2026-01-10T10:00:00Z";
+    let c = |type_: &str, status: &str, reason: &str| {
+        serde_json::json!({"type": type_, "status": status, "reason": reason,
+            "message": format!("{type_} is {status}: {reason}"), "lastTransitionTime": t})
+    };
+    vec![
+        (
+            "Ready=False DependencyNotFound",
+            serde_json::json!([c("Ready", "False", "DependencyNotFound")]),
+        ),
+        (
+            "Ready=False SecretNotFound",
+            serde_json::json!([c("Ready", "False", "SecretNotFound")]),
+        ),
+        (
+            "Ready=False MissingCredentials",
+            serde_json::json!([c("Ready", "False", "MissingCredentials")]),
+        ),
+        (
+            "Ready=False ReconciliationFailed",
+            serde_json::json!([c("Ready", "False", "ReconciliationFailed")]),
+        ),
+        (
+            "Ready=Unknown for two hours",
+            serde_json::json!([c("Ready", "Unknown", "Progressing")]),
+        ),
+        (
+            "Stalled=True beside Ready=True",
+            serde_json::json!([
+                c("Ready", "True", "Succeeded"),
+                c("Stalled", "True", "BuildFailed")
+            ]),
+        ),
+        (
+            "Degraded=True beside Ready=True",
+            serde_json::json!([
+                c("Ready", "True", "Succeeded"),
+                c("Degraded", "True", "Unhealthy")
+            ]),
+        ),
+        (
+            "ConfigError=True beside Ready=True",
+            serde_json::json!([
+                c("Ready", "True", "Succeeded"),
+                c("ConfigError", "True", "BadValue")
+            ]),
+        ),
+        (
+            "Synced=False ReconcileError beside Ready=True",
+            serde_json::json!([
+                c("Ready", "True", "Available"),
+                c("Synced", "False", "ReconcileError")
+            ]),
+        ),
+        (
+            "Healthy=False",
+            serde_json::json!([c("Healthy", "False", "UnhealthyPackageRevision")]),
+        ),
+    ]
+}
+
+#[test]
+fn no_builtin_rule_says_less_than_the_conventions() {
+    // Every built-in rule over shapes whose meaning is the same for any
+    // operator: a rule may be surer of trouble than the conventions, never
+    // surer of health.
+    let set = RuleSet::builtin();
+    let bare = conventions();
+    let rank = |v: Verdict| match v {
+        Verdict::Converged => 0,
+        Verdict::Suspended => 1,
+        Verdict::Failed => 3,
+        _ => 2,
+    };
+    let mut less = Vec::new();
+    for r in set.rules() {
+        let group = match r.selector.group.strip_prefix("*.") {
+            Some(suffix) => format!("any.{suffix}"),
+            None => r.selector.group.clone(),
+        };
+        let kind = if r.selector.kind == "*" {
+            "Anything"
+        } else {
+            r.selector.kind.as_str()
+        };
+        for (name, conditions) in probes() {
+            let obj = Object::from_value(serde_json::json!({"apiVersion": format!("{group}/v1"), "kind": kind,
+                "metadata": {"name": "p", "namespace": "default", "uid": "p", "generation": 1,
+                    "creationTimestamp": "2026-01-10T09:00:00Z"},
+                "spec": {"replicas": 1}, "status": {"observedGeneration": 1, "readyReplicas": 1, "conditions": conditions}}))
+            .unwrap();
+            let snap = Snapshot::new(vec![obj.clone()], vec![], vec![], NOW.parse().unwrap());
+            let pack = judge(&obj, &Judged::builtin(&snap));
+            let alone = judge(&obj, &bare.on(&snap));
+            if rank(pack.verdict) < rank(alone.verdict) {
+                less.push(format!(
+                    "rule {} ({}), {name}: {} {} ({}), the conventions {} {} ({})",
+                    r.index,
+                    r.selector,
+                    pack.verdict,
+                    pack.reason,
+                    pack.message,
+                    alone.verdict,
+                    alone.reason,
+                    alone.message
+                ));
+            }
+        }
+    }
+    assert!(less.is_empty(), "\n{}", less.join("\n"));
+}

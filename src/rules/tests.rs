@@ -108,6 +108,27 @@ rules:
     let j = judge(&obj, &users.on(&snap));
     assert_eq!(j.verdict, Verdict::Converged);
     assert_eq!(j.reason, "Idle");
+    // The same rule in the built-in pack says more than the conventions,
+    // never less: its success gives way to the Ready=False they read.
+    let mut pack = RuleSet::default();
+    pack.add_source(
+        r#"
+rules:
+  - group: example.com
+    kind: Widget
+    checks:
+      - when: isFalse("Ready")
+        verdict: Converged
+        reason: Idle
+"#,
+        Origin::Builtin,
+    )
+    .unwrap();
+    let j = judge(&obj, &Judge::new(Arc::new(pack)).on(&snap));
+    assert_eq!(
+        (j.verdict, j.reason.as_str()),
+        (Verdict::Progressing, "ScaledToZero")
+    );
 }
 
 #[test]

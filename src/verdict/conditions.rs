@@ -42,6 +42,14 @@ pub fn reason_or(cond: &Condition, fallback: impl Into<Reason>) -> Reason {
 /// `Type=Status: message`, or `Type=Status (Reason)` when there is no
 /// message: how a condition is cited as evidence.
 pub fn cite(cond: &Condition) -> String {
+    // A condition present without a status (Argo CD's `ComparisonError`)
+    // is cited by its type alone.
+    if cond.status.is_empty() {
+        return match cond.message.trim() {
+            "" => cond.type_.clone(),
+            message => format!("{}: {message}", cond.type_),
+        };
+    }
     match (cond.message.trim(), cond.reason.as_str()) {
         ("", "") => format!("{}={}", cond.type_, cond.status),
         ("", reason) => format!("{}={} ({reason})", cond.type_, cond.status),

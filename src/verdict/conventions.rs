@@ -60,11 +60,13 @@ pub fn suspended(obj: &Object) -> Option<Judgement> {
 }
 
 /// Conditions whose `True` means trouble, and Cluster API's `severity:
-/// Error` on a False one: Failed, whatever else the status says.
+/// Error` on a False one: Failed, whatever else the status says. A
+/// condition of trouble listed without a status is there while it holds
+/// (Argo CD's `ComparisonError`, `SyncError`): True.
 pub fn negative(conds: &[Condition]) -> Option<Judgement> {
     let c = conds
         .iter()
-        .find(|c| c.is_true() && is_negative_condition(&c.type_))
+        .find(|c| (c.is_true() || c.status.is_empty()) && is_negative_condition(&c.type_))
         .or_else(|| conds.iter().find(|c| c.is_false() && c.severity == "Error"))?;
     Some(
         Judgement::new(
@@ -74,6 +76,40 @@ pub fn negative(conds: &[Condition]) -> Option<Judgement> {
         )
         .since(c.last_transition_time),
     )
+}
+
+/// What the conventions see that no built-in health rule may answer with
+/// success: `Stalled=True`, a condition that names a problem ([`negative`]),
+/// and a well-known Ready-style condition (`Ready`, `Available`, `Synced`,
+/// …) that is not True: Failed for a reason that names a failure, else as
+/// [`positive`] judges it. A rule says more than the conventions, never
+/// less: its Converged gives way to any of these, its Progressing to the
+/// first two (a False condition under way is bounded later, by
+/// [`bounded_wait`]).
+pub fn contradiction(
+    conds: &[Condition],
+    verdict: Verdict,
+    snap: &Judged<'_>,
+) -> Option<Judgement> {
+    if let Some(c) = conds.iter().find(|c| c.is_true() && c.type_ == "Stalled") {
+        return Some(
+            Judgement::new(Verdict::Failed, reason_or(c, Lifecycle::Stalled), cite(c))
+                .since(c.last_transition_time),
+        );
+    }
+    if let Some(j) = negative(conds) {
+        return Some(j);
+    }
+    if verdict != Verdict::Converged {
+        return None;
+    }
+    let well_known: Vec<Condition> = conds
+        .iter()
+        .filter(|c| POSITIVE_CONDITIONS.contains(&unqualified(&c.type_)))
+        .cloned()
+        .collect();
+    failure_reason(&well_known)
+        .or_else(|| positive(&well_known, snap).filter(|j| j.verdict != Verdict::Converged))
 }
 
 /// Conditions whose `True` means work under way ([`Polarity::Work`]):
@@ -327,13 +363,15 @@ pub fn judge(obj: &Object, conds: &[Condition], snap: &Judged<'_>) -> Option<Jud
 }
 
 /// A boolean at the top of `status` whose `false` says the work is not
-/// done yet (`ready`, `readyToUse`, `available`, `synced`): Progressing.
+/// done yet (`ready`, `readyToUse`, `available`, `synced`, `applied`):
+/// Progressing.
 fn not_yet_flag(obj: &Object) -> Option<Judgement> {
     [
         ("/status/ready", Reason::from(Pod::NotReady)),
         ("/status/readyToUse", Reason::from(Lifecycle::NotReadyToUse)),
         ("/status/available", Reason::from(Workload::NotAvailable)),
         ("/status/synced", Reason::from(Lifecycle::InProgress)),
+        ("/status/applied", Reason::from(Lifecycle::InProgress)),
     ]
     .into_iter()
     .find(|(field, _)| obj.bool(field) == Some(false))
@@ -358,6 +396,7 @@ fn well_flag(obj: &Object) -> Option<Judgement> {
         "/status/pass",
         "/status/succeeded",
         "/status/synced",
+        "/status/applied",
     ]
     .into_iter()
     .find(|field| obj.bool(field) == Some(true))

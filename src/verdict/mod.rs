@@ -103,7 +103,10 @@ fn judge_own(obj: &Object, snap: &Judged<'_>) -> Judgement {
     if let Some(j) = snap.judge.rules.judge(obj, snap.now) {
         return match j.verdict {
             Verdict::Converged | Verdict::Progressing => {
-                generation(obj, &obj.conditions(), rule.is_none()).unwrap_or(j)
+                let conds = obj.conditions();
+                generation(obj, &conds, rule.is_none())
+                    .or_else(|| contradicted(obj, &conds, &j, snap))
+                    .unwrap_or(j)
             }
             _ => j,
         };
@@ -166,6 +169,27 @@ fn judge_own(obj: &Object, snap: &Judged<'_>) -> Judgement {
         return no_health(obj, snap, &fields);
     }
     default(obj)
+}
+
+/// A built-in health rule's success, or work under way, that a convention
+/// contradicts ([`conventions::contradiction`]) on a custom resource: the
+/// built-in pack says more than the conventions, never less. A rule of the
+/// user's is taken at its word.
+fn contradicted(
+    obj: &Object,
+    conds: &[Condition],
+    j: &Judgement,
+    snap: &Judged<'_>,
+) -> Option<Judgement> {
+    let builtin = snap
+        .judge
+        .rules
+        .rule_for(obj.group(), obj.kind())
+        .is_some_and(|r| r.origin == crate::rules::Origin::Builtin);
+    if !builtin || crate::catalog::is_builtin_group(obj.group()) {
+        return None;
+    }
+    conventions::contradiction(conds, j.verdict, snap)
 }
 
 /// A finding that goes with a verdict that is Converged yet deserves a

@@ -955,6 +955,10 @@ fn long_tail_signals_are_read_by_their_words_and_shapes() {
         ("a compound health type False for long", json!({"conditions": [cond("DaemonHealthy", "False", "SomeChildren", old)]}), Failed, "SomeChildren"),
         ("Orphan True", json!({"conditions": [cond("Orphan", "True", "OwnerDeleted", old)]}), Failed, "OwnerDeleted"),
         ("an Invalid… type True", json!({"conditions": [cond("InvalidSpecification", "True", "", old)]}), Failed, "InvalidSpecification"),
+        ("a type of trouble listed without a status (Argo CD's)", json!({"health": {"status": "Healthy"}, "conditions": [{"type": "ComparisonError", "message": "rpc error: repository not found", "lastTransitionTime": old}]}), Failed, "ComparisonError"),
+        ("a type of good news listed without a status", json!({"conditions": [{"type": "Ready", "message": "m"}]}), Progressing, "NotReady"),
+        ("…UpToDate True", json!({"conditions": [cond("ErrorOccurred", "False", "UpToDate", old), cond("ResourcesUpToDate", "True", "UpToDate", old)]}), Converged, "ResourcesUpToDate"),
+        ("…UpToDate False for long", json!({"conditions": [cond("ResourcesUpToDate", "False", "ApplicationGenerationFailed", old)]}), Failed, "ApplicationGenerationFailed"),
         // 2. Status maps keyed by reporter.
         ("every reporter accepts", json!({"statuses": {"gloo-system": {"state": "Accepted"}, "edge": {"state": "Accepted"}}}), Converged, "Accepted"),
         ("one reporter rejects", json!({"statuses": {"gloo-system": {"state": "Accepted"}, "edge": {"state": "Rejected", "reason": "bad route"}}}), Failed, "Rejected"),
@@ -1001,6 +1005,8 @@ fn long_tail_signals_are_read_by_their_words_and_shapes() {
         ("valid false", json!({"valid": false}), Failed, "Unhealthy"),
         ("a …Healthy false", json!({"clusterHealthy": false}), Failed, "Unhealthy"),
         ("available false", json!({"available": false}), Progressing, "NotAvailable"),
+        ("applied false", json!({"applied": false, "message": "role \"ghost\" does not exist"}), Progressing, "InProgress"),
+        ("applied true", json!({"applied": true}), Converged, "Current"),
         ("a finished run that did not pass", json!({"state": "Completed", "pass": false}), Failed, "Unhealthy"),
         ("a finished run with a failed result", json!({"state": "Completed", "result": "Failed"}), Failed, "Failed"),
         // 5. Empty reports.

@@ -257,10 +257,12 @@ const GOOD_LAST_WORDS: &[&str] = &[
 /// Whether a condition type says, by its whole word or its last, that the
 /// object is well when it is True (and not well when False).
 pub fn is_health_condition(type_: &str) -> bool {
+    let words = camel_words(unqualified(type_));
     polarity(type_) == Polarity::Good
-        && camel_words(unqualified(type_))
+        && (words
             .last()
             .is_some_and(|w| GOOD_LAST_WORDS.contains(&w.as_str()))
+            || words.ends_with(&["up".into(), "to".into(), "date".into()]))
 }
 
 /// What a condition type's `True` says. A prefix such as AWS ACK's `ACK.`
