@@ -2,6 +2,7 @@
 //! objects, events and the gaps the source could not read.
 
 mod container;
+pub mod edits;
 mod event;
 mod object;
 mod pointer;

@@ -188,8 +188,12 @@ impl Snapshot {
                     && o.namespace() == missing.namespace.as_deref()
                     && o.name() != missing.name
             })
-            .map(|o| (strsim::levenshtein(&missing.name, o.name()), o.name()))
-            .filter(|(d, _)| *d <= limit)
+            .filter_map(|o| {
+                Some((
+                    super::edits::within(&missing.name, o.name(), limit)?,
+                    o.name(),
+                ))
+            })
             .min()
             .map(|(_, name)| name)
     }
@@ -197,11 +201,13 @@ impl Snapshot {
     /// Whether `other` is close enough to `wanted` to be offered for it
     /// (see [`Snapshot::close_name`]).
     pub fn is_close_name(wanted: &str, other: &str) -> bool {
-        let limit = close_limit(wanted);
-        // The distance is at least the difference in length: most names
-        // are told apart without the quadratic comparison.
-        wanted.chars().count().abs_diff(other.chars().count()) <= limit
-            && strsim::levenshtein(wanted, other) <= limit
+        Snapshot::close_distance(wanted, other).is_some()
+    }
+
+    /// How far `other` is from `wanted`, when close enough to be offered
+    /// for it.
+    pub fn close_distance(wanted: &str, other: &str) -> Option<usize> {
+        super::edits::within(wanted, other, close_limit(wanted))
     }
 
     /// The identity of the object with this uid; for a uid the snapshot

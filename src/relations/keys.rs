@@ -17,7 +17,8 @@ pub const KEYS_SHOWN: usize = 8;
 pub const MISSING_AT_MOST: usize = 8;
 
 /// At most this many of a map's keys are compared with a missing one for
-/// its near miss (each comparison costs the product of the two lengths).
+/// its near miss (each comparison costs a few steps per character, see
+/// [`crate::model::edits`]).
 pub const KEYS_COMPARED: usize = 256;
 
 /// A key asked for and not there.
@@ -174,9 +175,9 @@ fn closest(wanted: &str, keys: &[String]) -> Option<String> {
     }
     keys.iter()
         .take(KEYS_COMPARED)
-        .filter(|k| Snapshot::is_close_name(wanted, k))
-        .min_by_key(|k| strsim::levenshtein(wanted, k))
-        .cloned()
+        .filter_map(|k| Some((Snapshot::close_distance(wanted, k)?, k)))
+        .min_by_key(|(distance, _)| *distance)
+        .map(|(_, k)| k.clone())
 }
 
 #[cfg(test)]

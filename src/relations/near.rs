@@ -1,7 +1,7 @@
 //! A selector that matches nothing often has a typo: the label the pods
 //! carry that is one or two edits away (`app=payment` vs `app=payments`).
 
-use crate::model::{Object, Snapshot};
+use crate::model::{Object, Snapshot, edits};
 use crate::selector;
 
 /// `pods carry app=payments (e.g. Pod/payments-0), the selector asks for
@@ -24,13 +24,16 @@ pub fn near_miss(snap: &Snapshot, obj: &Object) -> Option<String> {
         for pod in &pods {
             for (k, v) in &pod.labels {
                 let distance = if k == key && v != value {
-                    strsim::levenshtein(v, value)
+                    edits::within(v, value, 2)
                 } else if k != key && v == value {
-                    strsim::levenshtein(k, key)
+                    edits::within(k, key, 2)
                 } else {
                     continue;
                 };
-                if distance <= 2 && best.as_ref().is_none_or(|(d, _)| distance < *d) {
+                let Some(distance) = distance else {
+                    continue;
+                };
+                if best.as_ref().is_none_or(|(d, _)| distance < *d) {
                     best = Some((
                         distance,
                         format!(
