@@ -116,6 +116,16 @@ impl Settle for Settled {
         });
     }
 
+    fn forget_except(&self, list: &Read, settled: &dyn Fn(Option<&str>, &str) -> bool) {
+        let rt = &list.rt;
+        locked(&self.rows).retain(|(ns, kind, name, group), _| {
+            !(*kind == rt.kind
+                && *group == rt.group
+                && (list.namespace.is_none() || *ns == list.namespace))
+                || settled(ns.as_deref(), name)
+        });
+    }
+
     fn unsettle(&self, obj: &Object) {
         locked(&self.rows).remove(&key(obj));
     }

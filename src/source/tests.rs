@@ -432,6 +432,7 @@ impl Settle for Recorded {
     fn forget(&self, list: &Read) {
         self.forgotten.lock().unwrap().push(list.rt.kind.clone());
     }
+    fn forget_except(&self, _: &Read, _: &dyn Fn(Option<&str>, &str) -> bool) {}
     fn unsettle(&self, _: &crate::model::Object) {}
 }
 

@@ -7,7 +7,7 @@
 //! [`RELIST_EVERY`]. Snapshots of the cache are built like every other
 //! snapshot, with the gaps and absent owners of the first read.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -326,22 +326,28 @@ async fn run(
         // (only the version, for a watch that starts now).
         let seeded = from.is_some();
         let listed = if let Some(rv) = from.take() {
-            Ok(super::read::Listing {
-                items: Vec::new(),
-                resource_version: rv,
-            })
+            Ok((
+                super::read::Listing {
+                    items: Vec::new(),
+                    resource_version: rv,
+                },
+                None,
+            ))
         } else if read.is_starting_now() {
-            api.page(&read, 1, None)
-                .await
-                .map(|page| super::read::Listing {
+            api.page(&read, 1, None).await.map(|page| {
+                let listing = super::read::Listing {
                     items: Vec::new(),
                     resource_version: page.resource_version,
-                })
+                };
+                (listing, None)
+            })
+        } else if let Some(settling) = &settles {
+            list_settling(&api, &read, settling).await
         } else {
-            api.list(&read).await
+            api.list(&read).await.map(|listing| (listing, None))
         };
-        let listing = match listed {
-            Ok(listing) => listing,
+        let (listing, settled) = match listed {
+            Ok(listed) => listed,
             Err(e) => {
                 let permanent = matches!(e, ApiError::Forbidden(_) | ApiError::NotFound);
                 lost(&store, &e);
@@ -362,7 +368,8 @@ async fn run(
         let mut rv = listing.resource_version;
         if !seeded {
             answered(&store);
-            keep_listing(&store, (id, &read, settles.as_ref()), listing.items);
+            let watched = (id, &read, settles.as_ref());
+            keep_listing(&store, watched, listing.items, settled.as_ref());
             let _ = tx.send(());
         }
         // Watch from there until the version expires.
@@ -444,18 +451,65 @@ async fn run(
 /// Which watch: its id, its read, and whether it settles its roots.
 type Watched<'a> = (usize, &'a Read, Option<&'a Settling>);
 
-/// Keeps a list's answer as the watch's current state.
-fn keep_listing(store: &Mutex<Store>, (id, read, settles): Watched<'_>, items: Vec<Value>) {
+/// The roots a settling watch's list settled, by [`key`].
+type SettledKeys = HashSet<String>;
+
+/// A settling watch's list, page by page: each root is settled as its
+/// page arrives and only what is kept whole adds up, never the whole list
+/// (a list again after a 410 is as big as the first answer's). Returns the
+/// objects kept and the roots settled; the rows of roots not settled again
+/// are forgotten by [`keep_listing`].
+async fn list_settling(
+    api: &Api,
+    read: &Read,
+    Settling(settle, owned): &Settling,
+) -> Result<(super::read::Listing, Option<SettledKeys>), ApiError> {
+    let settled = Mutex::new(SettledKeys::new());
+    let keep = |v: Value| settle_listed(v, read, settle.as_ref(), *owned, &settled);
+    let listing = api.list_with(read, &keep).await?;
+    let settled = settled.into_inner().unwrap_or_else(|e| e.into_inner());
+    Ok((listing, Some(settled)))
+}
+
+/// One item of a settling list: back when it is kept whole; a settled
+/// root's key is noted in `settled`.
+fn settle_listed(
+    v: Value,
+    read: &Read,
+    settle: &dyn Settle,
+    owned: bool,
+    settled: &Mutex<SettledKeys>,
+) -> Option<Value> {
+    let obj = convert(v, read)?;
+    match fate(&obj, read, settle, owned) {
+        Fate::Kept => Arc::try_unwrap(obj.raw).ok(),
+        Fate::Settled => {
+            locked(settled).insert(key(&obj));
+            None
+        }
+        Fate::Dropped => None,
+    }
+}
+
+/// Keeps a list's answer as the watch's current state. A settling watch's
+/// items are what [`list_settling`] kept, and `settled` the roots it
+/// settled.
+fn keep_listing(
+    store: &Mutex<Store>,
+    (id, read, settles): Watched<'_>,
+    items: Vec<Value>,
+    settled: Option<&SettledKeys>,
+) {
     let mut s = locked(store);
     s.synced.insert(id);
     s.gaps.remove(&id);
-    if let Some(Settling(settle, owned)) = settles {
-        // Rows and objects change together, under the store's lock.
-        settle.forget(read);
-        let kept = items
-            .into_iter()
-            .filter_map(|v| convert(v, read))
-            .filter(|o| fate(o, read, settle.as_ref(), *owned) == Fate::Kept);
+    if let Some(Settling(settle, _)) = settles {
+        // Rows and objects change together, under the store's lock: the
+        // rows not settled again go as the objects kept whole are stored.
+        let again =
+            |ns: Option<&str>, name: &str| settled.is_some_and(|k| k.contains(&key_of(ns, name)));
+        settle.forget_except(read, &again);
+        let kept = items.into_iter().filter_map(|v| convert(v, read));
         s.objects.insert(id, kept.map(|o| (key(&o), o)).collect());
     } else if read.is_events() {
         s.events.insert(
@@ -587,7 +641,11 @@ fn convert(v: Value, read: &Read) -> Option<Object> {
 /// server keeps unique within a type. Uids are not unique in fact (copied
 /// manifests carry them), and two objects sharing one must both be kept.
 fn key(obj: &Object) -> String {
-    format!("{}/{}", obj.namespace().unwrap_or(""), obj.name())
+    key_of(obj.namespace(), obj.name())
+}
+
+fn key_of(namespace: Option<&str>, name: &str) -> String {
+    format!("{}/{name}", namespace.unwrap_or(""))
 }
 
 fn apply(store: &Mutex<Store>, (id, read, settles): Watched<'_>, v: Value, deleted: bool) {
@@ -734,6 +792,9 @@ mod tests {
         fn forget(&self, _: &Read) {
             locked(&self.0).clear();
         }
+        fn forget_except(&self, _: &Read, settled: &dyn Fn(Option<&str>, &str) -> bool) {
+            locked(&self.0).retain(|name| settled(Some("shop"), name));
+        }
         fn unsettle(&self, obj: &Object) {
             locked(&self.0).remove(obj.name());
         }
@@ -760,11 +821,16 @@ mod tests {
             names.sort();
             names
         };
-        keep_listing(
-            &store,
-            watched,
-            vec![widget("a", "True"), widget("b", "False")],
-        );
+        // A list, settled as its pages come, then kept.
+        let list = |items: Vec<Value>| {
+            let settled = Mutex::new(SettledKeys::new());
+            let kept: Vec<Value> = items
+                .into_iter()
+                .filter_map(|v| settle_listed(v, &read, rows.as_ref(), false, &settled))
+                .collect();
+            keep_listing(&store, watched, kept, Some(&locked(&settled)));
+        };
+        list(vec![widget("a", "True"), widget("b", "False")]);
         assert_eq!(kept(&store), ["b"], "a converged root leaves its row only");
         assert_eq!(settled(), ["a"]);
         // `a` fails: kept whole, its row taken back; `b` converges.
@@ -797,9 +863,14 @@ mod tests {
                 .is_empty()
         );
         // Listed again (its version expired): the rows start over.
-        keep_listing(&store, watched, vec![widget("c", "True")]);
+        list(vec![widget("c", "True"), widget("d", "True")]);
         assert!(kept(&store).is_empty());
-        assert_eq!(settled(), ["c"]);
+        assert_eq!(settled(), ["c", "d"]);
+        // And again, after `c` failed and `d` was deleted while no watch
+        // ran: their rows go, a new converged root's comes.
+        list(vec![widget("c", "False"), widget("e", "True")]);
+        assert_eq!(kept(&store), ["c"]);
+        assert_eq!(settled(), ["e"]);
     }
 
     #[test]

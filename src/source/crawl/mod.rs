@@ -36,6 +36,10 @@ pub trait Settle: Sync + Send {
     fn settle(&self, list: &Read, obj: &Object) -> bool;
     /// List `list` did not answer whole: nothing settled of it counts.
     fn forget(&self, list: &Read);
+    /// List `list` was read again, its roots settled as its pages came:
+    /// the rows of it that `settled` (namespace, name) does not name were
+    /// not settled again (gone, or kept whole now) and no longer hold.
+    fn forget_except(&self, list: &Read, settled: &dyn Fn(Option<&str>, &str) -> bool);
     /// Root `obj` is kept whole now, or is gone: a row made of it before
     /// no longer holds.
     fn unsettle(&self, obj: &Object);
