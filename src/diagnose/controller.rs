@@ -430,10 +430,10 @@ mod tests {
         std::sync::Arc::make_mut(&mut fine.raw)["status"]["observedGeneration"] = json!(2);
         let fine = obj(std::sync::Arc::unwrap_or_clone(fine.raw));
         assert!(
-            reads_for(std::slice::from_ref(&fine), &[]).is_empty(),
+            reads_for(std::slice::from_ref(&fine), &[], &[]).is_empty(),
             "a healthy object costs nothing"
         );
-        let first = reads_for(std::slice::from_ref(&w), &[]);
+        let first = reads_for(std::slice::from_ref(&w), &[], &[]);
         let leases: Vec<_> = first
             .iter()
             .filter(|r| matches!(&r.resource, Resource::Kind { kind, .. } if kind == "Lease"))
@@ -452,7 +452,7 @@ mod tests {
                 "widget-controller-5f-abcde_77",
             ),
         ];
-        let second = reads_for(&with, &[]);
+        let second = reads_for(&with, &[], &[]);
         // The holder pod wherever it runs: by name, across namespaces.
         assert!(
             second.iter().any(|r| r.select

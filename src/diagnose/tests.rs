@@ -1706,7 +1706,7 @@ fn a_missing_image_pull_secret_is_the_cause_not_the_image() {
                 "state": {"waiting": {"reason": "ImagePullBackOff",
                     "message": "Back-off pulling image \"registry.example.com/shop/web:1\": ErrImagePull: pull access denied"}}}]}}));
     // The read plan asks for the Secret by name; it was not there.
-    let reads = crate::relations::reads_for(std::slice::from_ref(&pod), &[]);
+    let reads = crate::relations::reads_for(std::slice::from_ref(&pod), &[], &[]);
     assert!(
         reads.iter().any(|r| matches!(&r.resource, crate::relations::Resource::Kind { kind, .. } if kind == "Secret")
             && r.expect == ["regcred"]),

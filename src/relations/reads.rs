@@ -1,6 +1,7 @@
 //! The extra reads relations need, planned from what was already read.
 //! Pure: the source runs the plan. Existence is enough for ConfigMaps,
-//! Secrets and ServiceAccounts, so those are metadata-only lists; reads of
+//! Secrets and ServiceAccounts, so those are metadata-only reads, by name
+//! (the namespace's list only once a name is missing, for its near miss); reads of
 //! context (nodes, a pod's references, admission objects) are planned only
 //! where something is failing.
 
@@ -10,7 +11,7 @@ use serde_json::Value;
 
 use super::admission::{self, Admission};
 use super::{Edge, Named, named, selector_of};
-use crate::model::{Event, Object};
+use crate::model::{Event, Object, ObjectRef};
 use crate::selector;
 use crate::verdict::reason::{Admission as Refused, Scheduling};
 
@@ -68,17 +69,30 @@ pub struct RelatedRead {
 /// the names and whether metadata is enough.
 type TypeIn = (String, String, Option<String>);
 
-/// Per type and namespace: the names, whether metadata is enough, and
-/// whether a container waits on a key of them.
-type NamedReads = BTreeMap<TypeIn, (Vec<String>, bool, bool)>;
+/// The names to read of one type in one namespace.
+#[derive(Default)]
+struct Names {
+    names: Vec<String>,
+    /// Whether metadata is enough: only whether they exist.
+    existence: bool,
+    /// Whether a container waits on a key of them (their managedFields).
+    keys: bool,
+    /// Whether one of them was found missing: the type's list is read for
+    /// the name it may have meant ("did you mean").
+    near: bool,
+}
+
+/// Per type and namespace, the names to read.
+type NamedReads = BTreeMap<TypeIn, Names>;
 
 /// Named reads of one type and namespace above this many become one list.
 const LIST_ABOVE: usize = 2;
 /// At most this many nodes are read for failing pods.
 const MAX_NODES: usize = 8;
 
-/// What to read next, given the objects and events read so far.
-pub fn reads_for(objects: &[Object], events: &[Event]) -> Vec<RelatedRead> {
+/// What to read next, given the objects and events read so far, and the
+/// named objects found missing.
+pub fn reads_for(objects: &[Object], events: &[Event], absent: &[ObjectRef]) -> Vec<RelatedRead> {
     // Indexes, so that thousands of pods cost a pass each, not a pass each
     // per pod: what is present, and the only events read here.
     let mut here: HashSet<(&str, &str, Option<&str>, &str)> = HashSet::new();
@@ -163,15 +177,22 @@ pub fn reads_for(objects: &[Object], events: &[Event]) -> Vec<RelatedRead> {
                     });
                 }
             }
-            if !entry.0.contains(&n.name) {
-                entry.0.push(n.name.clone());
+            if !entry.names.contains(&n.name) {
+                entry.names.push(n.name.clone());
                 // Distinct nodes count against the cap.
                 if edge == Edge::RunsOn {
                     nodes += 1;
                 }
             }
-            entry.1 = existence_only;
-            entry.2 |= existence_only && n.kind != "ServiceAccount" && waits_on_keys;
+            entry.existence = existence_only;
+            entry.keys |= existence_only && n.kind != "ServiceAccount" && waits_on_keys;
+            entry.near |= existence_only
+                && absent.iter().any(|a| {
+                    a.name == n.name
+                        && a.kind == n.kind
+                        && a.namespace == n.namespace
+                        && a.api_version == n.api_version
+                });
         }
         out.extend(selector_reads(obj, objects));
         out.extend(manager_reads(obj));
@@ -297,17 +318,25 @@ fn manager_reads(obj: &Object) -> Vec<RelatedRead> {
 }
 
 /// The named objects to read, per type and namespace: a GET each, or one
-/// list where that is cheaper and not the whole cluster.
+/// list where that is cheaper and not the whole cluster. Whether one
+/// exists is asked by name first; the namespace's list (metadata only) is
+/// read only once a name was found missing, for the name it may have meant.
 fn from_named(named_reads: NamedReads) -> Vec<RelatedRead> {
     let mut out = Vec::new();
-    for ((api_version, kind, namespace), (names, metadata_only, keys)) in named_reads {
+    for ((api_version, kind, namespace), wanted) in named_reads {
+        let Names {
+            names,
+            existence: metadata_only,
+            keys,
+            near,
+        } = wanted;
         // Nodes are read one by one: a list of them is the whole cluster.
         // So are Services whose existence is enough (governing Services):
         // a list of them would be every Service of the namespace.
-        let list = if metadata_only {
-            kind != "Service"
-        } else {
-            names.len() > LIST_ABOVE && kind != "Node"
+        let list = match kind.as_str() {
+            "Node" => false,
+            "Service" if metadata_only => false,
+            _ => names.len() > LIST_ABOVE || near,
         };
         if list {
             out.push(RelatedRead {

@@ -255,7 +255,7 @@ fn gitops_inventories_are_managed() {
 }
 
 fn plan(snap: &Snapshot) -> Vec<RelatedRead> {
-    reads_for(snap.objects(), &snap.events)
+    reads_for(snap.objects(), &snap.events, &[])
 }
 
 fn kind_of(r: &RelatedRead) -> &str {
@@ -280,7 +280,7 @@ fn a_container_waiting_on_its_configuration_has_the_keys_of_its_maps_read() {
         .unwrap()
     };
     let managed = |objects: &[Object]| -> Vec<(String, bool)> {
-        let mut v: Vec<(String, bool)> = reads_for(objects, &[])
+        let mut v: Vec<(String, bool)> = reads_for(objects, &[], &[])
             .iter()
             .filter(|r| matches!(kind_of(r), "ConfigMap" | "Secret" | "ServiceAccount"))
             .map(|r| (kind_of(r).to_string(), r.managed_fields))
@@ -323,8 +323,24 @@ fn the_plan_reads_existence_as_metadata_and_context_only_for_failures() {
         .iter()
         .find(|r| kind_of(r) == "ServiceAccount")
         .unwrap();
+    // Whether it exists is asked by name; the namespace's list only once
+    // it was found missing, for the name it may have meant.
+    assert!(sa.metadata_only && sa.select == Select::Name("default".into()));
+    let missing = crate::model::ObjectRef {
+        api_version: "v1".into(),
+        kind: "ServiceAccount".into(),
+        namespace: Some("shop".into()),
+        name: "default".into(),
+        uid: None,
+    };
+    let again = reads_for(snap.objects(), &snap.events, &[missing]);
+    let sa = again
+        .iter()
+        .find(|r| kind_of(r) == "ServiceAccount")
+        .unwrap();
     assert!(
-        sa.metadata_only && sa.select == Select::All && sa.expect == vec!["default".to_string()]
+        sa.metadata_only && sa.select == Select::All && sa.expect == vec!["default".to_string()],
+        "{sa:?}"
     );
     assert!(
         reads
@@ -353,7 +369,7 @@ fn the_plan_reads_existence_as_metadata_and_context_only_for_failures() {
     .unwrap();
     let mut objects = snap.objects().to_vec();
     objects.push(slice);
-    let reads = reads_for(&objects, &[]);
+    let reads = reads_for(&objects, &[], &[]);
     let pods: Vec<&RelatedRead> = reads.iter().filter(|r| kind_of(r) == "Pod").collect();
     assert_eq!(pods.len(), 1, "{pods:?}");
     assert!(pods[0].select == Select::All && pods[0].metadata_only);
@@ -372,7 +388,7 @@ fn the_plan_reads_existence_as_metadata_and_context_only_for_failures() {
     );
     // A budget whose pods were not read: its pods by its selector.
     let no_pods: Vec<Object> = objects.into_iter().filter(|o| o.kind() != "Pod").collect();
-    let reads = reads_for(&no_pods, &[]);
+    let reads = reads_for(&no_pods, &[], &[]);
     assert!(reads.iter().any(|r| kind_of(r) == "Pod"
         && r.select == Select::Labels("app=web".into())
         && !r.metadata_only));
@@ -606,7 +622,7 @@ fn failing_pods_read_at_most_eight_distinct_nodes() {
     };
     // Ten failing pods on two nodes: both nodes read.
     let two: Vec<Object> = (0..10).map(|i| pod(i, i % 2)).collect();
-    let nodes = reads_for(&two, &[])
+    let nodes = reads_for(&two, &[], &[])
         .into_iter()
         .filter(|r| kind_of(r) == "Node")
         .count();
@@ -614,7 +630,7 @@ fn failing_pods_read_at_most_eight_distinct_nodes() {
     // Twenty failing pods on twenty nodes: eight, each by name (a list of
     // nodes would be the whole cluster).
     let many: Vec<Object> = (0..20).map(|i| pod(i, i)).collect();
-    let reads = reads_for(&many, &[]);
+    let reads = reads_for(&many, &[], &[]);
     let node_reads: Vec<&RelatedRead> = reads.iter().filter(|r| kind_of(r) == "Node").collect();
     assert_eq!(node_reads.len(), 8);
     assert!(
@@ -647,7 +663,7 @@ fn the_plan_is_linear_in_the_objects_and_events() {
         events.push(Event::from_value(&event).unwrap());
     }
     let started = std::time::Instant::now();
-    let reads = reads_for(&objects, &events);
+    let reads = reads_for(&objects, &events, &[]);
     let took = started.elapsed();
     assert!(reads.is_empty(), "ready pods need no context: {reads:?}");
     assert!(took < std::time::Duration::from_secs(1), "{took:?}");

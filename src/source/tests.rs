@@ -315,19 +315,52 @@ fn a_failing_pod_s_service_account_is_looked_up_without_keeping_the_namespace_s(
     objects.push(account("builder"));
     objects.push(account("builders"));
     objects.extend((0..1200).map(|i| event("other", "other-uid", i)));
-    let memory = Memory::new(objects);
+    let accounts = |fetched: &Fetched| -> Vec<String> {
+        let mut names: Vec<String> = fetched
+            .snapshot
+            .objects()
+            .iter()
+            .filter(|o| o.kind() == "ServiceAccount")
+            .map(|o| o.name().to_string())
+            .collect();
+        names.sort_unstable();
+        names
+    };
+    let memory = Memory::new(objects.clone());
     let fetched = answer(&memory, &cat, name("deploy", "web"), Mode::Why);
-    // The one asked for, and the one "did you mean" would offer: not the
-    // other 40, which would each want their events.
-    let mut accounts: Vec<&str> = fetched
+    // It exists: asked for by name, and the namespace's 42 are not listed.
+    assert_eq!(accounts(&fetched), ["builder"]);
+    assert_eq!(
+        memory.paths_containing("serviceaccounts"),
+        ["/api/v1/namespaces/shop/serviceaccounts/builder"]
+    );
+    // Missing (a typo): then the list, for the name "did you mean" offers,
+    // keeping the close ones only, not the other 40, which would each
+    // want their events.
+    let mut typo = objects.clone();
+    typo[4]["spec"]["serviceAccountName"] = json!("buildr");
+    let memory_typo = Memory::new(typo);
+    let missed = answer(&memory_typo, &cat, name("deploy", "web"), Mode::Why);
+    assert_eq!(accounts(&missed), ["builder", "builders"]);
+    assert_eq!(
+        memory_typo.paths_containing("serviceaccounts"),
+        [
+            "/api/v1/namespaces/shop/serviceaccounts/buildr",
+            "/api/v1/namespaces/shop/serviceaccounts?limit=500"
+        ]
+    );
+    let absent: Vec<&str> = missed
         .snapshot
-        .objects()
+        .absent
         .iter()
-        .filter(|o| o.kind() == "ServiceAccount")
-        .map(|o| o.name())
+        .filter(|a| a.kind == "ServiceAccount")
+        .map(|a| a.name.as_str())
         .collect();
-    accounts.sort_unstable();
-    assert_eq!(accounts, ["builder", "builders"]);
+    assert_eq!(
+        absent,
+        ["buildr"],
+        "missing once, though asked twice (the snapshot names each once)"
+    );
     // The busy namespace's page once, then by uid: never a page again.
     let pages: Vec<String> = memory
         .paths_containing("/events")

@@ -79,10 +79,11 @@ impl<R: Reader> Crawl<'_, R> {
         use crate::relations::RelatedRead;
         let mut done: HashSet<RelatedRead> = HashSet::new();
         for _round in 0..3 {
-            let plan: Vec<RelatedRead> = crate::relations::reads_for(&self.objects, &self.events)
-                .into_iter()
-                .filter(|r| !done.contains(r))
-                .collect();
+            let plan: Vec<RelatedRead> =
+                crate::relations::reads_for(&self.objects, &self.events, &self.gaps.absent)
+                    .into_iter()
+                    .filter(|r| !done.contains(r))
+                    .collect();
             if plan.is_empty() {
                 return;
             }
