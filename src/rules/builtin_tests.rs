@@ -173,68 +173,39 @@ fn every_builtin_rule_says_more_than_the_conventions() {
     );
 }
 
+/// A condition as (type, status, reason).
+type Cond = (&'static str, &'static str, &'static str);
+
 /// Condition shapes that say the same thing whatever the operator, judged
 /// two hours after their last transition.
 fn probes() -> Vec<(&'static str, Value)> {
-    let t = "2026-01-10T10:00:00Z";
-    let c = |type_: &str, status: &str, reason: &str| {
-        serde_json::json!({"type": type_, "status": status, "reason": reason,
-            "message": format!("{type_} is {status}: {reason}"), "lastTransitionTime": t})
-    };
-    vec![
-        (
-            "Ready=False DependencyNotFound",
-            serde_json::json!([c("Ready", "False", "DependencyNotFound")]),
-        ),
-        (
-            "Ready=False SecretNotFound",
-            serde_json::json!([c("Ready", "False", "SecretNotFound")]),
-        ),
-        (
-            "Ready=False MissingCredentials",
-            serde_json::json!([c("Ready", "False", "MissingCredentials")]),
-        ),
-        (
-            "Ready=False ReconciliationFailed",
-            serde_json::json!([c("Ready", "False", "ReconciliationFailed")]),
-        ),
-        (
-            "Ready=Unknown for two hours",
-            serde_json::json!([c("Ready", "Unknown", "Progressing")]),
-        ),
-        (
-            "Stalled=True beside Ready=True",
-            serde_json::json!([
-                c("Ready", "True", "Succeeded"),
-                c("Stalled", "True", "BuildFailed")
-            ]),
-        ),
-        (
-            "Degraded=True beside Ready=True",
-            serde_json::json!([
-                c("Ready", "True", "Succeeded"),
-                c("Degraded", "True", "Unhealthy")
-            ]),
-        ),
-        (
-            "ConfigError=True beside Ready=True",
-            serde_json::json!([
-                c("Ready", "True", "Succeeded"),
-                c("ConfigError", "True", "BadValue")
-            ]),
-        ),
-        (
-            "Synced=False ReconcileError beside Ready=True",
-            serde_json::json!([
-                c("Ready", "True", "Available"),
-                c("Synced", "False", "ReconcileError")
-            ]),
-        ),
-        (
-            "Healthy=False",
-            serde_json::json!([c("Healthy", "False", "UnhealthyPackageRevision")]),
-        ),
-    ]
+    #[rustfmt::skip]
+    let shapes: [(&str, &[Cond]); 10] = [
+        ("Ready=False DependencyNotFound", &[("Ready", "False", "DependencyNotFound")]),
+        ("Ready=False SecretNotFound", &[("Ready", "False", "SecretNotFound")]),
+        ("Ready=False MissingCredentials", &[("Ready", "False", "MissingCredentials")]),
+        ("Ready=False ReconciliationFailed", &[("Ready", "False", "ReconciliationFailed")]),
+        ("Ready=Unknown for two hours", &[("Ready", "Unknown", "Progressing")]),
+        ("Stalled=True beside Ready=True", &[("Ready", "True", "Succeeded"), ("Stalled", "True", "BuildFailed")]),
+        ("Degraded=True beside Ready=True", &[("Ready", "True", "Succeeded"), ("Degraded", "True", "Unhealthy")]),
+        ("ConfigError=True beside Ready=True", &[("Ready", "True", "Succeeded"), ("ConfigError", "True", "BadValue")]),
+        ("Synced=False ReconcileError beside Ready=True", &[("Ready", "True", "Available"), ("Synced", "False", "ReconcileError")]),
+        ("Healthy=False", &[("Healthy", "False", "UnhealthyPackageRevision")]),
+    ];
+    shapes
+        .into_iter()
+        .map(|(name, conditions)| {
+            let conditions = conditions
+                .iter()
+                .map(|(type_, status, reason)| {
+                    serde_json::json!({"type": type_, "status": status, "reason": reason,
+                        "message": format!("{type_} is {status}: {reason}"),
+                        "lastTransitionTime": "2026-01-10T10:00:00Z"})
+                })
+                .collect();
+            (name, Value::Array(conditions))
+        })
+        .collect()
 }
 
 #[test]
