@@ -84,8 +84,8 @@ pub fn negative(conds: &[Condition]) -> Option<Judgement> {
 /// …) that is not True: Failed for a reason that names a failure, else as
 /// [`positive`] judges it. A rule says more than the conventions, never
 /// less: its Converged gives way to any of these, its Progressing to the
-/// first two (a False condition under way is bounded later, by
-/// [`bounded_wait`]).
+/// first, and to the second once it has lasted [`NO_PROGRESS_GRACE`] (a
+/// False condition under way is bounded later, by [`bounded_wait`]).
 pub fn contradiction(
     conds: &[Condition],
     verdict: Verdict,
@@ -97,7 +97,12 @@ pub fn contradiction(
                 .since(c.last_transition_time),
         );
     }
-    if let Some(j) = negative(conds) {
+    // Beside work under way, trouble is bounded as work is: a Rollout's
+    // `ReplicaFailure` (a quota met during a surge) fails it only once it
+    // has lasted the grace, as a Deployment's does.
+    if let Some(j) = negative(conds)
+        .filter(|j| verdict == Verdict::Converged || stalled_for(j.since, snap.now).is_some())
+    {
         return Some(j);
     }
     if verdict != Verdict::Converged {
