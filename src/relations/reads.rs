@@ -99,6 +99,13 @@ pub fn reads_for(objects: &[Object], events: &[Event], absent: &[ObjectRef]) -> 
     for o in objects {
         here.insert((o.group(), o.kind(), o.namespace(), o.name()));
     }
+    let missing: HashSet<(&str, &str, Option<&str>, &str)> = absent
+        .iter()
+        .map(|a| {
+            let ns = a.namespace.as_deref();
+            (a.api_version.as_str(), a.kind.as_str(), ns, a.name.as_str())
+        })
+        .collect();
     let present = |n: &Named| {
         here.contains(&(
             n.group(),
@@ -187,12 +194,12 @@ pub fn reads_for(objects: &[Object], events: &[Event], absent: &[ObjectRef]) -> 
             entry.existence = existence_only;
             entry.keys |= existence_only && n.kind != "ServiceAccount" && waits_on_keys;
             entry.near |= existence_only
-                && absent.iter().any(|a| {
-                    a.name == n.name
-                        && a.kind == n.kind
-                        && a.namespace == n.namespace
-                        && a.api_version == n.api_version
-                });
+                && missing.contains(&(
+                    n.api_version.as_str(),
+                    n.kind.as_str(),
+                    n.namespace.as_deref(),
+                    n.name.as_str(),
+                ));
         }
         out.extend(selector_reads(obj, objects));
         out.extend(manager_reads(obj));
