@@ -580,7 +580,13 @@ fn a_resource_whose_operator_stopped_names_the_operator() {
     ));
     let mut pod = String::new();
     wait_until("the operator's pod", Duration::from_secs(60), || {
-        pod = op.jsonpath("pods", "{.items[0].metadata.name}");
+        // `[*]`: the list may still be empty, where `[0]` is an error.
+        let names = op.jsonpath("pods", "{.items[*].metadata.name}");
+        pod = names
+            .split_whitespace()
+            .next()
+            .unwrap_or_default()
+            .to_string();
         !pod.is_empty()
     });
     op.apply(&format!(

@@ -287,17 +287,16 @@ fn selector_reads(obj: &Object, objects: &[Object]) -> Vec<RelatedRead> {
     out
 }
 
-/// Who manages it, named by its labels: the GitOps object (only where the
-/// cluster serves its kind), or a Helm release's Secrets (metadata only,
-/// by Helm's labels).
+/// Who manages it, named by its labels: the GitOps object, or a Helm
+/// release's Secrets (metadata only, by Helm's labels).
 fn manager_reads(obj: &Object) -> Vec<RelatedRead> {
     let mut out = Vec::new();
-    // Who manages it, named by its labels: the GitOps object (only
-    // where the cluster serves its kind), or a Helm release's Secrets
-    // (metadata only, by Helm's labels).
+    // Its kind is read as named, not only if the cached catalog serves it:
+    // the label says the tool runs here, so a kind missing from the cache
+    // (a CRD installed since) sends discovery to be revalidated.
     if let Some((m, _)) = super::manager_of(obj) {
         out.push(RelatedRead {
-            resource: Resource::IfServed {
+            resource: Resource::Kind {
                 api_version: m.api_version.clone(),
                 kind: m.kind.clone(),
             },

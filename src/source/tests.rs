@@ -1110,6 +1110,12 @@ fn a_read_that_leans_on_the_list_of_types_says_so() {
     objects[1]["metadata"]["ownerReferences"] = json!([{"apiVersion": "gizmo.example/v1",
         "kind": "Gizmo", "name": "g", "uid": "g1", "controller": true}]);
     assert!(leaned(objects, name("deploy", "web"), Mode::Why));
+    // A manager its labels name, of a kind the cached catalog lacks (a
+    // CRD installed since the cache was written).
+    let mut objects = web();
+    objects[1]["metadata"]["labels"] = json!({"kustomize.toolkit.fluxcd.io/name": "apps",
+        "kustomize.toolkit.fluxcd.io/namespace": "flux-system"});
+    assert!(leaned(objects, name("deploy", "web"), Mode::Why));
 }
 
 /// One definition of a sweep's roots: the live sweep and a snapshot of the
