@@ -245,6 +245,44 @@ fn a_missing_secret_leads_to_its_failing_external_secret() {
         "{}",
         tree.stdout
     );
+
+    // A discovery cache written before External Secrets was installed (its
+    // types absent, and an ETag the server no longer has): the maker's kind
+    // is not taken to be unserved; discovery is revalidated, and the cause
+    // is the same.
+    let cache = std::env::temp_dir().join(format!("reconcile-catalog-{}", ns.name));
+    let cache_flag = cache.display().to_string();
+    let why = |args: &[&str]| {
+        let mut all = vec!["--cache-dir", cache_flag.as_str()];
+        all.extend_from_slice(args);
+        ns.reconcile(&all)
+    };
+    assert_eq!(why(&["why", "deploy/billing"]).code, 1);
+    let file = kubectl_reconcile::app::cache_path(
+        &cache,
+        &support::server_authority(&support::cluster().kubeconfig),
+    );
+    let mut doc: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    let groups = &mut doc["groups"];
+    groups["etag"] = "\"written-before-the-crd\"".into();
+    groups["catalog"]["types"]
+        .as_array_mut()
+        .expect("the cache holds the /apis document's types")
+        .retain(|t| t["group"] != "external-secrets.io");
+    std::fs::write(&file, serde_json::to_vec(&doc).unwrap()).unwrap();
+    let stale = why(&["why", "deploy/billing", "-o", "json", "-v", "6"]);
+    let item = &stale.json()["items"][0];
+    assert_eq!(
+        item["rootCause"]["objects"][0]["kind"], "ExternalSecret",
+        "{item:#}\n{}",
+        stale.stderr
+    );
+    assert!(
+        stale.stderr.contains("/apis 200"),
+        "discovery revalidated: {}",
+        stale.stderr
+    );
+    let _ = std::fs::remove_dir_all(&cache);
 }
 
 #[test]

@@ -22,13 +22,6 @@ pub enum Resource {
         api_version: String,
         kind: String,
     },
-    /// A type read only when the cached catalog serves it: an operator's
-    /// kind that most clusters do not have (not found, it costs nothing,
-    /// not even a discovery refresh).
-    IfServed {
-        api_version: String,
-        kind: String,
-    },
     /// Every listable namespaced type (a Terminating namespace's content).
     EveryNamespacedType,
 }
@@ -167,12 +160,21 @@ pub fn reads_for(objects: &[Object], events: &[Event], absent: &[ObjectRef]) -> 
             let entry = named_reads
                 .entry((n.api_version.clone(), n.kind.clone(), n.namespace.clone()))
                 .or_default();
-            // A Secret may be made by an operator's resource: those of the
-            // namespace are read with it (only types the cluster serves).
-            if existence_only && n.kind == "Secret" {
+            let absent = missing.contains(&(
+                n.api_version.as_str(),
+                n.kind.as_str(),
+                n.namespace.as_deref(),
+                n.name.as_str(),
+            ));
+            // A Secret found missing may be made by an operator's resource:
+            // those of the namespace are read, of each kind that makes
+            // Secrets. One the cached catalog lacks sends discovery to be
+            // revalidated (its CRD may be new); none is read for a Secret
+            // that exists, as only a missing one leads to its maker.
+            if existence_only && n.kind == "Secret" && absent {
                 for (api_version, kind) in super::secret_producer_types() {
                     out.push(RelatedRead {
-                        resource: Resource::IfServed {
+                        resource: Resource::Kind {
                             api_version: api_version.into(),
                             kind: kind.into(),
                         },
@@ -193,13 +195,7 @@ pub fn reads_for(objects: &[Object], events: &[Event], absent: &[ObjectRef]) -> 
             }
             entry.existence = existence_only;
             entry.keys |= existence_only && n.kind != "ServiceAccount" && waits_on_keys;
-            entry.near |= existence_only
-                && missing.contains(&(
-                    n.api_version.as_str(),
-                    n.kind.as_str(),
-                    n.namespace.as_deref(),
-                    n.name.as_str(),
-                ));
+            entry.near |= existence_only && absent;
         }
         out.extend(selector_reads(obj, objects));
         out.extend(manager_reads(obj));

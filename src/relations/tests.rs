@@ -261,7 +261,6 @@ fn plan(snap: &Snapshot) -> Vec<RelatedRead> {
 fn kind_of(r: &RelatedRead) -> &str {
     match &r.resource {
         Resource::Kind { kind, .. } => kind,
-        Resource::IfServed { kind, .. } => kind,
         Resource::EveryNamespacedType => "*",
     }
 }
@@ -959,4 +958,73 @@ fn a_statefulsets_claims_for_ordinals_not_made_yet_are_not_missing() {
         snap.absent = vec![absent("data-db-1"), absent("data-db-2")];
         assert_eq!(lines(&snap, "sts"), want, "{policy}");
     }
+}
+
+/// The kinds that make Secrets are listed only once the Secret is found
+/// missing: a failing pod whose Secret exists costs no list of them.
+#[test]
+fn a_secret_s_makers_are_read_only_once_it_is_found_missing() {
+    let snap = load_text(
+        r#"
+apiVersion: v1
+kind: Pod
+metadata:
+  name: billing-5d8c7b6f9-q2w8e
+  namespace: shop
+  uid: pod-billing
+  creationTimestamp: "2026-01-10T11:00:00Z"
+spec:
+  serviceAccountName: default
+  containers: [{name: app, image: example.com/billing:1, envFrom: [{secretRef: {name: billing-db}}]}]
+status:
+  phase: Pending
+  conditions:
+  - {type: Ready, status: "False", reason: ContainersNotReady, lastTransitionTime: "2026-01-10T11:00:00Z"}
+  containerStatuses:
+  - name: app
+    image: example.com/billing:1
+    imageID: ""
+    ready: false
+    restartCount: 0
+    started: false
+    state: {waiting: {reason: CreateContainerConfigError, message: secret "billing-db" not found}}
+"#,
+        &[],
+    );
+    let makers = |reads: &[RelatedRead]| -> std::collections::BTreeSet<String> {
+        reads
+            .iter()
+            .filter(|r| {
+                matches!(
+                    kind_of(r),
+                    "ExternalSecret" | "SealedSecret" | "Certificate"
+                )
+            })
+            .map(|r| kind_of(r).to_string())
+            .collect()
+    };
+    let first = plan(&snap);
+    let secret = first.iter().find(|r| kind_of(r) == "Secret").unwrap();
+    assert_eq!(secret.select, Select::Name("billing-db".into()));
+    assert!(makers(&first).is_empty(), "{first:?}");
+    let missing = ObjectRef {
+        api_version: "v1".into(),
+        kind: "Secret".into(),
+        namespace: Some("shop".into()),
+        name: "billing-db".into(),
+        uid: None,
+    };
+    let again = reads_for(snap.objects(), &snap.events, &[missing]);
+    assert_eq!(
+        makers(&again),
+        ["Certificate", "ExternalSecret", "SealedSecret"]
+            .map(String::from)
+            .into()
+    );
+    assert!(
+        again
+            .iter()
+            .filter(|r| kind_of(r) == "ExternalSecret")
+            .all(|r| r.namespace.as_deref() == Some("shop") && r.select == Select::All)
+    );
 }

@@ -149,19 +149,14 @@ impl<R: Reader> Crawl<'_, R> {
         }
     }
 
-    /// The types a related read names: one kind, one if served, or every
-    /// namespaced type (which says the answer leaned on the list of types).
+    /// The types a related read names: one kind (a kind the catalog lacks
+    /// says the answer leaned on the list of types), or every namespaced
+    /// type (which says so too).
     fn types_of(&mut self, resource: &crate::relations::Resource) -> Vec<ResourceType> {
         use crate::relations::Resource;
         match resource {
             Resource::Kind { api_version, kind } => self
                 .type_of(crate::model::group_of(api_version), kind)
-                .into_iter()
-                .cloned()
-                .collect(),
-            Resource::IfServed { api_version, kind } => self
-                .catalog
-                .by_kind(crate::model::group_of(api_version), kind)
                 .into_iter()
                 .cloned()
                 .collect(),
