@@ -2,6 +2,8 @@
 //! already read. Pure: no request is sent here, so the request budget of
 //! every question can be tested in milliseconds.
 
+use serde_json::Value;
+
 use crate::catalog::{Catalog, ResourceType};
 use crate::model::Object;
 use crate::selector;
@@ -84,8 +86,31 @@ pub enum Edges {
         covers_grandchildren: bool,
     },
     Leaf,
+    /// Its children are of a kind the catalog does not serve, though the
+    /// object says their operator runs: none are read, and the catalog is
+    /// revalidated (a CRD installed since it was cached).
+    Unserved,
     /// No known edges: children are searched by owner reference.
     Unknown,
+}
+
+/// Whether an Ingress asks cert-manager's ingress-shim for a Certificate:
+/// one of the shim's annotations, and a TLS entry naming its Secret.
+fn asks_cert_manager(ingress: &Object) -> bool {
+    let annotation = |key: &str| {
+        ingress
+            .at("/metadata/annotations")
+            .and_then(|a| a.get(key))
+            .and_then(Value::as_str)
+    };
+    let annotated = annotation("cert-manager.io/issuer").is_some()
+        || annotation("cert-manager.io/cluster-issuer").is_some()
+        || annotation("kubernetes.io/tls-acme") == Some("true");
+    let tls = ingress
+        .at("/spec/tls")
+        .and_then(Value::as_array)
+        .is_some_and(|entries| entries.iter().any(|e| e.get("secretName").is_some()));
+    annotated && tls
 }
 
 /// The known edges of one object: its children found by server-side
@@ -124,14 +149,17 @@ pub fn edges(catalog: &Catalog, obj: &Object) -> Edges {
         // ingress-shim makes a Certificate for each TLS secret, owned by the
         // Ingress: one list of them where cert-manager is served, whose
         // own children are then searched as any custom kind's.
+        // An Ingress annotated for the shim, where the catalog lacks
+        // cert-manager (its CRDs installed since the cache was written):
+        // the catalog is revalidated.
         ("networking.k8s.io", "Ingress") => {
-            return Edges::Reads {
-                reads: catalog
-                    .by_kind("cert-manager.io", "Certificate")
-                    .map(|rt| Read::list(rt, ns))
-                    .into_iter()
-                    .collect(),
-                covers_grandchildren: false,
+            return match catalog.by_kind("cert-manager.io", "Certificate") {
+                Some(rt) => Edges::Reads {
+                    reads: vec![Read::list(rt, ns)],
+                    covers_grandchildren: false,
+                },
+                None if asks_cert_manager(obj) => Edges::Unserved,
+                None => Edges::Leaf,
             };
         }
         _ => return Edges::Unknown,

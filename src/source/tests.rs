@@ -927,6 +927,46 @@ fn a_tree_under_a_kind_that_owns_nothing_lists_no_type_it_does_not_need() {
     }
 }
 
+/// An Ingress that asks cert-manager's ingress-shim for a Certificate,
+/// where the cached catalog lacks cert-manager: its tree leans on the
+/// list of types (discovery is revalidated); a plain one does not.
+#[test]
+fn an_ingress_for_the_shim_without_cert_manager_in_the_catalog_revalidates() {
+    let cat = catalog();
+    assert!(cat.by_kind("cert-manager.io", "Certificate").is_none());
+    let ingress = |annotations: Value, tls: Value| {
+        json!({"apiVersion": "networking.k8s.io/v1", "kind": "Ingress",
+            "metadata": {"name": "shop", "namespace": "shop", "uid": "i1", "generation": 1,
+                "annotations": annotations},
+            "spec": {"tls": tls, "rules": [{"host": "shop.example.com", "http": {"paths": [{"path": "/",
+                "pathType": "Prefix", "backend": {"service": {"name": "web", "port": {"number": 80}}}}]}}]}})
+    };
+    let tls = json!([{"hosts": ["shop.example.com"], "secretName": "shop-tls"}]);
+    let leaned = |ingress: Value| {
+        let mut objects = web();
+        objects.push(ingress);
+        let memory = Memory::new(objects);
+        let target = name("ingress", "shop");
+        run(ask(
+            &memory,
+            &cat,
+            &[target],
+            Mode::Tree { owners: false },
+            None,
+        ))
+        .unwrap()
+        .leaned_on_types
+    };
+    let issuer = json!({"cert-manager.io/cluster-issuer": "letsencrypt"});
+    assert!(leaned(ingress(issuer.clone(), tls.clone())));
+    assert!(leaned(ingress(
+        json!({"kubernetes.io/tls-acme": "true"}),
+        tls.clone()
+    )));
+    assert!(!leaned(ingress(json!({}), tls)));
+    assert!(!leaned(ingress(issuer, json!([]))));
+}
+
 #[test]
 fn services_without_endpoints_share_one_list_of_workloads_and_each_finds_its_own() {
     let cat = catalog();

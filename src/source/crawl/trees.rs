@@ -20,6 +20,7 @@ impl<R: Reader> Crawl<'_, R> {
                 }
                 match plan::edges(self.catalog, &obj) {
                     Edges::Leaf => {}
+                    Edges::Unserved => self.leaned_on_types = true,
                     Edges::Unknown => unknown.push(obj),
                     Edges::Reads {
                         reads: r,
