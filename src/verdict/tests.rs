@@ -80,6 +80,7 @@ const CASES: &[Case] = &[
     case("deployment-available.yaml", Converged, "Available", "3/3 replicas available"),
     case("deployment-rollout.yaml", Progressing, "RolloutInProgress", "1 of 3 replicas updated; 3/3 replicas available"),
     case("deployment-old-replicas.yaml", Progressing, "RolloutInProgress", "old replicas are pending termination (1 replica left)"),
+    case("deployment-scaling-down.yaml", Progressing, "ScalingDown", "scaling down to 950: 550 replicas pending termination; 999/950 replicas available"),
     case("deployment-waiting-available.yaml", Progressing, "WaitingForAvailable", "2/3 replicas available"),
     case("deployment-deadline-exceeded.yaml", Failed, "ProgressDeadlineExceeded", "rollout made no progress for 5s (progressDeadlineSeconds): ReplicaSet \"stuck-6f95f7dfd4\" has timed out progressing; 0/2 replicas available"),
     case("deployment-quota.yaml", Failed, "FailedCreate", "cannot create pods: exceeded quota: pods, requested: pods=1, used: pods=2, limited: pods=2; 2/3 replicas available"),

@@ -122,6 +122,19 @@ pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
             ),
         )
         .since(progressing)
+    } else if replicas > desired {
+        // Scaled down, the pods above the count not yet removed: as
+        // `kubectl rollout status` (updated replicas not all available)
+        // and kstatus ("pending termination"), not done.
+        Judgement::new(
+            Verdict::Progressing,
+            Workload::ScalingDown,
+            format!(
+                "scaling down to {desired}: {} pending termination; {counts}",
+                count(replicas - desired, "replica")
+            ),
+        )
+        .since(progressing)
     } else if available < desired {
         Judgement::new(Verdict::Progressing, Workload::WaitingForAvailable, counts)
             .since(available_since)
