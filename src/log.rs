@@ -48,7 +48,7 @@ pub fn response(
     method: &str,
     path: &str,
     accept: Option<&str>,
-    status: &str,
+    (status, content_type): (&str, Option<&str>),
     took: Duration,
 ) {
     if !enabled(REQUESTS) {
@@ -63,6 +63,11 @@ pub fn response(
                 .chain(fixed.iter().map(|(n, v)| (n.as_str(), v.as_str())))
                 .map(|(n, v)| header_line(n, v)),
         );
+        // Which encoding came (a metadata-only list's protobuf, or JSON).
+        if let Some(t) = content_type {
+            let line = format!("Response Header: \"Content-Type: {t}\"");
+            lines.push(crate::escape::escape(&line).into_owned());
+        }
     }
     // The request log is stderr's, as kubectl's `-v` is.
     #[allow(clippy::print_stderr)]

@@ -182,7 +182,7 @@ fn an_orphaned_replicaset_is_swept_as_a_root() {
         .stdout
         .is_empty()
     });
-    let run = ns.reconcile(&["status", "-o", "json"]);
+    let run = ns.reconcile(&["status", "-o", "json", "-v", "8"]);
     let doc = run.json();
     let kinds: Vec<String> = doc["items"]
         .as_array()
@@ -190,7 +190,25 @@ fn an_orphaned_replicaset_is_swept_as_a_root() {
         .iter()
         .map(|i| i["object"]["kind"].as_str().unwrap().to_string())
         .collect();
+    // The pods are no roots: their owners came through the server's
+    // protobuf lists of metadata, which were asked for and answered.
     assert_eq!(kinds, ["ReplicaSet"], "{doc}");
+    for list in ["/pods?limit=500", "/replicasets?limit=500"] {
+        let answer: Vec<&str> = run
+            .stderr
+            .lines()
+            .skip_while(|l| !(l.starts_with("GET ") && l.contains(list)))
+            .skip(1)
+            .take_while(|l| !l.starts_with("GET "))
+            .collect();
+        assert!(
+            answer.contains(
+                &"Response Header: \"Content-Type: application/vnd.kubernetes.protobuf\""
+            ),
+            "{list}: {answer:?}\n{}",
+            run.stderr
+        );
+    }
 }
 
 #[test]

@@ -36,10 +36,12 @@ pub const AGGREGATED_DISCOVERY: &str =
 const RETRIES: u32 = 3;
 const MAX_RETRY_WAIT: Duration = Duration::from_secs(5);
 
-/// A successful answer: its status (200 or 304), ETag and body.
+/// A successful answer: its status (200 or 304), ETag, content type and
+/// body.
 pub struct Answer {
     pub status: u16,
     pub etag: Option<String>,
+    pub content_type: Option<String>,
     pub body: bytes::Bytes,
 }
 
@@ -106,7 +108,7 @@ impl Api {
             "GET",
             path_and_query,
             Some(accept),
-            &status_text(error),
+            (&status_text(error), None),
             started.elapsed(),
         );
         result
@@ -201,12 +203,16 @@ impl Api {
                 Ok(Ok(a)) if a.status == 304 => "304 Not Modified".to_string(),
                 Ok(Ok(_)) => status_text(None),
             };
+            let content_type = match &result {
+                Ok(Ok(a)) => a.content_type.as_deref(),
+                _ => None,
+            };
             crate::log::response(
                 &self.logged,
                 "GET",
                 path_and_query,
                 accept,
-                &status,
+                (&status, content_type),
                 started.elapsed(),
             );
             match result {
@@ -250,7 +256,7 @@ impl Api {
             }
         })?;
         let status = response.status();
-        let (etag, retry_after) = {
+        let (etag, retry_after, content_type) = {
             let header = |name: http::header::HeaderName| {
                 response
                     .headers()
@@ -261,6 +267,7 @@ impl Api {
             (
                 header(http::header::ETAG),
                 header(http::header::RETRY_AFTER),
+                header(http::header::CONTENT_TYPE),
             )
         };
         let body = http_body_util::Limited::new(response.into_body(), MAX_ANSWER)
@@ -280,6 +287,7 @@ impl Api {
             return Ok(Answer {
                 status: status.as_u16(),
                 etag,
+                content_type,
                 body,
             });
         }
@@ -303,8 +311,20 @@ impl Reader for Api {
     ) -> Result<Page, ApiError> {
         let path = read.page_path(limit, continue_token);
         let answer = self.fetch(&path, Some(read.accept()), None).await?;
-        let list =
-            super::trim::list(&answer.body, read.wants_managed_fields()).map_err(not_json)?;
+        let protobuf = answer
+            .content_type
+            .as_deref()
+            .is_some_and(|t| t.starts_with(super::protobuf::CONTENT_TYPE));
+        let list = if protobuf {
+            super::protobuf::metadata_list(&answer.body).map_err(|e| {
+                ApiError::Other(
+                    0,
+                    format!("the server's protobuf answer cannot be read: {e}"),
+                )
+            })?
+        } else {
+            super::trim::list(&answer.body, read.wants_managed_fields()).map_err(not_json)?
+        };
         Ok(Page {
             items: list.items,
             resource_version: list.resource_version,

@@ -19,6 +19,7 @@ pub mod manifests;
 pub mod memory;
 pub mod offline;
 pub mod plan;
+mod protobuf;
 mod proxy;
 pub mod read;
 mod transport;

@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use super::crawl::{Earlier, Settle};
 use super::live::{Ask, FetchError, Fetched, Mode};
 use super::memory::{Memory, Request, by_path};
-use super::read::{METADATA, METADATA_LIST, Read, Reader};
+use super::read::{METADATA, METADATA_LIST, METADATA_LIST_PROTOBUF, Read, Reader};
 use crate::catalog::Catalog;
 use crate::model::{Object, Target};
 use crate::targets::{Scope, TargetSpec};
@@ -441,7 +441,7 @@ fn no_secret_or_configmap_is_ever_read_in_full() {
     for r in memory.requests() {
         if r.path.contains("/secrets") || r.path.contains("/configmaps") {
             assert!(
-                r.accept == METADATA || r.accept == METADATA_LIST,
+                [METADATA, METADATA_LIST, METADATA_LIST_PROTOBUF].contains(&r.accept),
                 "a full read of {}",
                 r.path
             );
@@ -606,7 +606,7 @@ fn a_custom_resource_root_searches_every_type_as_metadata_then_reads_its_childre
     let requests = memory.requests();
     let metadata_lists = requests
         .iter()
-        .filter(|r| r.accept == METADATA_LIST)
+        .filter(|r| r.accept == METADATA_LIST_PROTOBUF)
         .count();
     let listable = cat
         .types

@@ -933,7 +933,7 @@ mod tests {
         );
         assert_eq!(
             read.as_list().accept(),
-            "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1"
+            "application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1, application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1"
         );
     }
 }
