@@ -884,3 +884,52 @@ fn a_list_cut_off_midway_is_a_gap_not_the_end() {
     );
     assert!(tries.load(Ordering::SeqCst) >= 1);
 }
+
+/// A metadata-only list answered as protobuf that is not what it says
+/// (the server's prefix, then noise) is a named gap of that read, never a
+/// guess at its objects, and the answer never says all is converged.
+#[test]
+fn a_protobuf_answer_that_cannot_be_read_is_a_gap() {
+    use std::io::Write;
+    let server = fake::serve(move |req, stream| {
+        if let Some(body) = fake::discovery(&req.path) {
+            return fake::reply(stream, 200, &body);
+        }
+        if req.path.contains("watch=") {
+            return false;
+        }
+        let path = req.path.split('?').next().unwrap_or("");
+        if path.ends_with("/pods") {
+            let body: &[u8] = b"k8s\0\x0a\xff\xff\xff\xff\x0f\x1b[2J";
+            let head = format!(
+                "HTTP/1.1 200 OK\r\nContent-Type: application/vnd.kubernetes.protobuf\r\nContent-Length: {}\r\n\r\n",
+                body.len()
+            );
+            let _ = stream.write_all(head.as_bytes());
+            let _ = stream.write_all(body);
+            return true;
+        }
+        let list = serde_json::json!({"kind": "List", "apiVersion": "v1", "metadata": {"resourceVersion": "1"}, "items": []});
+        fake::reply(stream, 200, &list.to_string())
+    });
+    let dir = scratch();
+    let kc = token_kubeconfig(dir.path(), &server.url());
+    let out = run(
+        dir.path(),
+        &["status", "--kubeconfig", kc.to_str().unwrap()],
+        Duration::from_secs(60),
+    );
+    out.assert(1, Duration::from_secs(15));
+    assert!(
+        out.stdout.contains("pods") && out.stdout.contains("protobuf answer cannot be read"),
+        "{}\n{}",
+        out.stdout,
+        out.stderr
+    );
+    assert!(!out.stdout.contains("\x1b[2J"), "{}", out.stdout);
+    assert!(
+        !out.stdout.to_lowercase().contains("all converged"),
+        "{}",
+        out.stdout
+    );
+}
