@@ -1411,10 +1411,35 @@ fn why_in_depth_reuses_the_lists_of_its_sweep() {
     child["metadata"]["ownerReferences"] = json!([{"apiVersion": "example.com/v1", "kind": "Widget",
         "name": "w", "uid": "w1", "controller": true}]);
     objects.push(child);
+    // Its grandchildren, in the sweep's metadata-only lists, and a Widget
+    // of its own, in a full list the settler goes through page by page:
+    // each kept cut to its identity as the page arrives.
+    objects.extend([replicaset("w-worker"), pod("w-worker", 0, true)]);
+    objects.push(json!({"apiVersion": "example.com/v1", "kind": "Widget",
+        "metadata": {"name": "w-part", "namespace": "shop", "uid": "w-part",
+            "ownerReferences": [{"apiVersion": "example.com/v1", "kind": "Widget", "name": "w", "uid": "w1", "controller": true}]},
+        "status": {"conditions": [{"type": "Ready", "status": "True"}]}}));
     let fresh_objects = objects.clone();
     let fresh = Memory::new(objects.clone());
     let memory = Memory::new(objects);
-    let sweep = run(ask(&memory, &cat, &[], Mode::Roots, None)).unwrap();
+    let settle = Recorded::default();
+    let sweep = run(asker(&memory, &cat, false, Some(&settle)).fetch(
+        &[],
+        &Scope::Namespace("shop".into()),
+        Mode::Roots,
+        None,
+    ))
+    .unwrap();
+    assert!(
+        sweep.swept.owned.iter().any(|o| o.uid() == "w-part")
+            && sweep
+                .swept
+                .owned
+                .iter()
+                .any(|o| o.uid() == "w-worker-pod-0"),
+        "{:?}",
+        sweep.swept.owned
+    );
     let swept_lists = memory.requests().len();
     // A status sweep keeps no more than its roots.
     let status = run(ask(&fresh, &cat, &[], Mode::Status, None)).unwrap();
@@ -1450,6 +1475,15 @@ fn why_in_depth_reuses_the_lists_of_its_sweep() {
         again.len(),
         fresh.requests().len()
     );
-    // The child is still found, and read in full.
-    assert!(!found(&deep, "w-worker").metadata_only);
+    // The children are still found, and read in full; the sweep's pods
+    // are not listed again.
+    for child in ["w-worker", "w-worker-7d9", "w-worker-7d9-0", "w-part"] {
+        assert!(!found(&deep, child).metadata_only, "{child}");
+    }
+    assert!(
+        !again
+            .iter()
+            .any(|r| r.path.starts_with("/api/v1/namespaces/shop/pods?")),
+        "{again:#?}"
+    );
 }

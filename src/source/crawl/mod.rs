@@ -25,7 +25,7 @@ pub use events::first_event_pages;
 pub use related::conversion_webhook;
 #[cfg(test)]
 use sweep::MAX_OWNED;
-pub use sweep::Swept;
+pub use sweep::{Owned, Swept};
 
 /// The caller's side of a sweep that keeps only what is left to report,
 /// and of the watches that keep such a sweep current (`--watch`).
@@ -541,14 +541,60 @@ mod tests {
             keep_owned: true,
             ..Swept::default()
         };
-        swept.record(&read, &[pod(0), pod(1)], false);
+        swept.record(&read, &[pod(0), pod(1)], Vec::new(), false);
         assert!(swept.covers(&read));
         assert_eq!(swept.owned.len(), 2);
         // One list past the bound is not counted as read: listed again.
         let many: Vec<Object> = (0..MAX_OWNED).map(pod).collect();
         let other = Read::list(&rt, Some("other")).metadata_only();
-        swept.record(&other, &many, false);
+        swept.record(&other, &many, Vec::new(), false);
         assert!(!swept.covers(&other));
         assert_eq!(swept.owned.len(), 2);
+    }
+
+    #[test]
+    fn an_owned_object_is_kept_cut_to_what_a_metadata_list_holds() {
+        let cat = crate::source::tests::catalog();
+        let read = Read::list(cat.by_kind("", "Pod").unwrap(), Some("shop")).metadata_only();
+        // As the sweep's metadata-only list gave it (labels, annotations
+        // and managedFields included).
+        let pod = Object::from_value(serde_json::json!({"apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": "web-7d4b9c-x2x9k", "namespace": "shop", "uid": "9f0c",
+                "creationTimestamp": "2026-12-02T10:00:00Z", "resourceVersion": "812",
+                "labels": {"app": "web", "pod-template-hash": "7d4b9c"},
+                "annotations": {"kubectl.kubernetes.io/restartedAt": "2026-12-02T09:59:00Z"},
+                "ownerReferences": [{"apiVersion": "apps/v1", "kind": "ReplicaSet",
+                    "name": "web-7d4b9c", "uid": "rs-1", "controller": true, "blockOwnerDeletion": true}]}}))
+        .unwrap();
+        let mut swept = Swept {
+            keep_owned: true,
+            ..Swept::default()
+        };
+        swept.record(&read, std::slice::from_ref(&pod), Vec::new(), false);
+        let kept = &swept.owned[0];
+        assert_eq!((kept.uid(), kept.owners()), ("9f0c", vec!["rs-1"]));
+        assert!(kept.listed_by(&read));
+        assert!(!kept.listed_by(&Read::list(cat.by_kind("", "Pod").unwrap(), Some("other"))));
+        assert!(!kept.listed_by(&Read::list(
+            cat.by_kind("apps", "ReplicaSet").unwrap(),
+            None
+        )));
+        let back = kept.object().unwrap();
+        assert!(back.metadata_only);
+        assert_eq!(
+            (back.id.clone(), back.uid.as_str()),
+            (pod.id.clone(), "9f0c")
+        );
+        assert_eq!((&back.owners, back.created), (&pod.owners, pod.created));
+        assert_eq!(
+            back.raw["metadata"],
+            serde_json::json!({"name": "web-7d4b9c-x2x9k", "namespace": "shop", "uid": "9f0c",
+                "creationTimestamp": "2026-12-02T10:00:00Z",
+                "ownerReferences": [{"apiVersion": "apps/v1", "kind": "ReplicaSet",
+                    "name": "web-7d4b9c", "uid": "rs-1", "controller": true, "blockOwnerDeletion": true}]})
+        );
+        // A context list's objects are the answer's own: kept as they are.
+        swept.record(&read, std::slice::from_ref(&pod), Vec::new(), true);
+        assert_eq!(swept.owned[1].object().unwrap().raw, pod.raw);
     }
 }

@@ -1,6 +1,8 @@
 //! Sweeps: every root object of a namespace (or of all), and what the
 //! sweep listed for a second read in depth (`Swept`).
 
+use std::sync::Arc;
+
 use super::*;
 
 /// What a sweep listed: each type in each namespace it read whole, and
@@ -12,7 +14,7 @@ pub struct Swept {
     /// (group, kind, namespace) of every list that answered.
     pub lists: HashSet<(String, String, Option<String>)>,
     /// Owned objects of those lists: name, namespace, uid and owners only.
-    pub owned: Vec<Object>,
+    pub owned: Vec<Owned>,
     /// Whether `owned` is filled: only for `why`, which reads in depth
     /// next. A status sweep's memory stays with its roots.
     pub(super) keep_owned: bool,
@@ -35,24 +37,33 @@ impl Swept {
     /// `held`: the answer keeps these objects whole anyway (a context
     /// list's), so they are shared as they are, not cut to their owners:
     /// a child found among them is not read again.
-    pub(super) fn record(&mut self, read: &Read, objects: &[Object], held: bool) {
+    /// `cut`: objects the list's pages cut to their identity already, as
+    /// JSON text.
+    pub(super) fn record(&mut self, read: &Read, objects: &[Object], cut: Vec<String>, held: bool) {
         if !self.keep_owned {
             return;
         }
         self.across |= read.rt.namespaced && read.namespace.is_none();
         let owned: Vec<&Object> = objects.iter().filter(|o| !o.owners.is_empty()).collect();
-        if self.owned.len() + owned.len() > MAX_OWNED {
+        if self.owned.len() + owned.len() + cut.len() > MAX_OWNED {
             return;
         }
+        let type_ = Arc::new((read.rt.group.clone(), read.rt.kind.clone()));
+        self.owned.extend(
+            cut.into_iter()
+                .filter_map(|text| Owned::from_text(text, &type_)),
+        );
         self.lists.insert((
             read.rt.group.clone(),
             read.rt.kind.clone(),
             read.namespace.clone(),
         ));
         if held {
-            self.owned.extend(owned.into_iter().cloned());
+            self.owned
+                .extend(owned.into_iter().map(|o| Owned::Whole(o.clone())));
         } else {
-            self.owned.extend(owned.into_iter().filter_map(owned_only));
+            self.owned
+                .extend(owned.into_iter().filter_map(|o| Owned::cut(o, &type_)));
         }
     }
 
@@ -65,9 +76,9 @@ impl Swept {
     }
 }
 
-/// An object as a metadata-only list would have it, its owner references
-/// and identity only: what finding children needs, in a few hundred bytes.
-fn owned_only(obj: &Object) -> Option<Object> {
+/// An object as a metadata-only list would have it, its identity and
+/// owner references only: what finding children needs.
+fn identity(obj: &Object) -> Option<Value> {
     let meta = obj.at("/metadata")?;
     let mut keep = serde_json::Map::new();
     for key in [
@@ -81,13 +92,99 @@ fn owned_only(obj: &Object) -> Option<Object> {
             keep.insert(key.to_string(), v.clone());
         }
     }
-    let mut out = Object::from_value(serde_json::json!({
+    Some(serde_json::json!({
         "apiVersion": obj.id.api_version,
         "kind": obj.kind(),
         "metadata": Value::Object(keep),
-    }))?;
-    out.metadata_only = true;
-    Some(out)
+    }))
+}
+
+/// An owned object a sweep listed, kept for the search for children.
+#[derive(Debug, Clone)]
+pub enum Owned {
+    /// Held whole by the answer anyway (a context list's): shared, and
+    /// not read again when found in a tree.
+    Whole(Object),
+    /// What a metadata-only list would hold of it (identity and owner
+    /// references) as JSON text, with the uids it is matched by: a pod's
+    /// is about 0.4 KiB, where the parsed object took several times that
+    /// (a map node per field), and `why` with nothing failing keeps them
+    /// all until its sweep ends.
+    Cut {
+        /// (group, kind), shared by every object of its list.
+        type_: Arc<(String, String)>,
+        namespace: Option<String>,
+        uid: String,
+        owners: Vec<String>,
+        json: Box<str>,
+    },
+}
+
+impl Owned {
+    /// An object cut to its identity and owner references.
+    fn cut(obj: &Object, type_: &Arc<(String, String)>) -> Option<Owned> {
+        Some(Owned::Cut {
+            type_: Arc::clone(type_),
+            namespace: obj.namespace().map(str::to_string),
+            uid: obj.uid.clone(),
+            owners: obj.owners.iter().map(|o| o.uid.clone()).collect(),
+            json: serde_json::to_string(&identity(obj)?)
+                .ok()?
+                .into_boxed_str(),
+        })
+    }
+
+    /// An object's identity as [`identity`] wrote it: the text is kept.
+    fn from_text(text: String, type_: &Arc<(String, String)>) -> Option<Owned> {
+        let obj = Object::from_value(serde_json::from_str(&text).ok()?)?;
+        Some(Owned::Cut {
+            type_: Arc::clone(type_),
+            namespace: obj.namespace().map(str::to_string),
+            uid: obj.uid,
+            owners: obj.owners.into_iter().map(|o| o.uid).collect(),
+            json: text.into_boxed_str(),
+        })
+    }
+
+    pub fn uid(&self) -> &str {
+        match self {
+            Owned::Whole(o) => &o.uid,
+            Owned::Cut { uid, .. } => uid,
+        }
+    }
+
+    /// The uids of its owners.
+    pub fn owners(&self) -> Vec<&str> {
+        match self {
+            Owned::Whole(o) => o.owners.iter().map(|r| r.uid.as_str()).collect(),
+            Owned::Cut { owners, .. } => owners.iter().map(String::as_str).collect(),
+        }
+    }
+
+    /// Whether `read` would have listed it: its type, within its reach.
+    pub fn listed_by(&self, read: &Read) -> bool {
+        let (group, kind, namespace) = match self {
+            Owned::Whole(o) => (o.group(), o.kind(), o.namespace()),
+            Owned::Cut {
+                type_, namespace, ..
+            } => (type_.0.as_str(), type_.1.as_str(), namespace.as_deref()),
+        };
+        read.rt.group == group
+            && read.rt.kind == kind
+            && (read.namespace.is_none() || read.namespace.as_deref() == namespace)
+    }
+
+    /// The object, as the metadata-only list would have given it.
+    pub fn object(&self) -> Option<Object> {
+        match self {
+            Owned::Whole(o) => Some(o.clone()),
+            Owned::Cut { json, .. } => {
+                let mut out = Object::from_value(serde_json::from_str(json).ok()?)?;
+                out.metadata_only = true;
+                Some(out)
+            }
+        }
+    }
 }
 
 impl<R: Reader> Crawl<'_, R> {
@@ -123,6 +220,10 @@ impl<R: Reader> Crawl<'_, R> {
         let reader = self.reader;
         let settle = self.settle;
         let owned = self.swept.keep_owned;
+        // A one-shot answer cuts what it keeps of an object with a
+        // controller to its identity as its page arrives: only the search
+        // for children reads it. A live one's watches start from it whole.
+        let cut = owned && !self.seeding;
         let context_reads = &context;
         let settles = |read: &Read| {
             settle.is_some() && !read.is_metadata_only() && !context_reads.contains(read)
@@ -133,12 +234,18 @@ impl<R: Reader> Crawl<'_, R> {
                     // Page by page: an owned object or a settled root is
                     // dropped as its page arrives.
                     Some(settle) if settles(&read) => {
-                        let keep = |v: Value| unsettled_root(v, &read, settle, owned);
+                        let keep = |v: Value| unsettled_root(v, &read, settle, owned, cut);
                         let result = reader.list_with(&read, &keep).await;
                         if result.is_err() {
                             settle.forget(&read);
                         }
                         result
+                    }
+                    // A one-shot why's metadata-only lists (pods): what
+                    // has a controller is cut as its page arrives.
+                    _ if cut && read.is_metadata_only() && !context_reads.contains(&read) => {
+                        let keep = |v: Value| cut_if_owned(v, &read);
+                        reader.list_with(&read, &keep).await
                     }
                     _ => reader.list(&read).await,
                 };
@@ -155,11 +262,22 @@ impl<R: Reader> Crawl<'_, R> {
                     continue;
                 }
             };
+            let (cut, items): (Vec<Value>, Vec<Value>) =
+                listing.items.into_iter().partition(Value::is_string);
+            let cut: Vec<String> = cut
+                .into_iter()
+                .filter_map(|v| match v {
+                    Value::String(text) => Some(text),
+                    _ => None,
+                })
+                .collect();
+            let listing = crate::source::read::Listing { items, ..listing };
             let (rv, objects) = self.take_list(&read, listing);
             if settles(&read) {
                 self.settles_when_watched(&read, owned);
             }
-            self.swept.record(&read, &objects, context.contains(&read));
+            self.swept
+                .record(&read, &objects, cut, context.contains(&read));
             if context.contains(&read) {
                 self.objects.extend(objects);
             } else if read.is_metadata_only() {
@@ -216,15 +334,43 @@ impl<R: Reader> Crawl<'_, R> {
 /// An item of a sweep's full list as its page arrives: kept when it is a
 /// root that `settle` did not answer for (see [`Crawl::settle_roots`]).
 /// `owned`: an object with any owner is kept too (`why` counts the list as
-/// read for its children search, see [`Swept`]), and is not settled.
-fn unsettled_root(item: Value, read: &Read, settle: &dyn Settle, owned: bool) -> Option<Value> {
+/// read for its children search, see [`Swept`]), and is not settled;
+/// `cut`: one with a controller, which is no root, as its identity only.
+fn unsettled_root(
+    item: Value,
+    read: &Read,
+    settle: &dyn Settle,
+    owned: bool,
+    cut: bool,
+) -> Option<Value> {
     let obj = to_object(
         item,
         &read.rt,
         read.is_metadata_only(),
         Keep::NoManagedFields,
     )?;
-    (super::fate(&obj, read, settle, owned) == super::Fate::Kept)
-        .then(|| std::sync::Arc::try_unwrap(obj.raw).ok())
-        .flatten()
+    match super::fate(&obj, read, settle, owned) {
+        super::Fate::Kept if cut && obj.controller().is_some() => identity_text(&obj),
+        super::Fate::Kept => Arc::try_unwrap(obj.raw).ok(),
+        _ => None,
+    }
+}
+
+/// An object with a controller, which is no root, as its identity in JSON
+/// text: a string among a list's items, read back one at a time by the
+/// sweep (see [`Owned::from_text`]), so that a page's owned objects do not
+/// add up as parsed JSON.
+fn identity_text(obj: &Object) -> Option<Value> {
+    serde_json::to_string(&identity(obj)?)
+        .ok()
+        .map(Value::String)
+}
+
+/// An item of a one-shot `why`'s metadata-only sweep list as its page
+/// arrives: a root as it is, an object with a controller cut.
+fn cut_if_owned(item: Value, read: &Read) -> Option<Value> {
+    if crate::source::read::has_controller(&item) {
+        return identity_text(&to_object(item, &read.rt, true, Keep::NoManagedFields)?);
+    }
+    Some(item)
 }

@@ -75,17 +75,7 @@ impl<R: Reader> Crawl<'_, R> {
             reads.into_iter().partition(|r| self.swept.covers(r));
         crate::log::why_requests(&fallback_said(roots, reads.len(), known.len()));
         // Not watched: only what the tree holds is kept current (below).
-        let mut meta: Vec<Object> = self
-            .swept
-            .owned
-            .iter()
-            .filter(|o| {
-                known
-                    .iter()
-                    .any(|r| r.rt.group == o.group() && r.rt.kind == o.kind() && r.holds(o))
-            })
-            .cloned()
-            .collect();
+        let mut listed: Vec<Object> = Vec::new();
         let mut data_reads: Vec<(Read, Option<Seed>)> = Vec::new();
         for (read, listing) in self.lists(reads).await {
             let objects = self.convert_all(listing.items, &read);
@@ -95,33 +85,54 @@ impl<R: Reader> Crawl<'_, R> {
                     .then(|| Seed::objects(listing.resource_version, objects.clone()));
                 data_reads.push((read, seed.flatten()));
             }
-            meta.extend(objects);
+            listed.extend(objects);
         }
-        // Owner index over the metadata, then the subtree of every root.
+        let swept: Vec<&Owned> = self
+            .swept
+            .owned
+            .iter()
+            .filter(|o| known.iter().any(|r| o.listed_by(r)))
+            .collect();
+        // Owner index over the swept objects (0..n) and the listed ones
+        // (n..), then the subtree of every root.
+        let n = swept.len();
+        let uid = |i: usize| match i.checked_sub(n) {
+            None => swept[i].uid(),
+            Some(j) => listed[j].uid.as_str(),
+        };
         let mut children: HashMap<&str, Vec<usize>> = HashMap::new();
-        for (i, obj) in meta.iter().enumerate() {
-            for owner in &obj.owners {
-                children.entry(owner.uid.as_str()).or_default().push(i);
+        for (i, obj) in swept.iter().enumerate() {
+            for owner in obj.owners() {
+                children.entry(owner).or_default().push(i);
             }
         }
-        let mut in_tree: Vec<usize> = Vec::new();
+        for (j, obj) in listed.iter().enumerate() {
+            for owner in &obj.owners {
+                children.entry(owner.uid.as_str()).or_default().push(n + j);
+            }
+        }
+        let mut keep: HashSet<usize> = HashSet::new();
         let mut seen: HashSet<&str> = roots.iter().map(|r| r.uid.as_str()).collect();
         let mut stack: Vec<&str> = roots.iter().map(|r| r.uid.as_str()).collect();
-        while let Some(uid) = stack.pop() {
-            for &child in children.get(uid).into_iter().flatten() {
-                if seen.insert(meta[child].uid.as_str()) {
-                    in_tree.push(child);
-                    stack.push(meta[child].uid.as_str());
+        while let Some(parent) = stack.pop() {
+            for &child in children.get(parent).into_iter().flatten() {
+                if seen.insert(uid(child)) {
+                    keep.insert(child);
+                    stack.push(uid(child));
                 }
             }
         }
-        let keep: HashSet<usize> = in_tree.into_iter().collect();
-        let nodes: Vec<Object> = meta
-            .into_iter()
-            .enumerate()
-            .filter(|(i, _)| keep.contains(i))
-            .map(|(_, o)| o)
+        let mut nodes: Vec<Object> = (0..n)
+            .filter(|i| keep.contains(i))
+            .filter_map(|i| swept[i].object())
             .collect();
+        nodes.extend(
+            listed
+                .into_iter()
+                .enumerate()
+                .filter(|(j, _)| keep.contains(&(n + j)))
+                .map(|(_, o)| o),
+        );
         // Secrets and ConfigMaps in the tree are only ever metadata: their
         // metadata lists are what --watch keeps current, where they hold
         // one of the nodes.
