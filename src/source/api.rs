@@ -311,19 +311,27 @@ impl Reader for Api {
     ) -> Result<Page, ApiError> {
         let path = read.page_path(limit, continue_token);
         let answer = self.fetch(&path, Some(read.accept()), None).await?;
-        let protobuf = answer
-            .content_type
-            .as_deref()
-            .is_some_and(|t| t.starts_with(super::protobuf::CONTENT_TYPE));
-        let list = if protobuf {
-            super::protobuf::metadata_list(&answer.body).map_err(|e| {
-                ApiError::Other(
-                    0,
-                    format!("the server's protobuf answer cannot be read: {e}"),
-                )
-            })?
-        } else {
-            super::trim::list(&answer.body, read.wants_managed_fields()).map_err(not_json)?
+        let decoded = is_protobuf(&answer).then(|| super::protobuf::metadata_list(&answer.body));
+        let list = match decoded {
+            None => {
+                super::trim::list(&answer.body, read.wants_managed_fields()).map_err(not_json)?
+            }
+            Some(Ok(list)) => list,
+            // What is not read here (text that is not UTF-8 in a field
+            // other than an annotation, another kind of list, a page far
+            // past its limit) is asked for again in JSON, once.
+            Some(Err(e)) => {
+                let again = self
+                    .fetch(&path, Some(super::read::METADATA_LIST), None)
+                    .await?;
+                if is_protobuf(&again) {
+                    return Err(ApiError::Other(
+                        0,
+                        format!("the server's protobuf answer cannot be read: {e}"),
+                    ));
+                }
+                super::trim::list(&again.body, read.wants_managed_fields()).map_err(not_json)?
+            }
         };
         Ok(Page {
             items: list.items,
@@ -341,6 +349,14 @@ impl Reader for Api {
             Err(e) => Err(e),
         }
     }
+}
+
+/// Whether an answer is in the API server's protobuf.
+fn is_protobuf(answer: &Answer) -> bool {
+    answer
+        .content_type
+        .as_deref()
+        .is_some_and(|t| t.starts_with(super::protobuf::CONTENT_TYPE))
 }
 
 /// A failed request: worth another try after a wait, at once, or not.

@@ -36,14 +36,22 @@ struct TypeMeta {
     kind: Option<String>,
 }
 
-/// `meta.k8s.io/v1` `PartialObjectMetadataList`.
+/// `meta.k8s.io/v1` `PartialObjectMetadataList`, its items still encoded:
+/// counted before any is decoded (see [`MAX_ITEMS`]).
 #[derive(Clone, PartialEq, Message)]
 struct MetadataList {
     #[prost(message, optional, tag = "1")]
     metadata: Option<ListMeta>,
-    #[prost(message, repeated, tag = "2")]
-    items: Vec<PartialObjectMetadata>,
+    #[prost(bytes = "vec", repeated, tag = "2")]
+    items: Vec<Vec<u8>>,
 }
+
+/// Items of one page at most: ten times the page asked for. An item of a
+/// few bytes in protobuf becomes a JSON object of a kilobyte or more, so
+/// a page of tiny items, which no API server sends for a limit of
+/// [`super::read::PAGE`], is refused before it is decoded, not grown a
+/// thousandfold under the answer's size cap.
+pub const MAX_ITEMS: usize = 10 * super::read::PAGE;
 
 #[derive(Clone, PartialEq, Message)]
 struct ListMeta {
@@ -82,8 +90,10 @@ struct ObjectMeta {
     deletion_grace_period_seconds: Option<i64>,
     #[prost(btree_map = "string, string", tag = "11")]
     labels: std::collections::BTreeMap<String, String>,
-    #[prost(btree_map = "string, string", tag = "12")]
-    annotations: std::collections::BTreeMap<String, String>,
+    /// Bytes: the API server does not require an annotation's value to be
+    /// UTF-8 (its JSON answer writes U+FFFD for each byte that is not).
+    #[prost(btree_map = "string, bytes", tag = "12")]
+    annotations: std::collections::BTreeMap<String, Vec<u8>>,
     #[prost(message, repeated, tag = "13")]
     owner_references: Vec<OwnerReference>,
     #[prost(string, repeated, tag = "14")]
@@ -123,6 +133,8 @@ pub enum Invalid {
     OtherKind(String),
     #[error("it is encoded as {0:?}, which is not read here")]
     Encoded(String),
+    #[error("one page holds {0} items, more than {MAX_ITEMS}")]
+    TooMany(usize),
 }
 
 impl From<prost::DecodeError> for Invalid {
@@ -144,15 +156,22 @@ pub fn metadata_list(body: &[u8]) -> Result<ListBody, Invalid> {
         return Err(Invalid::Encoded(encoding));
     }
     let list = MetadataList::decode(unknown.raw.unwrap_or_default().as_slice())?;
+    if list.items.len() > MAX_ITEMS {
+        return Err(Invalid::TooMany(list.items.len()));
+    }
     let meta = list.metadata.unwrap_or_default();
+    let items = list
+        .items
+        .iter()
+        .map(|item| {
+            let item = PartialObjectMetadata::decode(item.as_slice())?;
+            Ok(item_json(item.metadata.unwrap_or_default()))
+        })
+        .collect::<Result<Vec<Value>, Invalid>>()?;
     Ok(ListBody {
         resource_version: meta.resource_version.unwrap_or_default(),
         continue_token: meta.continue_token.filter(|t| !t.is_empty()),
-        items: list
-            .items
-            .into_iter()
-            .map(|item| item_json(item.metadata.unwrap_or_default()))
-            .collect(),
+        items,
     })
 }
 
@@ -187,7 +206,12 @@ fn item_json(meta: ObjectMeta) -> Value {
         m.insert("labels".into(), json!(meta.labels));
     }
     if !meta.annotations.is_empty() {
-        m.insert("annotations".into(), json!(meta.annotations));
+        let annotations: Map<String, Value> = meta
+            .annotations
+            .into_iter()
+            .map(|(k, v)| (k, Value::String(lossy(&v))))
+            .collect();
+        m.insert("annotations".into(), Value::Object(annotations));
     }
     if !meta.owner_references.is_empty() {
         let owners: Vec<Value> = meta.owner_references.into_iter().map(owner).collect();
@@ -222,12 +246,36 @@ fn owner(r: OwnerReference) -> Value {
     Value::Object(m)
 }
 
-/// `metav1.Time` as JSON: RFC 3339 in UTC, to the second.
+/// `metav1.Time` as JSON: RFC 3339 in UTC, to the second. The zero time
+/// is an empty message in protobuf and `null` in JSON.
 fn time(t: Time) -> Value {
-    let seconds = t.seconds.unwrap_or_default();
+    let Some(seconds) = t.seconds else {
+        return Value::Null;
+    };
     match jiff::Timestamp::from_second(seconds) {
         Ok(ts) => Value::String(ts.strftime("%Y-%m-%dT%H:%M:%SZ").to_string()),
         Err(_) => Value::Null,
+    }
+}
+
+/// Text as Go's JSON encoder writes it: each byte that is not part of
+/// valid UTF-8 becomes U+FFFD.
+fn lossy(mut bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len());
+    loop {
+        match std::str::from_utf8(bytes) {
+            Ok(text) => {
+                out.push_str(text);
+                return out;
+            }
+            Err(e) => {
+                let (valid, rest) = bytes.split_at(e.valid_up_to());
+                out.push_str(std::str::from_utf8(valid).unwrap_or_default());
+                let bad = e.error_len().unwrap_or(rest.len());
+                out.extend(std::iter::repeat_n('\u{FFFD}', bad));
+                bytes = &rest[bad..];
+            }
+        }
     }
 }
 
@@ -263,6 +311,65 @@ mod tests {
         assert_eq!(leftover["finalizers"][0], "example.com/keep");
         assert_eq!(leftover["ownerReferences"][0]["controller"], true);
         assert!(leftover["deletionTimestamp"].is_string());
+    }
+
+    /// A page of `items` (encoded), as the API server wraps it.
+    fn page(items: Vec<Vec<u8>>) -> Vec<u8> {
+        let list = MetadataList {
+            metadata: None,
+            items,
+        };
+        let unknown = Unknown {
+            type_meta: Some(TypeMeta {
+                api_version: Some("meta.k8s.io/v1".into()),
+                kind: Some("PartialObjectMetadataList".into()),
+            }),
+            raw: Some(list.encode_to_vec()),
+            content_encoding: None,
+        };
+        let mut body = MAGIC.to_vec();
+        body.extend(unknown.encode_to_vec());
+        body
+    }
+
+    #[test]
+    fn bytes_that_are_not_utf8_and_the_zero_time_read_as_the_json_answer_has_them() {
+        // An annotation's value need not be UTF-8 (a client writing
+        // protobuf can store any bytes); the JSON answer writes U+FFFD for
+        // each byte that is not, and null for the zero time.
+        let meta = ObjectMeta {
+            name: Some("web-0".into()),
+            uid: Some("u1".into()),
+            creation_timestamp: Some(Time { seconds: None }),
+            annotations: [("note".to_string(), b"ok \xff\xe2\x82".to_vec())].into(),
+            ..ObjectMeta::default()
+        };
+        let item = PartialObjectMetadata {
+            metadata: Some(meta),
+        };
+        let read = metadata_list(&page(vec![item.encode_to_vec()])).unwrap();
+        let metadata = &read.items[0]["metadata"];
+        assert_eq!(
+            metadata["annotations"]["note"],
+            "ok \u{FFFD}\u{FFFD}\u{FFFD}"
+        );
+        assert_eq!(metadata["creationTimestamp"], Value::Null);
+        assert_eq!(lossy("é ✓".as_bytes()), "é ✓");
+    }
+
+    #[test]
+    fn a_page_of_more_items_than_any_limit_is_refused_before_it_is_decoded() {
+        // Two bytes each: decoded, each would be a JSON object of a kilobyte.
+        let tiny = PartialObjectMetadata {
+            metadata: Some(ObjectMeta::default()),
+        }
+        .encode_to_vec();
+        assert_eq!(tiny.len(), 2);
+        let body = page(vec![tiny; MAX_ITEMS + 1]);
+        assert_eq!(
+            metadata_list(&body).unwrap_err(),
+            Invalid::TooMany(MAX_ITEMS + 1)
+        );
     }
 
     #[test]

@@ -362,10 +362,13 @@ pub trait Reader: Sync {
                     }
                     Err(e) => return Err(e),
                 };
+                // An item that is not a JSON object is no object: dropped
+                // here, so that what `keep` hands back as text (a sweep's
+                // cut identities) is only ever its own.
                 out.items.extend(
                     page.items
                         .into_iter()
-                        .filter(|v| read.keeps(v))
+                        .filter(|v| v.is_object() && read.keeps(v))
                         .filter_map(keep),
                 );
                 out.resource_version = page.resource_version;
@@ -392,6 +395,39 @@ pub fn has_controller(object: &Value) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A server whose one page holds what no API server sends: items
+    /// that are not objects.
+    struct Odd;
+
+    impl Reader for Odd {
+        async fn page(&self, _: &Read, _: usize, _: Option<&str>) -> Result<Page, ApiError> {
+            Ok(Page {
+                items: vec![
+                    serde_json::json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "a"}}),
+                    Value::String(
+                        r#"{"apiVersion":"v1","kind":"Pod","metadata":{"name":"b"}}"#.into(),
+                    ),
+                    Value::Null,
+                    serde_json::json!([1]),
+                ],
+                resource_version: "7".into(),
+                continue_token: None,
+            })
+        }
+        async fn get(&self, _: &Read) -> Result<Option<Value>, ApiError> {
+            Ok(None)
+        }
+    }
+
+    #[test]
+    fn a_list_keeps_only_items_that_are_objects() {
+        let cat = crate::source::tests::catalog();
+        let read = Read::list(cat.by_kind("", "Pod").unwrap(), Some("shop"));
+        let listing = futures::executor::block_on(Odd.list(&read)).unwrap();
+        assert_eq!(listing.items.len(), 1);
+        assert_eq!(listing.items[0]["metadata"]["name"], "a");
+    }
 
     #[test]
     fn selectors_are_escaped_for_the_query_string() {

@@ -885,11 +885,12 @@ fn a_list_cut_off_midway_is_a_gap_not_the_end() {
     assert!(tries.load(Ordering::SeqCst) >= 1);
 }
 
-/// A metadata-only list answered as protobuf that is not what it says
-/// (the server's prefix, then noise) is a named gap of that read, never a
-/// guess at its objects, and the answer never says all is converged.
-#[test]
-fn a_protobuf_answer_that_cannot_be_read_is_a_gap() {
+/// `status` of a server whose pod lists `pods` answers (with the Accept
+/// header it was sent), everything else being empty: a protobuf body for
+/// `Some`, an empty JSON list for `None`.
+fn status_with_pods(
+    pods: impl Fn(&str) -> Option<&'static [u8]> + Send + Sync + 'static,
+) -> crate::Run {
     use std::io::Write;
     let server = fake::serve(move |req, stream| {
         if let Some(body) = fake::discovery(&req.path) {
@@ -899,8 +900,9 @@ fn a_protobuf_answer_that_cannot_be_read_is_a_gap() {
             return false;
         }
         let path = req.path.split('?').next().unwrap_or("");
-        if path.ends_with("/pods") {
-            let body: &[u8] = b"k8s\0\x0a\xff\xff\xff\xff\x0f\x1b[2J";
+        if path.ends_with("/pods")
+            && let Some(body) = pods(req.header("accept").unwrap_or(""))
+        {
             let head = format!(
                 "HTTP/1.1 200 OK\r\nContent-Type: application/vnd.kubernetes.protobuf\r\nContent-Length: {}\r\n\r\n",
                 body.len()
@@ -914,11 +916,48 @@ fn a_protobuf_answer_that_cannot_be_read_is_a_gap() {
     });
     let dir = scratch();
     let kc = token_kubeconfig(dir.path(), &server.url());
-    let out = run(
+    run(
         dir.path(),
         &["status", "--kubeconfig", kc.to_str().unwrap()],
         Duration::from_secs(60),
+    )
+}
+
+/// A page the server answered in protobuf that cannot be read here is
+/// asked for once more, in JSON, and the answer is whole.
+#[test]
+fn a_protobuf_page_that_cannot_be_read_is_asked_again_in_json() {
+    let accepts: Arc<std::sync::Mutex<Vec<String>>> = Arc::default();
+    let seen = Arc::clone(&accepts);
+    let out = status_with_pods(move |accept| {
+        seen.lock().unwrap().push(accept.to_string());
+        // A PodList where a PartialObjectMetadataList was asked.
+        let pod_list: &[u8] = b"k8s\0\x0a\x0d\x0a\x02v1\x12\x07PodList\x12\x00";
+        accept
+            .starts_with("application/vnd.kubernetes.protobuf")
+            .then_some(pod_list)
+    });
+    out.assert(0, Duration::from_secs(15));
+    assert!(!out.stdout.contains("cannot be read"), "{}", out.stdout);
+    let accepts = accepts.lock().unwrap();
+    assert_eq!(accepts.len(), 2, "{accepts:?}");
+    assert!(
+        accepts[0].starts_with("application/vnd.kubernetes.protobuf"),
+        "{accepts:?}"
     );
+    assert!(
+        accepts[1].starts_with("application/json;as=PartialObjectMetadataList"),
+        "{accepts:?}"
+    );
+}
+
+/// A metadata-only list answered as protobuf that is not what it says
+/// (the server's prefix, then noise) is a named gap of that read, never a
+/// guess at its objects, and the answer never says all is converged: it
+/// answers the same to the JSON asked for again.
+#[test]
+fn a_protobuf_answer_that_cannot_be_read_is_a_gap() {
+    let out = status_with_pods(|_| Some(b"k8s\0\x0a\xff\xff\xff\xff\x0f\x1b[2J"));
     out.assert(1, Duration::from_secs(15));
     assert!(
         out.stdout.contains("pods") && out.stdout.contains("protobuf answer cannot be read"),

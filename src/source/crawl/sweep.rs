@@ -369,8 +369,76 @@ fn identity_text(obj: &Object) -> Option<Value> {
 /// An item of a one-shot `why`'s metadata-only sweep list as its page
 /// arrives: a root as it is, an object with a controller cut.
 fn cut_if_owned(item: Value, read: &Read) -> Option<Value> {
-    if crate::source::read::has_controller(&item) {
-        return identity_text(&to_object(item, &read.rt, true, Keep::NoManagedFields)?);
+    if !crate::source::read::has_controller(&item) {
+        return Some(item);
     }
-    Some(item)
+    // A controller as the model reads one (kind, name and uid given): a
+    // reference without them leaves a root, as the other sweeps have it.
+    let obj = to_object(item, &read.rt, true, Keep::NoManagedFields)?;
+    match obj.controller() {
+        Some(_) => identity_text(&obj),
+        None => Arc::try_unwrap(obj.raw).ok(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_metadata_item_is_cut_only_when_the_model_reads_its_controller() {
+        let cat = crate::source::tests::catalog();
+        let read = Read::list(cat.by_kind("", "Pod").unwrap(), None).metadata_only();
+        let item = |owner: Value| {
+            serde_json::json!({"kind": "PartialObjectMetadata", "apiVersion": "meta.k8s.io/v1",
+                "metadata": {"name": "web-0", "namespace": "shop", "uid": "p1",
+                    "labels": {"app": "web"}, "ownerReferences": [owner]}})
+        };
+        let owned = item(
+            serde_json::json!({"apiVersion": "apps/v1", "kind": "ReplicaSet",
+            "name": "web-7d9", "uid": "rs-1", "controller": true}),
+        );
+        let Some(Value::String(text)) = cut_if_owned(owned, &read) else {
+            panic!("cut to text");
+        };
+        let owned = Owned::from_text(text, &Arc::new((String::new(), "Pod".into()))).unwrap();
+        assert_eq!((owned.uid(), owned.owners()), ("p1", vec!["rs-1"]));
+        // `controller: true` without a uid names no controller the model
+        // reads: the pod is a root, kept as it came.
+        let odd =
+            item(serde_json::json!({"kind": "ReplicaSet", "name": "web-7d9", "controller": true}));
+        let kept = cut_if_owned(odd, &read).unwrap();
+        assert!(kept.is_object());
+        assert_eq!(kept["metadata"]["labels"]["app"], "web");
+    }
+
+    /// Settles every root it is shown.
+    struct Every;
+
+    impl Settle for Every {
+        fn settle(&self, _: &Read, _: &Object) -> bool {
+            true
+        }
+        fn forget(&self, _: &Read) {}
+        fn forget_except(&self, _: &Read, _: &dyn Fn(Option<&str>, &str) -> bool) {}
+        fn unsettle(&self, _: &Object) {}
+    }
+
+    #[test]
+    fn a_full_list_s_owned_item_is_cut_as_its_page_arrives_for_a_one_shot_why() {
+        let cat = crate::source::tests::catalog();
+        let read = Read::list(cat.by_kind("apps", "Deployment").unwrap(), None);
+        let owned = serde_json::json!({"apiVersion": "apps/v1", "kind": "Deployment",
+            "metadata": {"name": "w-worker", "namespace": "shop", "uid": "d1",
+                "ownerReferences": [{"apiVersion": "example.com/v1", "kind": "Widget",
+                    "name": "w", "uid": "w1", "controller": true}]},
+            "spec": {"replicas": 1}, "status": {"replicas": 1}});
+        // One-shot why: its identity as text; live (--watch): whole; status
+        // (no owned objects kept): dropped.
+        let cut = unsettled_root(owned.clone(), &read, &Every, true, true).unwrap();
+        assert!(cut.as_str().is_some_and(|t| !t.contains("spec")), "{cut}");
+        let whole = unsettled_root(owned.clone(), &read, &Every, true, false).unwrap();
+        assert_eq!(whole["spec"]["replicas"], 1);
+        assert_eq!(unsettled_root(owned, &read, &Every, false, false), None);
+    }
 }
