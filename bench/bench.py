@@ -29,6 +29,7 @@ import math
 import os
 import platform
 import random
+import re
 import shutil
 import signal
 import socket
@@ -45,6 +46,11 @@ CLUSTER = os.path.join(REPO, "tests", "cluster")
 GROUP = "bench.reconcile.test"
 TREE_LABEL = GROUP + "/tree"
 PLUGIN = "kubectl-reconcile"
+# `kubectl get` told every type the plugin's sweep lists (found by running the
+# plugin once with -v 6): the same question, asked as a person would, so that
+# the servers' CPU per answer compares like with like.
+SAME_TYPES = "kubectl get (same types)"
+PEERS = ("kubectl get", SAME_TYPES, "kubectl-tree", "kube-lineage")
 
 
 def log(msg):
@@ -106,8 +112,8 @@ def parse_args():
                    help="pod capacity of each extra kwok node (default 500)")
     p.add_argument("--questions", default=",".join(QUESTIONS),
                    help="comma-separated subset of: " + ", ".join(QUESTIONS))
-    p.add_argument("--peers", default="kubectl get,kubectl-tree,kube-lineage",
-                   help="comma-separated peers to measure beside the plugin (default: kubectl get,kubectl-tree,kube-lineage)")
+    p.add_argument("--peers", default=",".join(PEERS),
+                   help="comma-separated peers to measure beside the plugin (default: " + ",".join(PEERS) + ")")
     p.add_argument("--kubectl", default=os.environ.get("BENCH_KUBECTL"),
                    help="the kubectl to measure (default: kubectl on PATH; if that is gcloud's dispatcher, "
                         "the newest kubectl.1.N beside it, so that no dispatcher request or exec is counted)")
@@ -131,8 +137,8 @@ def parse_args():
     args.questions = [q.strip() for q in args.questions.split(",") if q.strip()]
     args.peers = [t.strip() for t in args.peers.split(",") if t.strip()]
     for t in args.peers:
-        if t not in ("kubectl get", "kubectl-tree", "kube-lineage"):
-            die(f"unknown peer {t!r}", "choose from: kubectl get, kubectl-tree, kube-lineage")
+        if t not in PEERS:
+            die(f"unknown peer {t!r}", "choose from: " + ", ".join(PEERS))
     for q in args.questions:
         if q not in QUESTIONS:
             die(f"unknown question {q!r}", "choose from " + ", ".join(QUESTIONS))
@@ -707,8 +713,8 @@ SAME_QUESTION = {
     "web": {"kubectl get", "kubectl-tree", "kube-lineage"},
     "big": {"kubectl get", "kubectl-tree", "kube-lineage"},
     "cr": {"kubectl-tree", "kube-lineage"},
-    "status": set(),
-    "status-all": set(),
+    "status": {SAME_TYPES},
+    "status-all": {SAME_TYPES},
     "why-all": set(),
     "watch": set(),
     "watch-all": set(),
@@ -724,6 +730,31 @@ TITLES = {
     "watch": "namespace `status --watch`, interrupted after its run time",
     "watch-all": "`status -A --watch`, interrupted after its run time",
 }
+
+
+LIST_PATH = re.compile(r"^(?:/api/(?P<cv>v1)|/apis/(?P<g>[^/]+)/(?P<v>[^/]+))(?:/namespaces/[^/]+)?/(?P<r>[^/?]+)$")
+
+
+def types_listed(argv, env):
+    """The types a run of the plugin lists, as `kubectl get` names them
+    (`deployments.v1.apps`, `pods`), read from its own -v 6 request lines."""
+    run = subprocess.run(argv + ["-v", "6"], env=env, capture_output=True, text=True, timeout=600)
+    types = []
+    for line in run.stderr.splitlines():
+        parts = line.split()
+        at = next((i for i, w in enumerate(parts) if w == "GET"), None)
+        if at is None or at + 1 >= len(parts):
+            continue
+        uri = urllib.parse.urlsplit(parts[at + 1])
+        m = LIST_PATH.match(uri.path)
+        if not m or "continue=" in uri.query or "watch=" in uri.query:
+            continue
+        name = m["r"] if m["cv"] else f"{m['r']}.{m['v']}.{m['g']}"
+        if name not in types and m["r"] != "namespaces":
+            types.append(name)
+    if not types:
+        die(f"found no list in the -v 6 log of {' '.join(argv)}", run.stderr[-400:])
+    return types
 
 
 def user_agent_prefix(tool, argv):
@@ -853,6 +884,13 @@ def measure(args, info, counts, peers):
 
     questions = {q: tools_for(q, ns, args.crds, args.binary, args.kubectl, peers, args.peers, args.watch_seconds)
                  for q in args.questions}
+    if SAME_TYPES in args.peers:
+        for q in ("status", "status-all"):
+            if q in questions:
+                types = types_listed(questions[q][PLUGIN], env(direct_kc))
+                where = ["-A"] if q == "status-all" else ["-n", ns]
+                questions[q][SAME_TYPES] = [args.kubectl, "get", ",".join(types)] + where
+                log(f"{SAME_TYPES} for {q}: {len(types)} types")
     audit_offset = os.path.getsize(info["AUDIT_LOG"])
     records = []
 
@@ -989,6 +1027,11 @@ def targets(summary):
     if "kubectl get" in summary.get("status", {}):
         ratio = summary["status"]["kubectl get"]["ratio"]
         out.append((ratio >= 1, f"namespace `status` no slower than `kubectl get all` (peer ÷ plugin {ratio:.2f})"))
+    for q in ("status", "status-all"):
+        if SAME_TYPES in summary.get(q, {}):
+            ours, theirs = summary[q][PLUGIN]["server_cpu"], summary[q][SAME_TYPES]["server_cpu"]
+            out.append((ours <= theirs, f"{TITLES[q].split(' (')[0]}: server CPU no more than `kubectl get` "
+                                        f"of the same types ({ours:.2f} vs {theirs:.2f} s)"))
     for q, tools in summary.items():
         ours = max(tools[PLUGIN]["requests"])
         same = {n: m for n, m in peers_of(q).items() if n in SAME_QUESTION[q]}
@@ -1161,6 +1204,9 @@ def report_again(args):
     questions = {q: tools_for(q, args.namespace, args.crds, args.binary, args.kubectl, {}, args.peers,
                               args.watch_seconds)
                  for q in args.questions}
+    for r in saved["records"]:
+        if r["tool"] == SAME_TYPES and r["question"] in questions:
+            questions[r["question"]][SAME_TYPES] = [args.kubectl, "get"]
     print(report(args, saved["counts"], questions, saved["records"], {}, saved.get("load_before", "not recorded")))
 
 
