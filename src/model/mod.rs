@@ -16,7 +16,8 @@ pub use container::Container;
 pub use event::EventSource;
 pub use event::{Event, dedupe_events};
 pub use object::{
-    Condition, Object, ObjectRef, OwnerRef, group_of, is_data_kind, parse_conditions,
+    Condition, Object, ObjectRef, OwnerRef, group_of, is_data_kind, names_controller,
+    parse_conditions,
 };
 pub use pointer::pointer;
 pub use refs::waits_on;

@@ -269,6 +269,20 @@ pub fn generation_number(v: &Value) -> Option<i64> {
     }
 }
 
+/// Whether an object (as JSON) names a controller among its owners as
+/// [`Object::controller`] reads one: `controller: true` with a kind, name
+/// and uid. A reference without them leaves the object a root.
+pub fn names_controller(object: &Value) -> bool {
+    object
+        .pointer("/metadata/ownerReferences")
+        .and_then(Value::as_array)
+        .is_some_and(|refs| {
+            refs.iter()
+                .filter_map(parse_owner)
+                .any(|owner| owner.controller)
+        })
+}
+
 fn parse_owner(v: &Value) -> Option<OwnerRef> {
     let text = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
     Some(OwnerRef {
@@ -374,6 +388,30 @@ mod tests {
             rollout(json!("99999999999999999999")).observed_generation(),
             None
         );
+    }
+
+    #[test]
+    fn a_controller_is_named_only_as_the_model_reads_one() {
+        let pod = |owner: Value| {
+            json!({"apiVersion": "v1", "kind": "Pod",
+                "metadata": {"name": "web-6d4b9c7f8-x2k9p", "namespace": "shop", "ownerReferences": [owner]}})
+        };
+        let rs = json!({"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": "web-6d4b9c7f8",
+            "uid": "rs-1", "controller": true, "blockOwnerDeletion": true});
+        assert!(names_controller(&pod(rs.clone())));
+        let mut not_controller = rs.clone();
+        not_controller["controller"] = json!(false);
+        assert!(!names_controller(&pod(not_controller)));
+        // A reference the model cannot read leaves a root: the sweeps that
+        // keep only roots must not drop what the model would judge.
+        for missing in ["kind", "name", "uid"] {
+            let mut broken = rs.clone();
+            broken.as_object_mut().unwrap().remove(missing);
+            let raw = pod(broken);
+            assert!(!names_controller(&raw), "without {missing}");
+            assert!(Object::from_value(raw).unwrap().controller().is_none());
+        }
+        assert!(!names_controller(&json!({"metadata": {"name": "bare"}})));
     }
 
     #[test]

@@ -203,7 +203,7 @@ impl Read {
     /// Whether an object of the answer is kept: always, or for a
     /// [`Read::roots_only`] read when no controller owns it.
     pub fn keeps(&self, object: &Value) -> bool {
-        !self.roots_only || !has_controller(object)
+        !self.roots_only || !crate::model::names_controller(object)
     }
 
     /// Whether the answer carries metadata only. Secrets and ConfigMaps
@@ -379,17 +379,6 @@ pub trait Reader: Sync {
             }
         }
     }
-}
-
-/// Whether an object (as JSON) names a controller among its owners.
-pub fn has_controller(object: &Value) -> bool {
-    object
-        .pointer("/metadata/ownerReferences")
-        .and_then(Value::as_array)
-        .is_some_and(|refs| {
-            refs.iter()
-                .any(|r| r.get("controller").and_then(Value::as_bool) == Some(true))
-        })
 }
 
 #[cfg(test)]

@@ -369,16 +369,10 @@ fn identity_text(obj: &Object) -> Option<Value> {
 /// An item of a one-shot `why`'s metadata-only sweep list as its page
 /// arrives: a root as it is, an object with a controller cut.
 fn cut_if_owned(item: Value, read: &Read) -> Option<Value> {
-    if !crate::source::read::has_controller(&item) {
+    if !crate::model::names_controller(&item) {
         return Some(item);
     }
-    // A controller as the model reads one (kind, name and uid given): a
-    // reference without them leaves a root, as the other sweeps have it.
-    let obj = to_object(item, &read.rt, true, Keep::NoManagedFields)?;
-    match obj.controller() {
-        Some(_) => identity_text(&obj),
-        None => Arc::try_unwrap(obj.raw).ok(),
-    }
+    identity_text(&to_object(item, &read.rt, true, Keep::NoManagedFields)?)
 }
 
 #[cfg(test)]
