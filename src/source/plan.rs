@@ -349,6 +349,33 @@ pub fn wants_events(obj: &Object) -> bool {
     }
 }
 
+/// Whether an object without a namespace, reached as related, is plainly
+/// well: a Node the kubelet reports Ready, with no pressure and not
+/// cordoned; a PersistentVolume Bound or Available. Its events are left
+/// unread: each is a search of every event in the cluster (by uid, across
+/// namespaces), and a healthy node's say nothing of why a pod cannot be
+/// placed on it (the scheduler's own message does). Anything else keeps
+/// its events, custom kinds included (a ClusterIssuer that is not ready).
+pub fn plainly_well_elsewhere(obj: &Object) -> bool {
+    if obj.namespace().is_some() {
+        return false;
+    }
+    match (obj.group(), obj.kind()) {
+        ("", "Node") => {
+            obj.condition("Ready").is_some_and(|c| c.is_true())
+                && obj.at("/spec/unschedulable").and_then(|v| v.as_bool()) != Some(true)
+                && !obj
+                    .conditions()
+                    .iter()
+                    .any(|c| c.type_ != "Ready" && c.is_true())
+        }
+        ("", "PersistentVolume") => {
+            matches!(obj.str("/status/phase"), Some("Bound" | "Available"))
+        }
+        _ => false,
+    }
+}
+
 /// How a namespace's events are read, before its first page is in hand.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EventsFirst {

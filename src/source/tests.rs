@@ -240,6 +240,55 @@ fn why_reads_the_namespace_events_beside_the_first_reads() {
     assert_eq!(fetched.snapshot.events.len(), 1);
 }
 
+/// A kwok node as the test cluster's, Ready or not.
+fn node(name: &str, ready: bool) -> Value {
+    let status = if ready { "True" } else { "Unknown" };
+    json!({"apiVersion": "v1", "kind": "Node",
+        "metadata": {"name": name, "uid": format!("{name}-uid"), "labels": {"kubernetes.io/hostname": name}},
+        "spec": {},
+        "status": {"conditions": [
+            {"type": "MemoryPressure", "status": "False", "reason": "KubeletHasSufficientMemory"},
+            {"type": "Ready", "status": status, "reason": if ready { "KubeletReady" } else { "NodeStatusUnknown" }}]}})
+}
+
+#[test]
+fn why_reads_no_events_of_the_healthy_nodes_an_unschedulable_pod_is_kept_off() {
+    let cat = catalog();
+    let mut stuck = pod("stuck", 0, false);
+    stuck["spec"] = json!({"containers": [{"name": "c", "image": "nginx"}], "nodeSelector": {"disktype": "ssd"}});
+    stuck["status"] = json!({"phase": "Pending", "conditions": [{"type": "PodScheduled", "status": "False",
+        "reason": "Unschedulable", "lastTransitionTime": "2026-01-10T10:00:00Z",
+        "message": "0/3 nodes are available: 3 node(s) didn't match Pod's node affinity/selector."}]});
+    let mut objects = web();
+    objects.push(stuck);
+    objects.extend([
+        node("kwok-node-0", true),
+        node("kwok-node-1", true),
+        node("kwok-node-2", false),
+    ]);
+    let memory = Memory::new(objects);
+    let fetched = answer(&memory, &cat, name("pod", "stuck-7d9-0"), Mode::Why);
+    assert_eq!(
+        fetched
+            .snapshot
+            .objects()
+            .iter()
+            .filter(|o| o.kind() == "Node")
+            .count(),
+        3,
+        "the nodes are read, to name what keeps the pod off them"
+    );
+    // Each node's events are a search of every event in the cluster: only
+    // the node that is not Ready has its own read.
+    assert_eq!(
+        memory.paths_containing("/events"),
+        [
+            "/api/v1/namespaces/shop/events?limit=500",
+            "/api/v1/events?fieldSelector=involvedObject.uid%3Dkwok-node-2-uid&limit=500",
+        ]
+    );
+}
+
 #[test]
 fn managed_fields_are_kept_only_for_why_and_only_on_its_targets() {
     let cat = catalog();

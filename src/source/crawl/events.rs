@@ -59,6 +59,7 @@ impl<R: Reader> Crawl<'_, R> {
         let mut cluster: Vec<(String, Read)> = Vec::new();
         for obj in &self.objects {
             if self.events_read.uids.contains(&obj.uid)
+                || self.quiet.contains(&obj.uid)
                 || (self.events_of == EventsOf::Unhealthy && !plan::wants_events(obj))
             {
                 continue;

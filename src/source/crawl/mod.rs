@@ -203,6 +203,9 @@ pub struct Crawl<'a, R: Reader> {
     tried: usize,
     failed: usize,
     events_read: EventsRead,
+    /// Related objects whose events are not read (see
+    /// [`plan::plainly_well_elsewhere`]), by uid.
+    quiet: HashSet<String>,
     /// Whose events are read: every object's (`why`'s timeline), or only
     /// those of objects that are not visibly healthy (`tree`, `status`).
     events_of: EventsOf,
@@ -239,6 +242,7 @@ impl<'a, R: Reader> Crawl<'a, R> {
             tried: 0,
             failed: 0,
             events_read: EventsRead::default(),
+            quiet: HashSet::new(),
             events_of: EventsOf::Every,
             leaned_on_types: false,
             swept: Swept::default(),

@@ -140,6 +140,11 @@ impl<R: Reader> Crawl<'_, R> {
                 })
                 .cloned()
                 .collect();
+            self.quiet.extend(
+                new.iter()
+                    .filter(|o| plan::plainly_well_elsewhere(o))
+                    .map(|o| o.uid.clone()),
+            );
             self.objects.extend(new);
             if !workloads.is_empty() {
                 self.trees(&workloads).await;
