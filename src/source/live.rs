@@ -652,7 +652,7 @@ impl<R: Reader> Ask<'_, R> {
                             objects.push(obj);
                         }
                         Ok(None) => {
-                            crawl.add(self.names_near(&rt, namespace.as_deref()).await);
+                            crawl.add_near(self.names_near(&rt, namespace.as_deref()).await);
                             resolved.push(Target::Missing(ObjectRef {
                                 api_version: rt.api_version(),
                                 kind: rt.kind.clone(),

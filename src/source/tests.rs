@@ -952,6 +952,27 @@ fn a_name_not_found_reads_one_page_of_its_type_for_a_close_name() {
 }
 
 #[test]
+fn a_name_not_found_in_a_busy_namespace_reads_its_newest_events_only() {
+    let cat = catalog();
+    let mut objects = web();
+    objects.extend((0..30).map(|i| deployment(&format!("web-{i:02}"), 1)));
+    objects.extend((0..600).map(|i| event("web-7d9-0", "web-pod-0", i + 1)));
+    let memory = Memory::new(objects);
+    let fetched = answer(&memory, &cat, name("deploy", "wbe"), Mode::Why);
+    // The 31 Deployments of the page read for "did you mean" are not the
+    // tree of the missing one: their events are not paged through.
+    assert_eq!(
+        memory.paths_containing("/events"),
+        ["/api/v1/namespaces/shop/events?limit=500"]
+    );
+    let Target::Missing(id) = &fetched.targets[0] else {
+        panic!("{:?}", fetched.targets)
+    };
+    assert_eq!(fetched.snapshot.close_name(id), Some("web"));
+    assert_eq!(fetched.snapshot.events.len(), 500);
+}
+
+#[test]
 fn a_tree_under_a_kind_that_owns_nothing_lists_no_type_it_does_not_need() {
     let cat = catalog();
     let ingress = json!({"apiVersion": "networking.k8s.io/v1", "kind": "Ingress",

@@ -203,8 +203,9 @@ pub struct Crawl<'a, R: Reader> {
     tried: usize,
     failed: usize,
     events_read: EventsRead,
-    /// Related objects whose events are not read (see
-    /// [`plan::plainly_well_elsewhere`]), by uid.
+    /// Objects whose events are not read, by uid: related ones that are
+    /// plainly well (see [`plan::plainly_well_elsewhere`]), and the names
+    /// near a missing target's ([`Crawl::add_near`]).
     quiet: HashSet<String>,
     /// Whose events are read: every object's (`why`'s timeline), or only
     /// those of objects that are not visibly healthy (`tree`, `status`).
@@ -292,6 +293,16 @@ impl<'a, R: Reader> Crawl<'a, R> {
     /// Adds objects found elsewhere (the targets) to the answer.
     pub fn add(&mut self, objects: impl IntoIterator<Item = Object>) {
         self.objects.extend(objects);
+    }
+
+    /// Adds objects whose names a missing target's may be a misspelling
+    /// of: they are in the answer for "did you mean", and their events say
+    /// nothing of it (the missing target's namespace keeps its newest page).
+    pub fn add_near(&mut self, objects: impl IntoIterator<Item = Object>) {
+        for obj in objects {
+            self.quiet.insert(obj.uid.clone());
+            self.objects.push(obj);
+        }
     }
 
     /// One object by name (`read` is a get). A missing object is watched
