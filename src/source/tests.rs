@@ -290,6 +290,39 @@ fn why_reads_no_events_of_the_healthy_nodes_an_unschedulable_pod_is_kept_off() {
 }
 
 #[test]
+fn why_reads_no_events_of_the_leases_it_reads_to_find_a_controller() {
+    let cat = catalog();
+    let widget = json!({"apiVersion": "example.com/v1", "kind": "Widget",
+        "metadata": {"name": "w", "namespace": "shop", "uid": "w1", "generation": 2,
+                     "creationTimestamp": "2026-01-10T10:00:00Z"},
+        "spec": {"size": 3},
+        "status": {"observedGeneration": 1, "conditions": [{"type": "Ready", "status": "True",
+            "reason": "Reconciled", "lastTransitionTime": "2026-01-10T10:00:00Z"}]}});
+    let mut objects = web();
+    objects.push(widget);
+    for ns in ["ops-a", "ops-b", "ops-c"] {
+        objects.push(json!({"apiVersion": "coordination.k8s.io/v1", "kind": "Lease",
+            "metadata": {"name": format!("{ns}-leader"), "namespace": ns, "uid": format!("{ns}-lease")},
+            "spec": {"holderIdentity": format!("{ns}-manager-5d8f9_1c2b"), "leaseDurationSeconds": 15,
+                     "renewTime": "2026-01-10T10:00:00.000000Z"}}));
+        let mut e = event("x", "y", 0);
+        e["metadata"]["namespace"] = json!(ns);
+        e["involvedObject"]["namespace"] = json!(ns);
+        objects.push(e);
+    }
+    let memory = Memory::new(objects);
+    answer(&memory, &cat, name("widget", "w"), Mode::Why);
+    // Its status lags its spec: every Lease but the nodes' is read, to
+    // find the controller; those that match nothing are not kept, and the
+    // namespaces they are in have no events read.
+    assert!(memory.paths_containing("/leases?fieldSelector").len() == 1);
+    assert_eq!(
+        memory.paths_containing("/events"),
+        ["/api/v1/namespaces/shop/events?limit=500"]
+    );
+}
+
+#[test]
 fn managed_fields_are_kept_only_for_why_and_only_on_its_targets() {
     let cat = catalog();
     let mut objects = web();
