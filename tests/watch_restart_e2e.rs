@@ -8,7 +8,7 @@ mod support;
 use std::process::Command;
 use std::time::Duration;
 
-use support::{Background, Namespace, wait_until};
+use support::{Background, Logged, Namespace, wait_until};
 
 #[test]
 fn a_watch_carries_on_after_the_api_server_restarts() {
@@ -21,6 +21,24 @@ fn a_watch_carries_on_after_the_api_server_restarts() {
     watcher.line("the first state", Duration::from_secs(30), |l| {
         l.contains("Deployment/web Converged Available 1/1")
     });
+    // A sweep too, whose converged roots are kept as rows: a restarted API
+    // server's watch cache starts at its own version, so each watch's older
+    // one has expired (410 Gone), and the sweep lists its types again.
+    let sweep = Logged::start(
+        &format!("{}-sweep", ns.name),
+        &["-n", &ns.name, "status", "--watch", "-v", "6"],
+    );
+    wait_until("the sweep's first state", Duration::from_secs(30), || {
+        sweep
+            .out()
+            .contains("Deployment/web Converged Available 1/1")
+    });
+    let deployment_lists = |err: &str| {
+        err.lines()
+            .filter(|l| l.starts_with("GET ") && l.contains("/deployments?limit="))
+            .count()
+    };
+    assert_eq!(deployment_lists(&sweep.err()), 1, "{}", sweep.err());
 
     // Down for 3 s at least: the watch says an outage once it has lasted
     // a tick (1 s), and a graceful stop can leave almost no gap.
@@ -39,6 +57,28 @@ fn a_watch_carries_on_after_the_api_server_restarts() {
         "the scale-up after the restart",
         Duration::from_secs(90),
         |l| l.contains("Deployment/web Converged Available 2/2"),
+    );
+    // The sweep listed the Deployments again after the 410 and follows the
+    // row it settled anew: one Deployment, at its new scale.
+    wait_until("the sweep's scale-up", Duration::from_secs(90), || {
+        sweep
+            .out()
+            .contains("Deployment/web Converged Available 2/2")
+    });
+    assert!(
+        deployment_lists(&sweep.err()) >= 2,
+        "no list after the watch's version expired:\n{}",
+        sweep.err()
+    );
+    let rows: Vec<String> = sweep
+        .out()
+        .lines()
+        .filter(|l| l.contains("Deployment/"))
+        .map(|l| l.split_whitespace().nth(1).unwrap_or_default().to_string())
+        .collect();
+    assert!(
+        rows.iter().all(|r| r.ends_with("/Deployment/web")),
+        "{rows:?}"
     );
     // The outage was said while it lasted, and its end too.
     let lost = watcher
