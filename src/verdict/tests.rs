@@ -223,7 +223,7 @@ const CASES: &[Case] = &[
     case("cr-conditioned-status-synced-false.yaml", Failed, "ReconcileError", "Synced=False: cannot create instance: quota exceeded for region"),
     case("karpenter-nodeclaim-launch-failed.yaml", Failed, "LaunchFailed", "Launched=False: creating instance, insufficient capacity"),
     case("spark-application-failed.yaml", Failed, "ApplicationFailed", "FAILED: driver container failed with ExitCode: 1, Reason: Error"),
-    case("ceph-cluster-health-err.yaml", Failed, "Failed", "status.ceph.health is HEALTH_ERR"),
+    case("ceph-cluster-health-err.yaml", Failed, "HealthError", "Ceph health is HEALTH_ERR"),
     case("policy-noncompliant.yaml", Failed, "NonCompliant", "status.compliant is NonCompliant"),
     case("volumesnapshot-error.yaml", Failed, "Error", "status.error: Failed to check and update snapshot content"),
     case("volumesnapshot-not-ready.yaml", Progressing, "NotReadyToUse", "status.readyToUse is false"),
