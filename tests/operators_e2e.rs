@@ -893,6 +893,48 @@ fn prometheus_healthy_converges_while_available() {
     assert_eq!(item["verdict"], "Converged", "{item:#}");
 }
 
+/// One pod of two failing: the operator's Available condition says
+/// `Degraded` (neither True nor False), which is work under way with a
+/// bound (Failed after 10 minutes: the rule's table test), never converged.
+#[test]
+fn prometheus_with_one_of_two_pods_failing_is_degraded_not_converged() {
+    let _op = PROMETHEUS_OPERATOR.running();
+    let ns = Namespace::new("op-prom-degraded");
+    ns.apply(&monitoring("Prometheus", "main", "  replicas: 2\n"));
+    let prometheus = "prometheus.monitoring.coreos.com/main";
+    wait_until("both replicas available", Duration::from_secs(90), || {
+        ns.jsonpath(prometheus, "{.status.availableReplicas}") == "2"
+    });
+    ns.kubectl(&[
+        "label",
+        "pod",
+        "prometheus-main-1",
+        "reconcile.test/failure=crash-loop",
+    ])
+    .ok();
+    // The ground truth: the operator says Degraded.
+    wait_until("Available=Degraded", Duration::from_secs(90), || {
+        ns.jsonpath(
+            prometheus,
+            "{.status.conditions[?(@.type==\"Available\")].status}",
+        ) == "Degraded"
+    });
+    let (code, item) = item_of(&ns, "status", "prometheus/main");
+    assert_eq!(code, 1, "{item:#}");
+    assert_eq!(
+        (item["verdict"].as_str(), item["reason"].as_str()),
+        (Some("Progressing"), Some("SomePodsNotReady")),
+        "{item:#}"
+    );
+    assert!(
+        item["message"]
+            .as_str()
+            .is_some_and(|m| m.starts_with("Available=Degraded: ")
+                && m.ends_with("(1 of 2 replicas available)")),
+        "{item:#}"
+    );
+}
+
 #[test]
 fn prometheus_crash_loop_fails_fast() {
     let _op = PROMETHEUS_OPERATOR.running();
