@@ -24,18 +24,19 @@ use crate::verdict::reason::{Lifecycle, Network, Pod, Reason, Workload};
 /// default `progressDeadlineSeconds`.
 pub const NO_PROGRESS_GRACE: SignedDuration = SignedDuration::from_mins(10);
 
-/// `spec.suspend: true` (Flux, CronJob-like kinds) or `spec.paused: true`
-/// (Argo Rollouts, Cluster API): Suspended, unless the status says the
-/// controller has not acted on it (a `Suspended` or `Paused` condition that
-/// is not True).
+/// `spec.suspend: true` (Flux, CronJob-like kinds), `spec.paused: true`
+/// (Argo Rollouts, Cluster API) or `spec.stopped: true` (cass-operator's
+/// CassandraDatacenter): Suspended, unless the status says the controller
+/// has not acted on it (a `Suspended`, `Paused` or `Stopped` condition
+/// that is not True).
 pub fn suspended(obj: &Object) -> Option<Judgement> {
-    let field = ["suspend", "paused"]
+    let field = ["suspend", "paused", "stopped"]
         .into_iter()
         .find(|f| obj.bool(&format!("/spec/{f}")) == Some(true))
         .map(|f| format!("spec.{f}"))
         .or_else(|| shapes::pause_flag(obj))?;
     let conds = obj.conditions();
-    if let Some(c) = ["Suspended", "Paused"]
+    if let Some(c) = ["Suspended", "Paused", "Stopped"]
         .into_iter()
         .find_map(|t| find(&conds, t))
         .filter(|c| !c.is_true())

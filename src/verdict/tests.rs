@@ -960,6 +960,13 @@ fn long_tail_signals_are_read_by_their_words_and_shapes() {
         ("a type of good news listed without a status", json!({"conditions": [{"type": "Ready", "message": "m"}]}), Progressing, "NotReady"),
         ("…UpToDate True", json!({"conditions": [cond("ErrorOccurred", "False", "UpToDate", old), cond("ResourcesUpToDate", "True", "UpToDate", old)]}), Converged, "ResourcesUpToDate"),
         ("…UpToDate False for long", json!({"conditions": [cond("ResourcesUpToDate", "False", "ApplicationGenerationFailed", old)]}), Failed, "ApplicationGenerationFailed"),
+        ("Failing beside Available (OpenShift's ClusterVersion)", json!({"conditions": [cond("Available", "True", "", old), cond("Failing", "True", "ClusterOperatorDegraded", old)]}), Failed, "ClusterOperatorDegraded"),
+        ("No… False for long (RabbitMQ's NoWarnings)", json!({"conditions": [cond("AllReplicasReady", "True", "", old), cond("NoWarnings", "False", "MemoryAlarm", old)]}), Failed, "MemoryAlarm"),
+        ("No… True", json!({"conditions": [cond("AllReplicasReady", "True", "", old), cond("NoWarnings", "True", "NoWarnings", old)]}), Converged, "AllReplicasReady"),
+        ("a scaling under way beside Ready", json!({"conditions": [cond("Ready", "True", "", old), cond("ScalingUp", "True", "", recent)]}), Progressing, "ScalingUp"),
+        ("a rolling update beside Ready", json!({"conditions": [cond("Ready", "True", "", old), cond("RollingUpdate", "True", "", recent)]}), Progressing, "RollingUpdate"),
+        ("…InProgress beside Ready", json!({"conditions": [cond("Ready", "True", "", old), cond("UpgradeInProgress", "True", "BothActivePendingClustersExist", recent)]}), Progressing, "BothActivePendingClustersExist"),
+        ("…Provisioned False beside a ready part, recently", json!({"conditions": [cond("HeadPodReady", "True", "HeadPodRunningAndReady", old), cond("RayClusterProvisioned", "False", "RayClusterPodsProvisioning", recent)]}), Progressing, "RayClusterPodsProvisioning"),
         // 2. Status maps keyed by reporter.
         ("every reporter accepts", json!({"statuses": {"gloo-system": {"state": "Accepted"}, "edge": {"state": "Accepted"}}}), Converged, "Accepted"),
         ("one reporter rejects", json!({"statuses": {"gloo-system": {"state": "Accepted"}, "edge": {"state": "Rejected", "reason": "bad route"}}}), Failed, "Rejected"),
@@ -1339,4 +1346,26 @@ fn assert_says(cases: Vec<(&str, serde_json::Value, Verdict, &str)>) {
         }
     }
     assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
+}
+
+#[test]
+fn a_datacenter_stopped_on_purpose_is_suspended() {
+    // cass-operator's CassandraDatacenter with spec.stopped: its pods are
+    // scaled to zero on purpose, Ready=False, Stopped=True.
+    let obj = crate::model::Object::from_value(serde_json::json!({
+        "apiVersion": "cassandra.datastax.com/v1beta1", "kind": "CassandraDatacenter",
+        "metadata": {"name": "dc1", "namespace": "db", "uid": "dc1", "generation": 4,
+            "creationTimestamp": "2026-11-29T20:00:00Z"},
+        "spec": {"clusterName": "main", "serverType": "cassandra", "serverVersion": "4.1.5",
+            "size": 3, "stopped": true},
+        "status": {"observedGeneration": 4, "cassandraOperatorProgress": "Ready",
+            "conditions": [
+                {"type": "Ready", "status": "False", "lastTransitionTime": "2026-11-29T21:00:00Z"},
+                {"type": "Stopped", "status": "True", "lastTransitionTime": "2026-11-29T21:00:00Z"}]}
+    }))
+    .unwrap();
+    let snap = crate::model::Snapshot::new(vec![obj.clone()], vec![], vec![], NOW.parse().unwrap());
+    let j = judge(&obj, &Judged::builtin(&snap));
+    assert_eq!(j.verdict, Suspended, "{} {}", j.reason, j.message);
+    assert!(j.message.contains("spec.stopped"), "{}", j.message);
 }

@@ -190,6 +190,7 @@ const PROBLEM_TYPES: &[&str] = &[
     "Stalled",
     "Failed",
     "Failure",
+    "Failing",
     "Error",
     "ErrorOccurred",
     "Unhealthy",
@@ -215,6 +216,7 @@ const PROBLEM_TYPES: &[&str] = &[
 const PROBLEM_LAST_WORDS: &[&str] = &[
     "failed",
     "failure",
+    "failing",
     "error",
     "errors",
     "invalid",
@@ -222,14 +224,23 @@ const PROBLEM_LAST_WORDS: &[&str] = &[
 ];
 
 /// Condition types whose `True` means work under way: `Reconciling`,
-/// cert-manager's `Issuing`, Strimzi's `NotReady`, `InProgress`, and every
-/// type starting with `Pending` or `Waiting` (see [`polarity`]).
+/// cert-manager's `Issuing`, Strimzi's `NotReady`, `InProgress`, a rolling
+/// update or a scaling under way (Keycloak's `RollingUpdate`,
+/// cass-operator's `ScalingUp`, `Upgrading`, `Updating`), and every type
+/// starting with `Pending` or `Waiting` or ending in `InProgress`
+/// (KubeRay's `UpgradeInProgress`) (see [`polarity`]).
 const WORK_TYPES: &[&str] = &[
     "Reconciling",
     "Issuing",
     "NotReady",
     "InProgress",
     "Terminating",
+    "RollingUpdate",
+    "ScalingUp",
+    "ScalingDown",
+    "Upgrading",
+    "Updating",
+    "Resizing",
 ];
 
 /// The last words of condition types whose `True` says the object is well,
@@ -252,6 +263,13 @@ const GOOD_LAST_WORDS: &[&str] = &[
     "bound",
     "initialized",
     "resolved",
+    "provisioned",
+    "deployed",
+    "applied",
+    "satisfied",
+    "connected",
+    "registered",
+    "installed",
 ];
 
 /// Whether a condition type says, by its whole word or its last, that the
@@ -262,8 +280,20 @@ pub fn is_health_condition(type_: &str) -> bool {
         && (words
             .last()
             .is_some_and(|w| GOOD_LAST_WORDS.contains(&w.as_str()))
-            || words.ends_with(&["up".into(), "to".into(), "date".into()]))
+            || words.ends_with(&["up".into(), "to".into(), "date".into()])
+            || (words.len() > 1
+                && words[0] == "no"
+                && words
+                    .last()
+                    .is_some_and(|w| NO_PROBLEM_WORDS.contains(&w.as_str()))))
 }
+
+/// What a type of the shape `No<problem>` (RabbitMQ's `NoWarnings`,
+/// `NoErrors`) says there is none of: good news when True, a problem when
+/// False.
+const NO_PROBLEM_WORDS: &[&str] = &[
+    "warnings", "warning", "errors", "error", "failures", "alarms", "issues", "problems",
+];
 
 /// What a condition type's `True` says. A prefix such as AWS ACK's `ACK.`
 /// is ignored, and the words of the type (`In-progress`, `ACK.Terminal`)
@@ -273,6 +303,10 @@ pub fn polarity(type_: &str) -> Polarity {
     let words = camel_words(type_);
     let joined: String = words.concat();
     let is = |list: &[&str]| list.iter().any(|t| t.eq_ignore_ascii_case(&joined));
+    // `NoWarnings`, `NoErrors`: the absence of a problem is good news.
+    if words.len() > 1 && words[0] == "no" {
+        return Polarity::Good;
+    }
     if is(PROBLEM_TYPES)
         || (words.len() > 1
             && (words
@@ -288,9 +322,10 @@ pub fn polarity(type_: &str) -> Polarity {
             && words
                 .first()
                 .is_some_and(|w| w == "pending" || w == "waiting"))
+        || (words.len() > 2 && words.ends_with(&["in".into(), "progress".into()]))
     {
         Polarity::Work
-    } else if is(&["Suspended", "Paused"]) {
+    } else if is(&["Suspended", "Paused", "Stopped"]) {
         Polarity::Neutral
     } else {
         Polarity::Good
@@ -584,8 +619,15 @@ mod tests {
             ("WaitingForDependencies", Work),
             ("Issuing", Work),
             ("NotReady", Work),
+            ("RollingUpdate", Work),
+            ("ScalingUp", Work),
+            ("UpgradeInProgress", Work),
+            ("Failing", Problem),
+            ("NoWarnings", Good),
+            ("NoErrors", Good),
             ("Suspended", Neutral),
             ("Paused", Neutral),
+            ("Stopped", Neutral),
             ("Ready", Good),
             ("Synced", Good),
             ("Errors", Good),
