@@ -315,7 +315,7 @@ fn why_reads_no_events_of_the_leases_it_reads_to_find_a_controller() {
     // Its status lags its spec: every Lease but the nodes' is read, to
     // find the controller; those that match nothing are not kept, and the
     // namespaces they are in have no events read.
-    assert!(memory.paths_containing("/leases?fieldSelector").len() == 1);
+    assert_eq!(memory.paths_containing("/leases?fieldSelector").len(), 1);
     assert_eq!(
         memory.paths_containing("/events"),
         ["/api/v1/namespaces/shop/events?limit=500"]
