@@ -5,7 +5,9 @@
 //! ReplicaSet too), `wait` waits for an object that does not exist yet, and
 //! a user who may list but not watch still sees a rollout converge. `why
 //! -A` searches failing custom resources of several namespaces without
-//! listing any type again per namespace.
+//! listing any type again per namespace. A sweep whose lists after the
+//! first of each group version ask for a state no older than it still sees
+//! what was applied the moment before.
 
 mod common;
 mod support;
@@ -408,4 +410,93 @@ fn why_across_namespaces_lists_no_type_again_per_namespace() {
             .count();
         assert_eq!(of_type, 1, "{plural}: {lists:#?}");
     }
+}
+
+/// The group version of a list's URL (`/api/v1/...` is the core group's).
+fn group_version(url: &str) -> String {
+    let path = url
+        .split("://")
+        .nth(1)
+        .and_then(|u| u.find('/').map(|i| &u[i..]));
+    let parts: Vec<&str> = path.unwrap_or("").split('/').collect();
+    match parts.get(1) {
+        Some(&"api") => parts.get(2).unwrap_or(&"").to_string(),
+        _ => format!(
+            "{}/{}",
+            parts.get(2).unwrap_or(&""),
+            parts.get(3).unwrap_or(&"")
+        ),
+    }
+}
+
+/// A sweep reads the first list of each group version consistently and
+/// the others of that group version no older than what it saw, which the
+/// API server answers from its watch cache without asking etcd: a
+/// Deployment applied the moment before is in the answer, every list with
+/// a floor follows an answered consistent list of its group version, the
+/// lists of its tree (read after the sweep, as it is not converged) take
+/// one, and the lists of events never do (clusters keep them in an etcd
+/// of their own).
+#[test]
+fn a_sweep_sees_what_was_applied_just_before_though_most_lists_ask_no_older_than_the_first() {
+    let ns = Namespace::new("sweep-floor");
+    ns.apply(&support::deployment(
+        "just-applied",
+        1,
+        "",
+        ", reconcile.test/failure: crash-loop",
+        "",
+        "",
+    ));
+    let run = ns.reconcile(&["status", "-v", "6"]);
+    assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains("Deployment/just-applied"),
+        "{}\n{}",
+        run.stdout,
+        run.stderr
+    );
+    let tree_lists = run
+        .stderr
+        .lines()
+        .filter(|l| l.starts_with("GET ") && l.contains("labelSelector=app%3Djust-applied"))
+        .collect::<Vec<_>>();
+    assert!(
+        !tree_lists.is_empty()
+            && tree_lists
+                .iter()
+                .all(|l| l.contains("resourceVersionMatch=NotOlderThan")),
+        "{tree_lists:?}\n{}",
+        run.stderr
+    );
+    let mut answered = std::collections::HashSet::new();
+    let (mut floored, mut consistent) = (0, 0);
+    for line in run.stderr.lines().filter(|l| l.starts_with("GET ")) {
+        let url = line.split(' ').nth(1).unwrap_or("");
+        if !url.contains("limit=") || url.contains("continue=") {
+            continue;
+        }
+        let gv = group_version(url);
+        if url.contains("resourceVersionMatch=NotOlderThan") {
+            floored += 1;
+            assert!(
+                answered.contains(&gv),
+                "{line}: no consistent list of {gv} before it"
+            );
+            assert!(!url.contains("/events?"), "{line}");
+            assert!(line.contains(" 200 OK "), "{line}");
+        } else {
+            consistent += 1;
+            assert!(!url.contains("resourceVersion="), "{line}");
+            if line.contains(" 200 OK ") {
+                answered.insert(gv);
+            }
+        }
+    }
+    assert!(
+        consistent >= answered.len() && !answered.is_empty(),
+        "{}",
+        run.stderr
+    );
+    assert!(floored >= tree_lists.len(), "{}", run.stderr);
 }

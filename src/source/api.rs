@@ -24,6 +24,9 @@ pub struct Api {
     timeout: Duration,
     /// What `-v` says of each request.
     logged: std::sync::Arc<crate::log::Connection>,
+    /// How fresh each group version's lists must be (see
+    /// [`super::freshness`]): shared by every clone, one per command.
+    floors: std::sync::Arc<super::freshness::Floors>,
 }
 
 /// Accept header for aggregated discovery.
@@ -52,6 +55,7 @@ impl Api {
             another: None,
             timeout,
             logged: Default::default(),
+            floors: Default::default(),
         }
     }
 
@@ -309,8 +313,30 @@ impl Reader for Api {
         limit: usize,
         continue_token: Option<&str>,
     ) -> Result<Page, ApiError> {
-        let path = read.page_path(limit, continue_token);
-        let answer = self.fetch(&path, Some(read.accept()), None).await?;
+        let mut path = read.page_path(limit, continue_token);
+        // A first page: no older than its group version's first list.
+        let floor = continue_token
+            .is_none()
+            .then(|| self.floors.query(read))
+            .flatten();
+        let answer = match &floor {
+            None => self.fetch(&path, Some(read.accept()), None).await?,
+            Some(floor) => {
+                let started = std::time::Instant::now();
+                let floored = format!("{path}&{floor}");
+                match self.fetch(&floored, Some(read.accept()), None).await {
+                    Ok(answer) => {
+                        path = floored;
+                        answer
+                    }
+                    Err(e) if super::freshness::refused(&e, started.elapsed(), self.timeout) => {
+                        self.floors.refuse(read);
+                        self.fetch(&path, Some(read.accept()), None).await?
+                    }
+                    Err(e) => return Err(e),
+                }
+            }
+        };
         let decoded = is_protobuf(&answer).then(|| super::protobuf::metadata_list(&answer.body));
         let list = match decoded {
             None => {
@@ -333,6 +359,9 @@ impl Reader for Api {
                 super::trim::list(&again.body, read.wants_managed_fields()).map_err(not_json)?
             }
         };
+        if continue_token.is_none() && floor.is_none() {
+            self.floors.learn(read, &list.resource_version);
+        }
         Ok(Page {
             items: list.items,
             resource_version: list.resource_version,

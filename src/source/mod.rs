@@ -12,6 +12,7 @@ pub mod crawl;
 pub mod credential;
 pub mod discovery;
 pub mod file;
+mod freshness;
 pub mod live;
 pub mod local;
 pub mod manifests;

@@ -972,3 +972,72 @@ fn a_protobuf_answer_that_cannot_be_read_is_a_gap() {
         out.stdout
     );
 }
+
+/// Lists of a group version after its first ask to be no older than what
+/// the first saw. A server that refuses that (its watch cache did not get
+/// there in time: 504, `Too large resource version`) is asked again
+/// without it, and the answer is whole.
+#[test]
+fn a_list_whose_floor_the_server_refuses_is_asked_again_consistently() {
+    let seen: Arc<std::sync::Mutex<Vec<String>>> = Arc::default();
+    let log = Arc::clone(&seen);
+    // More types in one group version than the lists that start at once.
+    let kinds: Vec<String> = (0..48).map(|i| format!("Part{i:02}")).collect();
+    let server = fake::serve(move |req, stream| {
+        let path = req.path.split('?').next().unwrap_or("");
+        if path == "/apis" {
+            let resources: Vec<serde_json::Value> = kinds
+                .iter()
+                .map(|k| {
+                    serde_json::json!({"resource": format!("{}s", k.to_lowercase()),
+                        "responseKind": {"group": "", "version": "", "kind": k}, "scope": "Namespaced",
+                        "singularResource": k.to_lowercase(), "verbs": ["get", "list", "watch"],
+                        "subresources": [{"subresource": "status", "verbs": ["get"]}]})
+                })
+                .collect();
+            let body = serde_json::json!({"kind": "APIGroupDiscoveryList", "apiVersion": "apidiscovery.k8s.io/v2",
+                "metadata": {}, "items": [{"metadata": {"name": "example.com"},
+                "versions": [{"version": "v1", "resources": resources}]}]});
+            return fake::reply(stream, 200, &body.to_string());
+        }
+        if let Some(body) = fake::discovery(&req.path) {
+            return fake::reply(stream, 200, &body);
+        }
+        log.lock().unwrap().push(req.path.clone());
+        if req.path.contains("resourceVersionMatch=NotOlderThan") {
+            std::thread::sleep(Duration::from_millis(200));
+            let status = serde_json::json!({"kind": "Status", "apiVersion": "v1", "metadata": {},
+                "status": "Failure", "message": "Too large resource version: 9, current: 7",
+                "reason": "Timeout", "details": {"causes": [{"reason": "ResourceVersionTooLarge",
+                "message": "Too large resource version"}], "retryAfterSeconds": 1}, "code": 504});
+            return fake::reply(stream, 504, &status.to_string());
+        }
+        let list = serde_json::json!({"kind": "List", "apiVersion": "v1", "metadata": {"resourceVersion": "7"}, "items": []});
+        fake::reply(stream, 200, &list.to_string())
+    });
+    let dir = scratch();
+    let kc = token_kubeconfig(dir.path(), &server.url());
+    let out = run(
+        dir.path(),
+        &["status", "--kubeconfig", kc.to_str().unwrap()],
+        Duration::from_secs(60),
+    );
+    out.assert(0, Duration::from_secs(20));
+    let seen = seen.lock().unwrap();
+    let floored: Vec<&String> = seen
+        .iter()
+        .filter(|p| p.contains("resourceVersionMatch=NotOlderThan"))
+        .collect();
+    assert!(!floored.is_empty(), "{seen:?}");
+    for path in &floored {
+        assert!(path.contains("resourceVersion=7&"), "{path}");
+        let plain = path.split("&resourceVersion=").next().unwrap();
+        assert!(
+            seen.iter().any(|p| p == plain),
+            "{path} was not asked again: {seen:?}"
+        );
+    }
+    for part in ["part00s", "part47s"] {
+        assert!(seen.iter().any(|p| p.contains(part)), "{part}: {seen:?}");
+    }
+}

@@ -73,6 +73,7 @@ impl<R: Reader> Crawl<'_, R> {
         // objects are here, and its roots are no one's children.
         let (known, reads): (Vec<Read>, Vec<Read>) =
             reads.into_iter().partition(|r| self.swept.covers(r));
+        let reads = plan::firsts_of_group_versions_first(reads);
         crate::log::why_requests(&fallback_said(roots, reads.len(), known.len()));
         // Not watched: only what the tree holds is kept current (below).
         let mut listed: Vec<Object> = Vec::new();

@@ -1,0 +1,197 @@
+//! How fresh a list must be. A list without a `resourceVersion` is a
+//! consistent read: before the API server answers from its watch cache it
+//! asks etcd for the current revision, a round trip that costs the servers
+//! more than a small list itself. So only the command's first list of a
+//! namespace in each group version is consistent; the others of that group
+//! version ask for a state no older than what that one saw
+//! (`resourceVersionMatch=NotOlderThan`), which the cache serves without
+//! asking etcd. Every list is still at least as new as the command's own
+//! start: what was applied before it is seen. A namespace sweep or a search
+//! of every type costs the servers about a third less CPU
+//! (docs/performance.md).
+//!
+//! A floor is shared by a group version only: one API server (or an
+//! aggregated one) serves it, from one store. Events never share one,
+//! since clusters keep them in an etcd of their own
+//! (`--etcd-servers-overrides`), where revisions count apart; nor do lists
+//! across namespaces, where encoding the answer is most of the cost and a
+//! floor measured no cheaper. A server that refuses a floor (too large for
+//! its cache after its wait, a parameter it does not know) is asked again
+//! without it, and that group version is read consistently for the rest of
+//! the command.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use super::read::{ApiError, Read, query_escape};
+
+/// The floor of each group version: the `resourceVersion` of its first
+/// consistent list, or refused.
+#[derive(Default)]
+pub struct Floors {
+    known: Mutex<HashMap<String, Floor>>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Floor {
+    Known(String),
+    Refused,
+}
+
+impl Floors {
+    /// The query that asks the first page of `read` to be no older than its
+    /// group version's floor; `None` when it has none yet (or may not).
+    pub fn query(&self, read: &Read) -> Option<String> {
+        let key = key(read)?;
+        match self.known.lock().ok()?.get(&key)? {
+            Floor::Known(rv) => Some(format!(
+                "resourceVersion={}&resourceVersionMatch=NotOlderThan",
+                query_escape(rv)
+            )),
+            Floor::Refused => None,
+        }
+    }
+
+    /// What a consistent first page of `read` answered: the floor of its
+    /// group version, unless it has one.
+    pub fn learn(&self, read: &Read, resource_version: &str) {
+        let Some(key) = key(read) else { return };
+        if resource_version.is_empty() {
+            return;
+        }
+        if let Ok(mut known) = self.known.lock() {
+            known
+                .entry(key)
+                .or_insert_with(|| Floor::Known(resource_version.to_string()));
+        }
+    }
+
+    /// The server refused the floor of `read`'s group version: none is
+    /// asked of it again.
+    pub fn refuse(&self, read: &Read) {
+        if let (Some(key), Ok(mut known)) = (key(read), self.known.lock()) {
+            known.insert(key, Floor::Refused);
+        }
+    }
+}
+
+/// Whether `error`, the answer to a list with a floor, is the server
+/// refusing the floor: its watch cache did not reach it in time (504,
+/// `elapsed` well within the request's own deadline), it no longer holds
+/// that version (410), or it does not take the parameters (400).
+pub fn refused(
+    error: &ApiError,
+    elapsed: std::time::Duration,
+    deadline: std::time::Duration,
+) -> bool {
+    match error {
+        ApiError::Gone | ApiError::Other(400, _) => true,
+        ApiError::Timeout => elapsed < deadline.mul_f32(0.9),
+        _ => false,
+    }
+}
+
+/// The group version a floor is shared by; none for events, and none for
+/// lists across namespaces: there the answer's encoding is most of the
+/// server's cost, and measured with a floor their `status -A` cost the API
+/// server more CPU, not less (docs/performance.md).
+fn key(read: &Read) -> Option<String> {
+    if read.is_events() || read.namespace.is_none() {
+        return None;
+    }
+    Some(format!("{}/{}", read.rt.group, read.rt.version))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::ResourceType;
+    use std::time::Duration;
+
+    fn read(group: &str, kind: &str, plural: &str) -> Read {
+        let rt = ResourceType {
+            group: group.into(),
+            version: "v1".into(),
+            kind: kind.into(),
+            plural: plural.into(),
+            singular: kind.to_ascii_lowercase(),
+            short_names: vec![],
+            categories: vec![],
+            namespaced: true,
+            verbs: vec!["list".into()],
+            has_status: true,
+        };
+        Read::list(&rt, Some("shop"))
+    }
+
+    #[test]
+    fn the_first_list_of_a_group_version_is_consistent_and_sets_the_floor_of_the_others() {
+        let floors = Floors::default();
+        let deployments = read("apps", "Deployment", "deployments");
+        let sets = read("apps", "StatefulSet", "statefulsets");
+        assert_eq!(floors.query(&deployments), None);
+        floors.learn(&deployments, "4821");
+        let asked = "resourceVersion=4821&resourceVersionMatch=NotOlderThan";
+        assert_eq!(floors.query(&sets).as_deref(), Some(asked));
+        // A later consistent answer does not move it.
+        floors.learn(&sets, "4900");
+        assert_eq!(floors.query(&deployments).as_deref(), Some(asked));
+        // Another group version has its own.
+        assert_eq!(floors.query(&read("batch", "Job", "jobs")), None);
+    }
+
+    #[test]
+    fn events_never_share_a_floor() {
+        let floors = Floors::default();
+        floors.learn(&read("", "Pod", "pods"), "10");
+        let events = read("", "Event", "events");
+        assert_eq!(floors.query(&events), None);
+        floors.learn(&events, "99");
+        assert!(
+            floors
+                .query(&read("", "Service", "services"))
+                .unwrap()
+                .contains("=10&")
+        );
+        assert_eq!(floors.query(&events), None);
+    }
+
+    #[test]
+    fn lists_across_namespaces_never_take_a_floor() {
+        let floors = Floors::default();
+        let mut across = read("apps", "Deployment", "deployments");
+        across.namespace = None;
+        floors.learn(&across, "10");
+        assert_eq!(floors.query(&across), None);
+        floors.learn(&read("apps", "Deployment", "deployments"), "11");
+        assert_eq!(floors.query(&across), None);
+    }
+
+    #[test]
+    fn a_refused_floor_is_never_asked_again_and_an_empty_version_is_no_floor() {
+        let floors = Floors::default();
+        let crs = read("example.com", "Widget", "widgets");
+        floors.learn(&crs, "");
+        assert_eq!(floors.query(&crs), None);
+        floors.learn(&crs, "7");
+        floors.refuse(&crs);
+        floors.learn(&crs, "8");
+        assert_eq!(floors.query(&crs), None);
+    }
+
+    #[test]
+    fn the_server_refuses_a_floor_with_a_prompt_504_a_410_or_a_400() {
+        let deadline = Duration::from_secs(30);
+        let soon = Duration::from_secs(3);
+        assert!(refused(&ApiError::Timeout, soon, deadline));
+        assert!(!refused(&ApiError::Timeout, deadline, deadline));
+        assert!(refused(&ApiError::Gone, soon, deadline));
+        assert!(refused(&ApiError::Other(400, "bad".into()), soon, deadline));
+        assert!(!refused(&ApiError::Forbidden("no".into()), soon, deadline));
+        assert!(!refused(
+            &ApiError::Other(500, "boom".into()),
+            soon,
+            deadline
+        ));
+    }
+}
