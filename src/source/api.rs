@@ -27,6 +27,9 @@ pub struct Api {
     /// How fresh each group version's lists must be (see
     /// [`super::freshness`]): shared by every clone, one per command.
     floors: std::sync::Arc<super::freshness::Floors>,
+    /// Whether lists may ask for a floor: not those of a watch, which
+    /// lists again minutes later (see [`Api::consistent`]).
+    floored: bool,
 }
 
 /// Accept header for aggregated discovery.
@@ -56,6 +59,7 @@ impl Api {
             timeout,
             logged: Default::default(),
             floors: Default::default(),
+            floored: true,
         }
     }
 
@@ -72,6 +76,16 @@ impl Api {
     pub fn with_more_connections(mut self, another: super::client::NewClient) -> Api {
         self.another = Some(another);
         self
+    }
+
+    /// The same client, its every list a consistent read: for a watch,
+    /// whose lists after an expiry (or every few seconds, where it may not
+    /// watch) must not go back to the command's first version.
+    pub fn consistent(&self) -> Api {
+        Api {
+            floored: false,
+            ..self.clone()
+        }
     }
 
     /// The same client on a connection of its own: an HTTP/2 connection
@@ -315,21 +329,19 @@ impl Reader for Api {
     ) -> Result<Page, ApiError> {
         let mut path = read.page_path(limit, continue_token);
         // A first page: no older than its group version's first list.
-        let floor = continue_token
-            .is_none()
+        let floor = (self.floored && continue_token.is_none())
             .then(|| self.floors.query(read))
             .flatten();
         let answer = match &floor {
             None => self.fetch(&path, Some(read.accept()), None).await?,
             Some(floor) => {
-                let started = std::time::Instant::now();
                 let floored = format!("{path}&{floor}");
                 match self.fetch(&floored, Some(read.accept()), None).await {
                     Ok(answer) => {
                         path = floored;
                         answer
                     }
-                    Err(e) if super::freshness::refused(&e, started.elapsed(), self.timeout) => {
+                    Err(e) if super::freshness::may_be_refused(&e) => {
                         self.floors.refuse(read);
                         self.fetch(&path, Some(read.accept()), None).await?
                     }

@@ -15,10 +15,14 @@
 //! since clusters keep them in an etcd of their own
 //! (`--etcd-servers-overrides`), where revisions count apart; nor do lists
 //! across namespaces, where encoding the answer is most of the cost and a
-//! floor measured no cheaper. A server that refuses a floor (too large for
-//! its cache after its wait, a parameter it does not know) is asked again
-//! without it, and that group version is read consistently for the rest of
-//! the command.
+//! floor measured no cheaper; nor do a watch's lists (`Api::consistent`).
+//! A list whose floor draws an answer the floor may cause (too large for
+//! the cache after its wait, a parameter the server does not know) is
+//! asked again without it, and that group version is read consistently for
+//! the rest of the command. resourceVersions are opaque by the API's
+//! contract: sharing one within a group version is an assumption, true of
+//! kube-apiserver's types and custom resources, not of a resource moved to
+//! an etcd of its own (docs/performance.md says what that costs).
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -75,27 +79,34 @@ impl Floors {
     }
 }
 
-/// Whether `error`, the answer to a list with a floor, is the server
-/// refusing the floor: its watch cache did not reach it in time (504,
-/// `elapsed` well within the request's own deadline), it no longer holds
-/// that version (410), or it does not take the parameters (400).
-pub fn refused(
-    error: &ApiError,
-    elapsed: std::time::Duration,
-    deadline: std::time::Duration,
-) -> bool {
-    match error {
-        ApiError::Gone | ApiError::Other(400, _) => true,
-        ApiError::Timeout => elapsed < deadline.mul_f32(0.9),
-        _ => false,
-    }
+/// Whether `error`, the answer to a list with a floor, may be the server
+/// refusing the floor, so that the list is asked again without it: its
+/// watch cache did not reach the version in time (a 504 after its 3 s
+/// wait, or the request's own deadline first), it no longer holds it
+/// (410), or it does not take the parameters (400, or another answer of an
+/// aggregated server). Not what the floor cannot cause: a refusal of
+/// access, a type not served, a server out of reach.
+pub fn may_be_refused(error: &ApiError) -> bool {
+    !matches!(
+        error,
+        ApiError::Forbidden(_)
+            | ApiError::Unauthorized(_)
+            | ApiError::Credential(_)
+            | ApiError::NotFound
+            | ApiError::Missing
+            | ApiError::Unreachable(_)
+            | ApiError::Tls(_)
+            | ApiError::TooLarge(_)
+    )
 }
 
-/// The group version a floor is shared by; none for events, and none for
+/// The group version a floor is shared by (and a read's rank is counted
+/// in, see `super::plan::firsts_of_group_versions_first`); none for
+/// events, and none for
 /// lists across namespaces: there the answer's encoding is most of the
 /// server's cost, and measured with a floor their `status -A` cost the API
 /// server more CPU, not less (docs/performance.md).
-fn key(read: &Read) -> Option<String> {
+pub fn key(read: &Read) -> Option<String> {
     if read.is_events() || read.namespace.is_none() {
         return None;
     }
@@ -106,7 +117,6 @@ fn key(read: &Read) -> Option<String> {
 mod tests {
     use super::*;
     use crate::catalog::ResourceType;
-    use std::time::Duration;
 
     fn read(group: &str, kind: &str, plural: &str) -> Read {
         let rt = ResourceType {
@@ -180,18 +190,21 @@ mod tests {
     }
 
     #[test]
-    fn the_server_refuses_a_floor_with_a_prompt_504_a_410_or_a_400() {
-        let deadline = Duration::from_secs(30);
-        let soon = Duration::from_secs(3);
-        assert!(refused(&ApiError::Timeout, soon, deadline));
-        assert!(!refused(&ApiError::Timeout, deadline, deadline));
-        assert!(refused(&ApiError::Gone, soon, deadline));
-        assert!(refused(&ApiError::Other(400, "bad".into()), soon, deadline));
-        assert!(!refused(&ApiError::Forbidden("no".into()), soon, deadline));
-        assert!(!refused(
-            &ApiError::Other(500, "boom".into()),
-            soon,
-            deadline
-        ));
+    fn a_floored_list_is_asked_again_after_any_answer_the_floor_may_cause() {
+        for error in [
+            ApiError::Timeout,
+            ApiError::Gone,
+            ApiError::Other(400, "bad".into()),
+            ApiError::Other(500, "invalid resource version".into()),
+        ] {
+            assert!(may_be_refused(&error), "{error:?}");
+        }
+        for error in [
+            ApiError::Forbidden("no".into()),
+            ApiError::NotFound,
+            ApiError::Unreachable("down".into()),
+        ] {
+            assert!(!may_be_refused(&error), "{error:?}");
+        }
     }
 }

@@ -311,15 +311,17 @@ pub fn sweep(catalog: &Catalog, namespace: Option<&str>, labels: Option<&str>) -
 /// which costs the server far less (see `super::freshness`), so the
 /// fewer of them start before a first has answered, the better.
 pub fn firsts_of_group_versions_first(reads: Vec<Read>) -> Vec<Read> {
-    let mut seen: std::collections::HashMap<(String, String), usize> = Default::default();
+    let mut seen: std::collections::HashMap<String, usize> = Default::default();
     let mut ranked: Vec<(usize, Read)> = reads
         .into_iter()
-        .map(|r| {
-            let n = seen
-                .entry((r.rt.group.clone(), r.rt.version.clone()))
-                .or_default();
-            *n += 1;
-            (*n, r)
+        .map(|r| match super::freshness::key(&r) {
+            // A read that never takes a floor waits for no first.
+            None => (1, r),
+            Some(key) => {
+                let n = seen.entry(key).or_default();
+                *n += 1;
+                (*n, r)
+            }
         })
         .collect();
     ranked.sort_by_key(|(rank, _)| *rank);
@@ -535,12 +537,18 @@ mod tests {
     #[test]
     fn a_sweep_starts_the_first_list_of_each_group_version_before_any_second() {
         let cat = catalog();
-        let reads: Vec<Read> = sweep(&cat, Some("shop"), None)
-            .into_iter()
-            .map(|(Sweep::Full(r) | Sweep::Roots(r) | Sweep::Context(r))| r)
-            .collect();
+        // In the order the sweep hands them over: the long metadata-only
+        // lists, the EndpointSlices, then the full lists.
+        let (mut meta, mut context, mut full) = (Vec::new(), Vec::new(), Vec::new());
+        for s in sweep(&cat, Some("shop"), None) {
+            match s {
+                Sweep::Roots(r) => meta.push(r),
+                Sweep::Context(r) => context.push(r),
+                Sweep::Full(r) => full.push(r),
+            }
+        }
+        let reads: Vec<Read> = meta.iter().chain(&context).chain(&full).cloned().collect();
         let spread = firsts_of_group_versions_first(reads.clone());
-        let gv = |r: &Read| format!("{}/{}/{}", r.rt.group, r.rt.version, r.rt.plural);
         // Each read's rank in its group version (1 for the first), in the
         // order the reads start: every first before any second, and so on.
         let rank = |reads: &[Read]| -> Vec<usize> {
@@ -560,13 +568,34 @@ mod tests {
         assert!(ranks.windows(2).all(|w| w[0] <= w[1]), "{ranks:?}");
         assert!(
             rank(&reads).windows(2).any(|w| w[0] > w[1]),
-            "the catalog's own order is another"
+            "the given order is another"
         );
-        let mut before: Vec<String> = reads.iter().map(gv).collect();
-        let mut after: Vec<String> = spread.iter().map(gv).collect();
-        before.sort();
-        after.sort();
-        assert_eq!(before, after);
+        // The long lists are each the first of their group version: still
+        // the first to start.
+        assert_eq!(
+            spread[..meta.len() + context.len()],
+            reads[..meta.len() + context.len()]
+        );
+        let names = |reads: &[Read]| {
+            let mut names: Vec<String> = reads
+                .iter()
+                .map(|r| format!("{}/{}/{}", r.rt.group, r.rt.version, r.rt.plural))
+                .collect();
+            names.sort();
+            names
+        };
+        assert_eq!(names(&reads), names(&spread));
+        // A list that never takes a floor (across namespaces) waits for
+        // no first.
+        let same = |a: &Read, b: &Read| a.rt.group == b.rt.group && a.rt.version == b.rt.version;
+        let (a, b) = full
+            .iter()
+            .enumerate()
+            .find_map(|(i, a)| full[i + 1..].iter().find(|b| same(a, b)).map(|b| (a, b)))
+            .expect("two full lists of one group version");
+        let across = Read::list(&b.rt, None);
+        let spread = firsts_of_group_versions_first(vec![a.clone(), b.clone(), across.clone()]);
+        assert_eq!(spread, [a.clone(), across, b.clone()]);
     }
 
     #[test]

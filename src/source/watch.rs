@@ -314,6 +314,9 @@ async fn run(
     tx: mpsc::UnboundedSender<()>,
     opened: Option<tokio::sync::watch::Receiver<bool>>,
 ) {
+    // Each list is consistent: one after an expiry must not go back to
+    // the version the command started from.
+    let api = api.consistent();
     if let Some(mut opened) = opened {
         // Ends when the connection is confirmed, or its opener is gone.
         let _ = opened.wait_for(|open| *open).await;

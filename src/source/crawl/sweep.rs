@@ -207,8 +207,11 @@ impl<R: Reader> Crawl<'_, R> {
         // The long paged lists first (pods, ReplicaSets: the types whose
         // objects are mostly owned, and the most numerous), so that their
         // pages are not the tail of the sweep behind one list per type.
-        let full = plan::firsts_of_group_versions_first(full);
-        let reads: Vec<Read> = meta.iter().chain(&context).chain(&full).cloned().collect();
+        // The first list of each group version before any second (the
+        // long lists are each the first of theirs, so they stay ahead).
+        let reads: Vec<Read> = plan::firsts_of_group_versions_first(
+            meta.iter().chain(&context).chain(&full).cloned().collect(),
+        );
         let mut roots: Vec<Object> = Vec::new();
         let mut meta_roots: Vec<Object> = Vec::new();
         // The full lists that --watch keeps for the metadata-only ones, so
