@@ -320,6 +320,28 @@ impl Api {
     }
 }
 
+impl Api {
+    /// A first page asked no older than `floor`; asked again without it
+    /// (and its group version never floored again) when the answer is one
+    /// the floor may have caused. The answer, and the path that got it.
+    async fn fetch_floored(
+        &self,
+        read: &Read,
+        path: String,
+        floor: &str,
+    ) -> Result<(Answer, String), ApiError> {
+        let floored = format!("{path}&{floor}");
+        match self.fetch(&floored, Some(read.accept()), None).await {
+            Ok(answer) => Ok((answer, floored)),
+            Err(e) if super::freshness::may_be_refused(&e) => {
+                self.floors.refuse(read);
+                Ok((self.fetch(&path, Some(read.accept()), None).await?, path))
+            }
+            Err(e) => Err(e),
+        }
+    }
+}
+
 impl Reader for Api {
     async fn page(
         &self,
@@ -327,27 +349,14 @@ impl Reader for Api {
         limit: usize,
         continue_token: Option<&str>,
     ) -> Result<Page, ApiError> {
-        let mut path = read.page_path(limit, continue_token);
+        let path = read.page_path(limit, continue_token);
         // A first page: no older than its group version's first list.
         let floor = (self.floored && continue_token.is_none())
             .then(|| self.floors.query(read))
             .flatten();
-        let answer = match &floor {
-            None => self.fetch(&path, Some(read.accept()), None).await?,
-            Some(floor) => {
-                let floored = format!("{path}&{floor}");
-                match self.fetch(&floored, Some(read.accept()), None).await {
-                    Ok(answer) => {
-                        path = floored;
-                        answer
-                    }
-                    Err(e) if super::freshness::may_be_refused(&e) => {
-                        self.floors.refuse(read);
-                        self.fetch(&path, Some(read.accept()), None).await?
-                    }
-                    Err(e) => return Err(e),
-                }
-            }
+        let (answer, path) = match &floor {
+            None => (self.fetch(&path, Some(read.accept()), None).await?, path),
+            Some(floor) => self.fetch_floored(read, path, floor).await?,
         };
         let decoded = is_protobuf(&answer).then(|| super::protobuf::metadata_list(&answer.body));
         let list = match decoded {

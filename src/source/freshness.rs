@@ -116,29 +116,19 @@ pub fn key(read: &Read) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::catalog::ResourceType;
 
-    fn read(group: &str, kind: &str, plural: &str) -> Read {
-        let rt = ResourceType {
-            group: group.into(),
-            version: "v1".into(),
-            kind: kind.into(),
-            plural: plural.into(),
-            singular: kind.to_ascii_lowercase(),
-            short_names: vec![],
-            categories: vec![],
-            namespaced: true,
-            verbs: vec!["list".into()],
-            has_status: true,
-        };
-        Read::list(&rt, Some("shop"))
+    /// A list in namespace `shop` of a type of the test catalog (what a
+    /// v1.36 API server serves, and a custom resource).
+    fn read(group: &str, kind: &str) -> Read {
+        let catalog = crate::catalog::tests::catalog();
+        Read::list(catalog.by_kind(group, kind).unwrap(), Some("shop"))
     }
 
     #[test]
     fn the_first_list_of_a_group_version_is_consistent_and_sets_the_floor_of_the_others() {
         let floors = Floors::default();
-        let deployments = read("apps", "Deployment", "deployments");
-        let sets = read("apps", "StatefulSet", "statefulsets");
+        let deployments = read("apps", "Deployment");
+        let sets = read("apps", "ReplicaSet");
         assert_eq!(floors.query(&deployments), None);
         floors.learn(&deployments, "4821");
         let asked = "resourceVersion=4821&resourceVersionMatch=NotOlderThan";
@@ -147,40 +137,37 @@ mod tests {
         floors.learn(&sets, "4900");
         assert_eq!(floors.query(&deployments).as_deref(), Some(asked));
         // Another group version has its own.
-        assert_eq!(floors.query(&read("batch", "Job", "jobs")), None);
+        assert_eq!(floors.query(&read("example.com", "Widget")), None);
     }
 
     #[test]
     fn events_never_share_a_floor() {
         let floors = Floors::default();
-        floors.learn(&read("", "Pod", "pods"), "10");
-        let events = read("", "Event", "events");
-        assert_eq!(floors.query(&events), None);
-        floors.learn(&events, "99");
-        assert!(
-            floors
-                .query(&read("", "Service", "services"))
-                .unwrap()
-                .contains("=10&")
-        );
-        assert_eq!(floors.query(&events), None);
+        floors.learn(&read("", "Pod"), "10");
+        for events in [read("", "Event"), read("events.k8s.io", "Event")] {
+            assert_eq!(floors.query(&events), None);
+            floors.learn(&events, "99");
+            assert_eq!(floors.query(&events), None);
+        }
+        let asked = floors.query(&read("", "ConfigMap")).unwrap();
+        assert!(asked.starts_with("resourceVersion=10&"), "{asked}");
     }
 
     #[test]
     fn lists_across_namespaces_never_take_a_floor() {
         let floors = Floors::default();
-        let mut across = read("apps", "Deployment", "deployments");
+        let mut across = read("apps", "Deployment");
         across.namespace = None;
         floors.learn(&across, "10");
         assert_eq!(floors.query(&across), None);
-        floors.learn(&read("apps", "Deployment", "deployments"), "11");
+        floors.learn(&read("apps", "Deployment"), "11");
         assert_eq!(floors.query(&across), None);
     }
 
     #[test]
     fn a_refused_floor_is_never_asked_again_and_an_empty_version_is_no_floor() {
         let floors = Floors::default();
-        let crs = read("example.com", "Widget", "widgets");
+        let crs = read("example.com", "Widget");
         floors.learn(&crs, "");
         assert_eq!(floors.query(&crs), None);
         floors.learn(&crs, "7");

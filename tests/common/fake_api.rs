@@ -196,23 +196,29 @@ pub fn status(code: u16, reason: &str, message: &str) -> String {
 /// Aggregated discovery for `/api` and `/apis`: the core group with pods,
 /// and example.com/v1 with namespaced Widgets.
 pub fn discovery(path: &str) -> Option<String> {
-    let res = |plural: &str, kind: &str| {
-        serde_json::json!({"resource": plural, "responseKind": {"group": "", "version": "", "kind": kind},
-            "scope": "Namespaced", "singularResource": kind.to_ascii_lowercase(),
-            "verbs": ["get", "list", "watch"], "subresources": [{"subresource": "status", "verbs": ["get"]}]})
-    };
-    let group = |name: &str, version: &str, resources: Vec<serde_json::Value>| serde_json::json!({"metadata": {"name": name}, "versions": [{"version": version, "resources": resources}]});
-    let list = |items: Vec<serde_json::Value>| {
-        serde_json::json!({"kind": "APIGroupDiscoveryList", "apiVersion": "apidiscovery.k8s.io/v2", "metadata": {}, "items": items})
-            .to_string()
-    };
     match path.split('?').next()? {
-        "/api" => Some(list(vec![group("", "v1", vec![res("pods", "Pod")])])),
-        "/apis" => Some(list(vec![group(
+        "/api" => Some(group_discovery("", "v1", &[("pods", "Pod")])),
+        "/apis" => Some(group_discovery(
             "example.com",
             "v1",
-            vec![res("widgets", "Widget")],
-        )])),
+            &[("widgets", "Widget")],
+        )),
         _ => None,
     }
+}
+
+/// Aggregated discovery of one group version whose namespaced types (plural,
+/// kind) have a status and may be listed and watched.
+pub fn group_discovery(group: &str, version: &str, types: &[(&str, &str)]) -> String {
+    let resources: Vec<serde_json::Value> = types
+        .iter()
+        .map(|(plural, kind)| {
+            serde_json::json!({"resource": plural, "responseKind": {"group": "", "version": "", "kind": kind},
+                "scope": "Namespaced", "singularResource": kind.to_ascii_lowercase(),
+                "verbs": ["get", "list", "watch"], "subresources": [{"subresource": "status", "verbs": ["get"]}]})
+        })
+        .collect();
+    serde_json::json!({"kind": "APIGroupDiscoveryList", "apiVersion": "apidiscovery.k8s.io/v2", "metadata": {},
+        "items": [{"metadata": {"name": group}, "versions": [{"version": version, "resources": resources}]}]})
+    .to_string()
 }

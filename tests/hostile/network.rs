@@ -716,13 +716,7 @@ fn an_endless_chain_of_pages_is_cut() {
             .to_string(),
         ))
     });
-    let dir = scratch();
-    let kc = token_kubeconfig(dir.path(), &server.url());
-    let out = run(
-        dir.path(),
-        &["status", "--kubeconfig", kc.to_str().unwrap()],
-        Duration::from_secs(120),
-    );
+    let out = status_of(&server, Duration::from_secs(120));
     out.assert(1, Duration::from_secs(30));
     assert!(
         out.stdout.contains("more than 5000 pages"),
@@ -868,13 +862,7 @@ fn a_list_cut_off_midway_is_a_gap_not_the_end() {
         let list = serde_json::json!({"kind": "List", "apiVersion": "v1", "metadata": {"resourceVersion": "1"}, "items": []});
         fake::reply(stream, 200, &list.to_string())
     });
-    let dir = scratch();
-    let kc = token_kubeconfig(dir.path(), &server.url());
-    let out = run(
-        dir.path(),
-        &["status", "--kubeconfig", kc.to_str().unwrap()],
-        Duration::from_secs(60),
-    );
+    let out = status_of(&server, Duration::from_secs(60));
     out.assert(1, Duration::from_secs(15));
     assert!(
         out.stdout.contains("pods") && out.stdout.contains("cut off"),
@@ -914,12 +902,17 @@ fn status_with_pods(
         let list = serde_json::json!({"kind": "List", "apiVersion": "v1", "metadata": {"resourceVersion": "1"}, "items": []});
         fake::reply(stream, 200, &list.to_string())
     });
+    status_of(&server, Duration::from_secs(60))
+}
+
+/// `status` against the fake `server`, with a token, stopped after `limit`.
+fn status_of(server: &Fake, limit: Duration) -> crate::Run {
     let dir = scratch();
     let kc = token_kubeconfig(dir.path(), &server.url());
     run(
         dir.path(),
         &["status", "--kubeconfig", kc.to_str().unwrap()],
-        Duration::from_secs(60),
+        limit,
     )
 }
 
@@ -982,23 +975,20 @@ fn a_list_whose_floor_the_server_refuses_is_asked_again_consistently() {
     let seen: Arc<std::sync::Mutex<Vec<String>>> = Arc::default();
     let log = Arc::clone(&seen);
     // More types in one group version than the lists that start at once.
-    let kinds: Vec<String> = (0..48).map(|i| format!("Part{i:02}")).collect();
+    let types: Vec<(String, String)> = (0..48)
+        .map(|i| (format!("part{i:02}s"), format!("Part{i:02}")))
+        .collect();
     let server = fake::serve(move |req, stream| {
-        let path = req.path.split('?').next().unwrap_or("");
-        if path == "/apis" {
-            let resources: Vec<serde_json::Value> = kinds
+        if req.path.split('?').next() == Some("/apis") {
+            let types: Vec<(&str, &str)> = types
                 .iter()
-                .map(|k| {
-                    serde_json::json!({"resource": format!("{}s", k.to_lowercase()),
-                        "responseKind": {"group": "", "version": "", "kind": k}, "scope": "Namespaced",
-                        "singularResource": k.to_lowercase(), "verbs": ["get", "list", "watch"],
-                        "subresources": [{"subresource": "status", "verbs": ["get"]}]})
-                })
+                .map(|(p, k)| (p.as_str(), k.as_str()))
                 .collect();
-            let body = serde_json::json!({"kind": "APIGroupDiscoveryList", "apiVersion": "apidiscovery.k8s.io/v2",
-                "metadata": {}, "items": [{"metadata": {"name": "example.com"},
-                "versions": [{"version": "v1", "resources": resources}]}]});
-            return fake::reply(stream, 200, &body.to_string());
+            return fake::reply(
+                stream,
+                200,
+                &fake::group_discovery("example.com", "v1", &types),
+            );
         }
         if let Some(body) = fake::discovery(&req.path) {
             return fake::reply(stream, 200, &body);
@@ -1015,13 +1005,7 @@ fn a_list_whose_floor_the_server_refuses_is_asked_again_consistently() {
         let list = serde_json::json!({"kind": "List", "apiVersion": "v1", "metadata": {"resourceVersion": "7"}, "items": []});
         fake::reply(stream, 200, &list.to_string())
     });
-    let dir = scratch();
-    let kc = token_kubeconfig(dir.path(), &server.url());
-    let out = run(
-        dir.path(),
-        &["status", "--kubeconfig", kc.to_str().unwrap()],
-        Duration::from_secs(60),
-    );
+    let out = status_of(&server, Duration::from_secs(60));
     out.assert(0, Duration::from_secs(20));
     let seen = seen.lock().unwrap();
     let floored: Vec<&String> = seen
