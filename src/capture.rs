@@ -142,43 +142,7 @@ pub fn redact_for_sharing(v: &mut Value) {
         }
     }
     redact_env(v, 0);
-    reduce_managed_fields(v);
-}
-
-/// Each managedFields entry keeps who wrote, how and when, and of the
-/// fields only the top-level parts it touched (`f:spec`, `f:status`,
-/// `f:metadata`): all the diagnosis reads. The field sets themselves name
-/// env variables, labels and containers, and are most of an entry's size.
-/// A ConfigMap's or Secret's keys (`f:data`'s names, never values) stay:
-/// they tell a key a container waits for from the one the map has.
-fn reduce_managed_fields(v: &mut Value) {
-    let keyed = v.get("apiVersion").and_then(Value::as_str) == Some("v1")
-        && matches!(
-            v.get("kind").and_then(Value::as_str),
-            Some("ConfigMap" | "Secret")
-        );
-    let Some(entries) = v
-        .pointer_mut("/metadata/managedFields")
-        .and_then(Value::as_array_mut)
-    else {
-        return;
-    };
-    for entry in entries.iter_mut().filter_map(Value::as_object_mut) {
-        if let Some(Value::Object(fields)) = entry.get_mut("fieldsV1") {
-            for (name, part) in fields.iter_mut() {
-                let keys =
-                    keyed && matches!(name.as_str(), "f:data" | "f:binaryData" | "f:stringData");
-                *part = match part {
-                    Value::Object(set) if keys => Value::Object(
-                        set.keys()
-                            .map(|k| (k.clone(), Value::Object(Map::new())))
-                            .collect(),
-                    ),
-                    _ => Value::Object(Map::new()),
-                };
-            }
-        }
-    }
+    crate::model::reduce_managed_fields(v);
 }
 
 /// Containers sit at most a few levels down (a CronJob's job template's

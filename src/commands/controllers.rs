@@ -28,7 +28,7 @@ pub struct ControllersReport {
 /// A Lease that is a controller's: not a kubelet's heartbeat nor an API
 /// server's identity.
 fn is_controller(lease: &Object) -> bool {
-    lease.namespace() != Some(crate::relations::controller::NODE_LEASE_NAMESPACE)
+    lease.namespace() != Some(crate::verdict::controller::NODE_LEASE_NAMESPACE)
         && !lease
             .labels
             .contains_key("apiserver.kubernetes.io/identity")
@@ -77,7 +77,7 @@ pub async fn run(settings: &Settings) -> anyhow::Result<Outcome> {
                 api_version: "v1".into(),
                 kind: "Pod".into(),
                 namespace: l.namespace().map(str::to_string),
-                name: crate::relations::controller::holder_pod(l)?.to_string(),
+                name: crate::verdict::controller::holder_pod(l)?.to_string(),
             })
         })
         .collect();

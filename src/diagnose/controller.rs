@@ -8,23 +8,23 @@
 //! was made; nothing matched is said, not guessed. Pure.
 
 use crate::verdict::Judged;
-use jiff::{SignedDuration, Timestamp};
+use jiff::Timestamp;
 use serde::Serialize;
 use serde_json::Value;
 
 use crate::model::{Object, ObjectRef, Snapshot, age};
-pub use crate::relations::controller::CONTROL_PLANE_NAMESPACE;
+pub use crate::verdict::controller::CONTROL_PLANE_NAMESPACE;
 #[cfg(test)]
-use crate::relations::controller::lags;
-use crate::relations::controller::{
+use crate::verdict::controller::lags;
+use crate::verdict::controller::{
     control_plane_lease, holder, holder_pod, is_lease, manager_names, matching_leases, named_like,
-    status_manager, status_managers,
+    renewal, status_manager, status_managers,
 };
 use crate::verdict::reason::Reason;
 use crate::verdict::{Verdict, judge};
 
 /// How long a lag may last before the controller behind it is looked at.
-pub const CONTROLLER_GRACE: SignedDuration = SignedDuration::from_secs(30);
+pub use crate::verdict::CONTROLLER_GRACE;
 
 /// What was found out about the controller of a lagging object.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -252,17 +252,6 @@ fn judge_workload(
         check.down = matches!(j.verdict, Verdict::Failed | Verdict::NotFound)
             || w.at("/spec/replicas").and_then(Value::as_i64) == Some(0);
     }
-}
-
-/// When the lease was last renewed, and whether that is longer ago than
-/// its duration.
-fn renewal(lease: &Object, now: Timestamp) -> (Option<Timestamp>, bool) {
-    let renewed = crate::model::parse_time(lease.at("/spec/renewTime"))
-        .or_else(|| crate::model::parse_time(lease.at("/spec/acquireTime")));
-    let duration = lease.int("/spec/leaseDurationSeconds").unwrap_or(15);
-    let expired = holder(lease).is_none()
-        || renewed.is_some_and(|t| now.duration_since(t) > SignedDuration::from_secs(duration));
-    (renewed, expired)
 }
 
 /// The workload that runs a pod: its controller's controller, as the

@@ -6,15 +6,8 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::model::{Object, age};
-
-/// One write recorded in managedFields.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Change {
-    pub at: Timestamp,
-    pub manager: String,
-    pub operation: String,
-}
+pub use crate::verdict::controller::Change;
+use crate::verdict::controller::writes;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -145,52 +138,6 @@ fn untimed_spec_managers(obj: &Object) -> Vec<String> {
     out.sort();
     out.dedup();
     out
-}
-
-/// The latest spec write and the latest status write in managedFields.
-fn writes(obj: &Object) -> (Option<Change>, Option<Change>) {
-    let mut spec: Option<Change> = None;
-    let mut status: Option<Change> = None;
-    for entry in obj
-        .at("/metadata/managedFields")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
-        let Some(at) = crate::model::parse_time(entry.get("time")) else {
-            continue;
-        };
-        let change = Change {
-            at,
-            manager: entry
-                .get("manager")
-                .and_then(Value::as_str)
-                .unwrap_or("unknown")
-                .to_string(),
-            operation: entry
-                .get("operation")
-                .and_then(Value::as_str)
-                .unwrap_or("")
-                .to_string(),
-        };
-        let fields = entry.get("fieldsV1");
-        let touches = |key: &str| fields.and_then(|f| f.get(key)).is_some();
-        let is_status = entry.get("subresource").and_then(Value::as_str) == Some("status")
-            || (touches("f:status") && !touches("f:spec"));
-        let slot = if is_status {
-            &mut status
-        } else if touches("f:spec") {
-            &mut spec
-        } else {
-            continue;
-        };
-        // Times are to the second; on a tie the later entry wins, as the
-        // API server appends a manager's first entry after the others.
-        if slot.as_ref().is_none_or(|c| c.at <= change.at) {
-            *slot = Some(change);
-        }
-    }
-    (spec, status)
 }
 
 #[cfg(test)]

@@ -413,21 +413,20 @@ fn quiet(
     if judgement.verdict == Verdict::Converged {
         return None;
     }
-    let since = if crate::relations::controller::unscheduled(target)
-        || generation.observed != Some(false)
-    {
-        target.created
-    } else {
-        generation
-            .spec_changed
-            .as_ref()
-            .map(|c| c.at)
-            .or(target.created)
-    };
+    let since =
+        if crate::verdict::controller::unscheduled(target) || generation.observed != Some(false) {
+            target.created
+        } else {
+            generation
+                .spec_changed
+                .as_ref()
+                .map(|c| c.at)
+                .or(target.created)
+        };
     let long = since.is_some_and(|t| snap.now.duration_since(t) > controller::CONTROLLER_GRACE);
     if !long
-        || !(crate::relations::controller::lags(target)
-            || crate::relations::controller::unscheduled(target))
+        || !(crate::verdict::controller::lags(target)
+            || crate::verdict::controller::unscheduled(target))
     {
         return None;
     }

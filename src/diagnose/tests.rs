@@ -1747,7 +1747,7 @@ fn a_paused_deployment_with_nothing_pending_is_not_told_to_roll_out() {
             "annotations": {"deployment.kubernetes.io/revision": "1"},
             "ownerReferences": [{"apiVersion": "apps/v1", "kind": "Deployment", "name": dep.name(), "uid": dep.uid, "controller": true}]},
         "spec": {"replicas": 1, "template": template},
-        "status": {"replicas": 1, "readyReplicas": 1, "availableReplicas": 1}
+        "status": {"replicas": 1, "readyReplicas": 1, "availableReplicas": 1, "observedGeneration": 1}
     }));
     let (with_rs, _) = with("deployment-paused-pending.yaml", vec![rs.clone()]);
     let d = diagnose(&Judged::builtin(&with_rs), &dep.uid);

@@ -10,6 +10,7 @@ mod refs;
 mod snapshot;
 mod target;
 mod time;
+mod writers;
 
 pub use container::Container;
 #[cfg(test)]
@@ -23,4 +24,5 @@ pub use pointer::pointer;
 pub use refs::waits_on;
 pub use snapshot::{Incomplete, KindFacts, Snapshot};
 pub use target::Target;
-pub use time::{age, parse_time};
+pub use time::{age, human_duration, parse_time};
+pub use writers::{KEPT as KEPT_WRITER_FIELDS, KEYED_PARTS, reduce_managed_fields};

@@ -4,7 +4,7 @@
 //! plan of the extra reads they need (`reads_for`).
 
 pub mod admission;
-pub mod controller;
+
 mod gitops;
 mod keys;
 mod managers;
@@ -24,12 +24,12 @@ use crate::model::{Object, ObjectRef, Snapshot, group_of};
 use crate::selector;
 
 pub use crate::selector::{backing_workloads, selector_of};
-pub use controller::named_like;
+pub use crate::verdict::controller::named_like;
 pub use keys::{missing_keys, waiting_on_configuration};
 pub use managers::{helm_release, helm_revision, manager_of, source_of};
 pub use near::near_miss;
 pub use producers::{producers, secret_producer_types};
-pub use reads::{RelatedRead, Resource, Select, reads_for};
+pub use reads::{RelatedRead, Resource, Select, lease_reads, reads_for};
 pub use tree::{End, Node, tree, tree_with_users};
 #[cfg(test)]
 pub use users::PodsToRead;

@@ -392,6 +392,26 @@ fn read(
     }
 }
 
+/// The Leases that say whether the controllers of the objects whose
+/// status lags are running, for an answer that follows no other relation
+/// (`status`, `wait`): the control plane's by name, every other but the
+/// nodes' in one list. None once any Lease was read.
+pub fn lease_reads(objects: &[Object]) -> Vec<RelatedRead> {
+    let leases_read = objects
+        .iter()
+        .any(|o| o.kind() == "Lease" && o.group() == "coordination.k8s.io");
+    if leases_read {
+        return Vec::new();
+    }
+    let mut out: Vec<RelatedRead> = objects
+        .iter()
+        .flat_map(|o| controller_reads(o, &[]))
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
 /// The reads that find the controller of an object whose status lags:
 /// the control plane's Lease by name for built-in kinds, every Lease but
 /// the nodes' for custom resources; once read, the matching lease's
@@ -399,7 +419,7 @@ fn read(
 /// StatefulSets named like it or the status managers; with no lease that
 /// matches (an operator that elects no leader), those workloads alone.
 fn controller_reads(obj: &Object, objects: &[Object]) -> Vec<RelatedRead> {
-    use super::controller;
+    use crate::verdict::controller;
     if !controller::lags(obj) && !controller::unscheduled(obj) {
         return Vec::new();
     }

@@ -360,9 +360,7 @@ impl Reader for Api {
         };
         let decoded = is_protobuf(&answer).then(|| super::protobuf::metadata_list(&answer.body));
         let list = match decoded {
-            None => {
-                super::trim::list(&answer.body, read.wants_managed_fields()).map_err(not_json)?
-            }
+            None => super::trim::list(&answer.body, read.writers()).map_err(not_json)?,
             Some(Ok(list)) => list,
             // What is not read here (text that is not UTF-8 in a field
             // other than an annotation, another kind of list, a page far
@@ -377,7 +375,7 @@ impl Reader for Api {
                         format!("the server's protobuf answer cannot be read: {e}"),
                     ));
                 }
-                super::trim::list(&again.body, read.wants_managed_fields()).map_err(not_json)?
+                super::trim::list(&again.body, read.writers()).map_err(not_json)?
             }
         };
         if continue_token.is_none() && floor.is_none() {
@@ -392,7 +390,7 @@ impl Reader for Api {
 
     async fn get(&self, read: &Read) -> Result<Option<Value>, ApiError> {
         match self.fetch(&read.path(), Some(read.accept()), None).await {
-            Ok(answer) => super::trim::object(&answer.body, read.wants_managed_fields())
+            Ok(answer) => super::trim::object(&answer.body, read.writers())
                 .map(Some)
                 .map_err(not_json),
             Err(ApiError::Missing) => Ok(None),

@@ -100,8 +100,10 @@ pub fn redact(v: &mut Value) {
 pub enum Keep {
     /// Everything the server sent.
     All,
-    /// Without `metadata.managedFields` (only `why` reads who wrote what),
-    /// which is often the largest part of an object.
+    /// `metadata.managedFields` reduced to who wrote which part when (see
+    /// `model::reduce_managed_fields`), and none on a metadata-only
+    /// object: only `why` reads the field sets, which are often the
+    /// largest part of an object.
     NoManagedFields,
 }
 
@@ -116,12 +118,16 @@ pub fn to_object(
     let map = item.as_object_mut()?;
     map.insert("apiVersion".into(), Value::String(rt.api_version()));
     map.insert("kind".into(), Value::String(rt.kind.clone()));
-    if keep == Keep::NoManagedFields
-        && let Some(meta) = map.get_mut("metadata").and_then(Value::as_object_mut)
-    {
-        meta.remove("managedFields");
-    }
     redact(&mut item);
+    if keep == Keep::NoManagedFields {
+        if metadata_only {
+            if let Some(meta) = item.get_mut("metadata").and_then(Value::as_object_mut) {
+                meta.remove("managedFields");
+            }
+        } else {
+            crate::model::reduce_managed_fields(&mut item);
+        }
+    }
     let mut obj = Object::from_value(item)?;
     obj.metadata_only = metadata_only;
     obj.status_subresource = Some(rt.has_status);

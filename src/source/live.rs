@@ -596,6 +596,8 @@ impl<R: Reader> Ask<'_, R> {
             .await;
         if matches!(mode, Mode::Tree { .. } | Mode::Why) {
             crawl.related().await;
+        } else {
+            crawl.leases().await;
         }
         if targets.is_empty() {
             crawl.job_warnings(scope.namespace()).await;

@@ -344,7 +344,8 @@ pub const CLUSTER_EVENTS_AT_MOST: usize = 16;
 
 /// Whether an object's events can explain its verdict in `tree` and
 /// `status`: a pod that is not ready, a claim that is not bound, a workload
-/// short of ready replicas or refused pods. A healthy object's events say
+/// short of ready replicas or refused pods, a CronJob (its refused runs are
+/// said only in events), a load balancer without an address. A healthy object's events say
 /// nothing a verdict cites, so they are not read (`why` reads them all).
 pub fn wants_events(obj: &Object) -> bool {
     let int = |p: &str| obj.int(p).unwrap_or(0);
@@ -359,11 +360,19 @@ pub fn wants_events(obj: &Object) -> bool {
                 || obj.condition("ReplicaFailure").is_some_and(|c| c.is_true())
         }
         ("apps", "DaemonSet") => int("/status/numberReady") < int("/status/desiredNumberScheduled"),
-        // A run still going may be one its next runs are skipped for.
-        ("batch", "CronJob") => obj
-            .at("/status/active")
-            .and_then(|a| a.as_array())
-            .is_some_and(|a| !a.is_empty()),
+        // A run still going may be one its next runs are skipped for; and
+        // a CronJob whose runs are refused (a quota) says so only in
+        // events: every CronJob that is not suspended.
+        ("batch", "CronJob") => obj.bool("/spec/suspend") != Some(true),
+        // A load balancer that is not there yet: its controller may have
+        // said why (`AllocationFailed`) only in events.
+        ("", "Service") => {
+            obj.str("/spec/type") == Some("LoadBalancer")
+                && obj
+                    .at("/status/loadBalancer/ingress")
+                    .and_then(|a| a.as_array())
+                    .is_none_or(|a| a.is_empty())
+        }
         ("batch", "Job") => {
             obj.int("/status/failed").is_some_and(|f| f > 0)
                 || (obj.at("/status/completionTime").is_none() && int("/status/active") == 0)

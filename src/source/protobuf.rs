@@ -296,7 +296,11 @@ mod tests {
     fn a_protobuf_page_reads_as_the_same_page_in_json() {
         for name in ["configmaps", "configmaps-page1", "replicasets", "pods"] {
             let pb = metadata_list(&fixture(&format!("{name}.pb"))).unwrap();
-            let js = crate::source::trim::list(&fixture(&format!("{name}.json")), false).unwrap();
+            let js = crate::source::trim::list(
+                &fixture(&format!("{name}.json")),
+                crate::source::trim::Writers::Skipped,
+            )
+            .unwrap();
             assert_eq!(pb.resource_version, js.resource_version, "{name}");
             assert_eq!(pb.continue_token, js.continue_token, "{name}");
             assert_eq!(pb.items.len(), js.items.len(), "{name}");

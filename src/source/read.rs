@@ -177,6 +177,19 @@ impl Read {
         self.managed_fields
     }
 
+    /// What of its answers' managedFields is kept: all where asked for,
+    /// none for metadata only, else who wrote which part when.
+    pub fn writers(&self) -> super::trim::Writers {
+        use super::trim::Writers;
+        if self.managed_fields {
+            Writers::All
+        } else if self.metadata_only {
+            Writers::Skipped
+        } else {
+            Writers::Reduced
+        }
+    }
+
     /// A watch of this read starts now: what is already there is not
     /// listed (only the list's resourceVersion is asked for).
     pub fn starting_now(mut self) -> Read {

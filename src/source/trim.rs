@@ -1,9 +1,13 @@
-//! Parses API answers without `metadata.managedFields`: the field is
-//! skipped while parsing, never built and then dropped. It is the largest
-//! part of most objects (a pod's is larger than the rest of the pod), and
-//! only `why` reads it, on its targets. Skipping it keeps a paged list of
+//! Parses API answers with `metadata.managedFields` reduced while parsing
+//! (never built whole and then cut): each entry keeps who wrote, how, when
+//! and the top-level parts it touched (`model::reduce_managed_fields`'s
+//! shape), which the judge reads to tell a spec newer than its status.
+//! The field sets are the largest part of most objects (a pod's is larger
+//! than the rest of the pod), and only `why` reads them in depth, on its
+//! targets. Reducing them as they are read keeps a paged list of
 //! thousands of objects from passing through memory twice.
 
+use std::collections::BTreeMap;
 use std::fmt;
 
 use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
@@ -17,18 +21,30 @@ pub struct ListBody {
     pub items: Vec<Value>,
 }
 
-/// Parses one object; `managed_fields`: keep `metadata.managedFields`.
-pub fn object(body: &[u8], managed_fields: bool) -> serde_json::Result<Value> {
+/// What of `metadata.managedFields` a parse keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Writers {
+    /// Every entry whole (`why`'s targets).
+    All,
+    /// Each entry reduced to who wrote which part when (full objects).
+    Reduced,
+    /// None (metadata-only lists: nothing judges who wrote them, and their
+    /// protobuf pages decode without them).
+    Skipped,
+}
+
+/// Parses one object, keeping what `writers` says of its managedFields.
+pub fn object(body: &[u8], writers: Writers) -> serde_json::Result<Value> {
     let mut de = serde_json::Deserializer::from_slice(body);
-    let value = Item { managed_fields }.deserialize(&mut de)?;
+    let value = Item { writers }.deserialize(&mut de)?;
     de.end()?;
     Ok(value)
 }
 
-/// Parses one page of a list; `managed_fields` as in [`object`].
-pub fn list(body: &[u8], managed_fields: bool) -> serde_json::Result<ListBody> {
+/// Parses one page of a list; `writers` as in [`object`].
+pub fn list(body: &[u8], writers: Writers) -> serde_json::Result<ListBody> {
     let mut de = serde_json::Deserializer::from_slice(body);
-    let list = List { managed_fields }.deserialize(&mut de)?;
+    let list = List { writers }.deserialize(&mut de)?;
     de.end()?;
     Ok(list)
 }
@@ -43,21 +59,21 @@ enum Level {
 /// An object, or its metadata, read key by key.
 #[derive(Clone, Copy)]
 struct Item {
-    managed_fields: bool,
+    writers: Writers,
 }
 
 impl<'de> DeserializeSeed<'de> for Item {
     type Value = Value;
     fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<Value, D::Error> {
-        if self.managed_fields {
+        if self.writers == Writers::All {
             return serde::Deserialize::deserialize(de);
         }
-        de.deserialize_any(Fields(Level::Object))
+        de.deserialize_any(Fields(Level::Object, self.writers))
     }
 }
 
 /// A map at `Level`; anything else is parsed as usual.
-struct Fields(Level);
+struct Fields(Level, Writers);
 
 impl<'de> DeserializeSeed<'de> for Fields {
     type Value = Value;
@@ -110,11 +126,14 @@ impl<'de> Visitor<'de> for Fields {
         let mut out = Map::new();
         while let Some(key) = map.next_key::<String>()? {
             let value = match (self.0, key.as_str()) {
-                (Level::Object, "metadata") => map.next_value_seed(Fields(Level::Metadata))?,
-                (Level::Metadata, "managedFields") => {
+                (Level::Object, "metadata") => {
+                    map.next_value_seed(Fields(Level::Metadata, self.1))?
+                }
+                (Level::Metadata, "managedFields") if self.1 == Writers::Skipped => {
                     map.next_value::<IgnoredAny>()?;
                     continue;
                 }
+                (Level::Metadata, "managedFields") => map.next_value_seed(Entries)?,
                 _ => map.next_value::<Value>()?,
             };
             out.insert(key, value);
@@ -123,9 +142,144 @@ impl<'de> Visitor<'de> for Fields {
     }
 }
 
+/// `metadata.managedFields`, each entry reduced as it is read: its
+/// manager, operation, subresource and time, and of `fieldsV1` the
+/// top-level parts (with the keys of a map's data parts). Anything but a
+/// list of entries reads as null.
+struct Entries;
+
+impl<'de> DeserializeSeed<'de> for Entries {
+    type Value = Value;
+    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<Value, D::Error> {
+        de.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Entries {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a list of managedFields entries")
+    }
+    fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_str<E: serde::de::Error>(self, _: &str) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_unit<E: serde::de::Error>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_none<E: serde::de::Error>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Ok(Value::Null)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut out = Vec::new();
+        while let Some(entry) = seq.next_element_seed(Entry)? {
+            out.push(entry);
+        }
+        Ok(Value::Array(out))
+    }
+}
+
+/// One managedFields entry, reduced (see [`Entries`]).
+struct Entry;
+
+impl<'de> DeserializeSeed<'de> for Entry {
+    type Value = Value;
+    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<Value, D::Error> {
+        de.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Entry {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a managedFields entry")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut out = Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if key == "fieldsV1" {
+                let parts = map.next_value::<Option<BTreeMap<String, Parts>>>()?;
+                let parts: Map<String, Value> = parts
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|(k, p)| {
+                        let part = if crate::model::KEYED_PARTS.contains(&k.as_str()) {
+                            p.0
+                        } else {
+                            Value::Object(Map::new())
+                        };
+                        (k, part)
+                    })
+                    .collect();
+                out.insert(key, Value::Object(parts));
+            } else if crate::model::KEPT_WRITER_FIELDS.contains(&key.as_str()) {
+                out.insert(key, map.next_value::<Value>()?);
+            } else {
+                map.next_value::<IgnoredAny>()?;
+            }
+        }
+        Ok(Value::Object(out))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(Value::Null)
+    }
+    fn visit_unit<E: serde::de::Error>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_str<E: serde::de::Error>(self, _: &str) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+}
+
+/// A top-level part of an entry's `fieldsV1`: an empty map, or, for a
+/// map's data parts, its keys (never anything below them).
+struct Parts(Value);
+
+impl<'de> serde::Deserialize<'de> for Parts {
+    fn deserialize<D: Deserializer<'de>>(de: D) -> Result<Parts, D::Error> {
+        let keys = Option::<BTreeMap<String, IgnoredAny>>::deserialize(de)?;
+        Ok(Parts(Value::Object(
+            keys.unwrap_or_default()
+                .into_keys()
+                .map(|k| (k, Value::Object(Map::new())))
+                .collect(),
+        )))
+    }
+}
+
 /// A list: `metadata.resourceVersion`, `metadata.continue` and `items`.
 struct List {
-    managed_fields: bool,
+    writers: Writers,
 }
 
 impl<'de> DeserializeSeed<'de> for List {
@@ -163,7 +317,7 @@ impl<'de> Visitor<'de> for List {
                 "items" => {
                     out.items = map
                         .next_value_seed(Items {
-                            managed_fields: self.managed_fields,
+                            writers: self.writers,
                         })?
                         .unwrap_or_default();
                 }
@@ -178,7 +332,7 @@ impl<'de> Visitor<'de> for List {
 
 /// `items`: a sequence of objects, or null.
 struct Items {
-    managed_fields: bool,
+    writers: Writers,
 }
 
 impl<'de> DeserializeSeed<'de> for Items {
@@ -201,7 +355,7 @@ impl<'de> Visitor<'de> for Items {
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
         let item = Item {
-            managed_fields: self.managed_fields,
+            writers: self.writers,
         };
         let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0));
         while let Some(v) = seq.next_element_seed(item)? {
@@ -219,22 +373,60 @@ mod tests {
     fn pod() -> Value {
         json!({"apiVersion": "v1", "kind": "Pod",
             "metadata": {"name": "p", "namespace": "shop", "labels": {"app": "web"},
-                "managedFields": [{"manager": "kubelet", "fieldsV1": {"f:status": {"f:phase": {}}}}]},
+                "managedFields": [
+                    {"manager": "kubectl-create", "operation": "Update", "apiVersion": "v1",
+                     "time": "2026-12-01T10:00:00Z", "fieldsType": "FieldsV1",
+                     "fieldsV1": {"f:metadata": {"f:labels": {".": {}, "f:app": {}}},
+                                  "f:spec": {"f:containers": {"k:{\"name\":\"web\"}": {".": {}}}}}},
+                    {"manager": "kubelet", "operation": "Update", "apiVersion": "v1",
+                     "time": "2026-12-01T10:00:05Z", "fieldsType": "FieldsV1", "subresource": "status",
+                     "fieldsV1": {"f:status": {"f:phase": {}}}}]},
             "spec": {"managedFields": "a field of the spec is not metadata", "nodeName": "n1"},
             "status": {"phase": "Running", "ratio": 0.5, "count": -3, "big": 18446744073709551615u64,
                 "none": null, "flags": [true, false]}})
     }
 
     #[test]
-    fn managed_fields_are_skipped_only_in_metadata_and_the_rest_is_exact() {
+    fn managed_fields_are_reduced_or_skipped_only_in_metadata_and_the_rest_is_exact() {
         let body = serde_json::to_vec(&pod()).unwrap();
-        let mut want = pod();
-        want["metadata"]
+        let mut skipped = pod();
+        skipped["metadata"]
             .as_object_mut()
             .unwrap()
             .remove("managedFields");
-        assert_eq!(object(&body, false).unwrap(), want);
-        assert_eq!(object(&body, true).unwrap(), pod());
+        assert_eq!(object(&body, Writers::Skipped).unwrap(), skipped);
+        assert_eq!(object(&body, Writers::All).unwrap(), pod());
+        // Who wrote which part when: the shape a capture keeps.
+        let mut reduced = pod();
+        reduced["metadata"]["managedFields"] = json!([
+            {"manager": "kubectl-create", "operation": "Update", "time": "2026-12-01T10:00:00Z",
+             "fieldsV1": {"f:metadata": {}, "f:spec": {}}},
+            {"manager": "kubelet", "operation": "Update", "time": "2026-12-01T10:00:05Z",
+             "subresource": "status", "fieldsV1": {"f:status": {}}}]);
+        assert_eq!(object(&body, Writers::Reduced).unwrap(), reduced);
+        let mut captured = pod();
+        crate::model::reduce_managed_fields(&mut captured);
+        for (read, kept) in reduced["metadata"]["managedFields"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip(captured["metadata"]["managedFields"].as_array().unwrap())
+        {
+            for key in ["manager", "operation", "time", "subresource", "fieldsV1"] {
+                assert_eq!(read.get(key), kept.get(key), "{key}");
+            }
+        }
+        // A ConfigMap's data keys stay (never its values); a field that
+        // is not a list of entries reads as null.
+        let cm = json!({"metadata": {"managedFields": [{"manager": "m",
+            "fieldsV1": {"f:data": {"f:log_level": {}, ".": {}}}}]}});
+        let read = object(&serde_json::to_vec(&cm).unwrap(), Writers::Reduced).unwrap();
+        assert_eq!(
+            read["metadata"]["managedFields"][0]["fieldsV1"]["f:data"],
+            json!({".": {}, "f:log_level": {}})
+        );
+        let odd = object(br#"{"metadata": {"managedFields": "x"}}"#, Writers::Reduced).unwrap();
+        assert_eq!(odd["metadata"]["managedFields"], Value::Null);
     }
 
     #[test]
@@ -242,17 +434,20 @@ mod tests {
         let page = json!({"kind": "PodList", "apiVersion": "v1",
             "metadata": {"resourceVersion": "42", "continue": "abc", "remainingItemCount": 7},
             "items": [pod(), pod()]});
-        let list = list(&serde_json::to_vec(&page).unwrap(), false).unwrap();
+        let list = list(&serde_json::to_vec(&page).unwrap(), Writers::Skipped).unwrap();
         assert_eq!(list.resource_version, "42");
         assert_eq!(list.continue_token.as_deref(), Some("abc"));
         assert_eq!(list.items.len(), 2);
         assert!(list.items[0].pointer("/metadata/managedFields").is_none());
         assert_eq!(list.items[1]["metadata"]["labels"]["app"], "web");
 
-        let empty =
-            super::list(br#"{"kind":"PodList","metadata":{},"items":null}"#, false).unwrap();
+        let empty = super::list(
+            br#"{"kind":"PodList","metadata":{},"items":null}"#,
+            Writers::Reduced,
+        )
+        .unwrap();
         assert!(empty.items.is_empty() && empty.continue_token.is_none());
-        assert!(super::list(b"{\"items\": [1, 2", false).is_err());
-        assert!(object(b"{} trailing", false).is_err());
+        assert!(super::list(b"{\"items\": [1, 2", Writers::Reduced).is_err());
+        assert!(object(b"{} trailing", Writers::Reduced).is_err());
     }
 }

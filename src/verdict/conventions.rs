@@ -618,10 +618,9 @@ impl Wait {
         let Some(since) = self.since else {
             return j;
         };
-        let grace = snap
-            .judge
-            .failure_grace
-            .unwrap_or(crate::verdict::kinds::waits::REFERENCE_GRACE);
+        // An error its controller retries: never final at once, even
+        // under `--fail-fast`.
+        let grace = super::retried::retry_grace(snap);
         if snap.now.duration_since(since) < grace {
             return j.since(Some(since));
         }
@@ -874,7 +873,7 @@ pub fn bounded_wait(obj: &Object, j: Judgement, snap: &Judged<'_>) -> Judgement 
         .find(|c| c.is_false() && is_health_condition(&c.type_))
     {
         let work = if run { Work::Waits } else { Work::Bounded };
-        let judged = not_well(c, snap, work);
+        let judged = super::retried::judge(obj, not_well(c, snap, work), snap);
         return if judged.verdict == Verdict::Failed {
             judged
         } else {

@@ -17,6 +17,11 @@ pub struct Item {
     /// inline in the documents.
     #[serde(flatten)]
     pub judgement: Judgement,
+    /// What the object says of itself, where the tree below it says more
+    /// (a current child that has failed for good): `judgement` is then the
+    /// tree's verdict. See `verdict::tree`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub own: Option<Judgement>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub generation: Option<i64>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -32,8 +37,16 @@ pub struct Item {
 }
 
 impl Item {
+    /// The object with its tree's verdict (and its own, where they differ).
     pub fn of(obj: &Object, snap: &Judged<'_>) -> Item {
-        Item::with(obj, judge(obj, snap))
+        let own = judge(obj, snap);
+        match super::tree::of(obj, &own, snap) {
+            Some(tree) => Item {
+                own: Some(own),
+                ..Item::with(obj, tree)
+            },
+            None => Item::with(obj, own),
+        }
     }
 
     /// An item from a judgement already made.
@@ -41,6 +54,7 @@ impl Item {
         Item {
             object: obj.id.clone(),
             judgement,
+            own: None,
             generation: obj.generation,
             observed_generation: obj.observed_generation(),
             created: obj.created,
@@ -75,6 +89,7 @@ impl Item {
                 Lifecycle::NotFound,
                 format!("{} \"{}\" not found{place}", id.kind, id.name),
             ),
+            own: None,
             generation: None,
             observed_generation: None,
             created: None,

@@ -15,13 +15,18 @@
 
 pub(crate) mod columns;
 pub(crate) mod conditions;
+pub(crate) mod controller;
 mod conventions;
 mod deletion;
 mod item;
 mod judge;
 mod kinds;
 pub(crate) mod reason;
+mod refusals;
+pub(crate) mod retried;
 mod shapes;
+mod tree;
+mod unobserved;
 pub(crate) mod value;
 mod vocabulary;
 mod words;
@@ -33,6 +38,7 @@ pub use item::Item;
 pub use judge::{Judge, Judged};
 pub use kinds::{NO_PROVISIONER, class_provisioner};
 pub use reason::Reason;
+pub use unobserved::CONTROLLER_GRACE;
 #[cfg(test)]
 pub use value::Ready;
 pub use value::{Judgement, Verdict};
@@ -54,12 +60,29 @@ pub fn judged_alone(obj: &Object) -> bool {
     kinds::rule_for(obj.group(), obj.kind()).is_none()
         && obj.deleted.is_none()
         && !obj.metadata_only
+        && !controller::lags(obj)
 }
 
 /// Judges one object of the snapshot.
 pub fn judge(obj: &Object, snap: &Judged<'_>) -> Judgement {
-    let j = judge_own(obj, snap);
-    if obj.metadata_only || rule_for(obj).is_some() {
+    let mut j = judge_own(obj, snap);
+    // A status older than the spec, taken as current because its
+    // controller runs: the answer says what it trusted.
+    if j.verdict == Verdict::Converged
+        && let Some(note) = unobserved::trusted(obj, snap)
+    {
+        j.message = format!("{}; {note}", j.message);
+    }
+    // A refusal said only in Warning events (a quota, a mount): the cause
+    // of work under way, and final once it has recurred past the grace.
+    let j = refusals::judge(obj, j, snap);
+    if obj.metadata_only
+        || rule_for(obj).is_some()
+        || matches!(
+            j.reason,
+            Reason::Lifecycle(Lifecycle::SpecNotObserved | Lifecycle::ControllerNotFound)
+        )
+    {
         return j;
     }
     // A custom resource in a state since its conditions last changed, where
@@ -74,6 +97,12 @@ pub fn judge(obj: &Object, snap: &Judged<'_>) -> Judgement {
                 .max();
             j.since(changed)
         }
+    };
+    // A failure its controller retries, on a recent transition, is not
+    // final yet; a health rule's word is taken as it is.
+    let j = match snap.judge.rules.rule_for(obj.group(), obj.kind()) {
+        None => retried::judge(obj, j, snap),
+        Some(_) => j,
     };
     if j.verdict != Verdict::Progressing {
         return conventions::explained(obj, j);
@@ -105,6 +134,7 @@ fn judge_own(obj: &Object, snap: &Judged<'_>) -> Judgement {
             Verdict::Converged | Verdict::Progressing => {
                 let conds = obj.conditions();
                 generation(obj, &conds, rule.is_none())
+                    .or_else(|| unobserved::judge(obj, snap))
                     .or_else(|| contradicted(obj, &conds, &j, snap))
                     .unwrap_or(j)
             }
@@ -129,6 +159,11 @@ fn judge_own(obj: &Object, snap: &Judged<'_>) -> Judgement {
     }
     let conds = obj.conditions();
     if let Some(j) = generation(obj, &conds, rule.is_none()) {
+        return j;
+    }
+    // Who wrote the status, and whether it is alive: a spec its
+    // controller may not have seen, a built-in status never written.
+    if let Some(j) = unobserved::judge(obj, snap) {
         return j;
     }
     if let Some(j) = abnormal(&conds, rule.is_none()) {

@@ -124,6 +124,12 @@ families! {
         WaitingForController,
         /// The controller has not observed the latest spec.
         ObservedGenerationLag,
+        /// A spec written after the controller last wrote the status, of a
+        /// kind that reports no observedGeneration.
+        SpecNotObserved,
+        /// A spec the controller may not have seen, and no running
+        /// controller found to have seen it.
+        ControllerNotFound,
         /// A health rule that could not be evaluated.
         HealthRuleError,
         /// `Stalled=True` without a reason of its own.

@@ -70,7 +70,9 @@ const CASES: &[Case] = &[
     case("deployment-paused-lag.yaml", Suspended, "Paused", "paused; spec changes are pending (generation 4 not yet rolled out)"),
     // A built-in controller that never wrote status: waiting for it within
     // NO_STATUS_GRACE of creation (or at an unknown age), Unknown after.
-    case("deployment-no-status.yaml", Unknown, "NoStatus", "no controller has written status since creation 3m ago"),
+    // A built-in workload kube-controller-manager never wrote: Failed past
+    // the grace, naming it (the snapshot holds no Lease to say more).
+    case("deployment-no-status.yaml", Failed, "NoStatus", "no controller has written status since creation 3m ago: kube-controller-manager never wrote it"),
     case("deployment-no-status.yaml", Progressing, "WaitingForController", "waiting for its controller to write status (created 20s ago)").at("2026-11-29T22:27:20Z"),
     case("manifest-deployment-no-uid.yaml", Progressing, "WaitingForController", "(age unknown)"),
     // 3. Abnormal-true conditions.

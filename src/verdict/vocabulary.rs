@@ -404,6 +404,43 @@ const TERMINAL_PAIRS: &[(&str, &str)] = &[
     ("not", "permitted"),
 ];
 
+/// The words of a failure reason that say retrying will not fix it (an
+/// input refused, a limit passed): what is left of the failure words
+/// (`Failed`, `Error`, `BackOff`, `NotFound`, ...) is a controller's
+/// catch-all, which it retries.
+const FINAL_WORDS: &[&str] = &[
+    "invalid",
+    "denied",
+    "forbidden",
+    "unauthorized",
+    "rejected",
+    "unsupported",
+    "exceeded",
+    "expired",
+    "terminal",
+];
+const FINAL_PAIRS: &[(&str, &str)] =
+    &[("not", "allowed"), ("no", "matching"), ("not", "permitted")];
+
+/// Whether a reason (or a condition type) names a failure known to be
+/// final: `InvalidSpec`, `QuotaExceeded`, `Forbidden`, `NotAllowedByListeners`.
+/// A failure reason that is not ([`reason_class`] `Terminal` without these
+/// words: `SecretSyncedError`, `ReconcileFailed`, `IssuerNotFound`) is a
+/// catch-all the controller retries.
+pub fn final_reason(reason: &str) -> bool {
+    let words = camel_words(reason);
+    words.iter().any(|w| FINAL_WORDS.contains(&w.as_str()))
+        || FINAL_PAIRS
+            .iter()
+            .any(|(a, b)| words.windows(2).any(|w| w[0] == *a && w[1] == *b))
+}
+
+/// Whether a reason names a failure its controller retries: a failure
+/// word, and none that says it is final.
+pub fn retried_reason(reason: &str) -> bool {
+    reason_class(reason) == ReasonClass::Terminal && !final_reason(reason)
+}
+
 /// Words in a reason that name work under way: `Progressing`,
 /// `Reconciling`, `Pending`, `WaitingForDependencies`, `Creating`,
 /// `Provisioning`, `InProgress`, Flux's `DependencyNotReady`.
@@ -685,6 +722,39 @@ mod tests {
         ];
         for (reason, want) in cases {
             assert_eq!(reason_class(reason), want, "{reason}");
+        }
+    }
+
+    #[test]
+    fn failures_are_retried_unless_their_words_say_they_are_final() {
+        for reason in [
+            "SecretSyncedError",
+            "ScaledObjectCheckFailed",
+            "ReconcileError",
+            "InstallFailed",
+            "IssuerNotFound",
+            "ErrInitIssuer",
+            "ManagementConflict",
+            "BackOff",
+        ] {
+            assert!(retried_reason(reason), "{reason}");
+        }
+        for reason in [
+            "InvalidSpec",
+            "QuotaExceeded",
+            "Forbidden",
+            "Unauthorized",
+            "Rejected",
+            "UnsupportedValue",
+            "NotAllowedByListeners",
+            "NoMatchingParent",
+            "Expired",
+            "ProgressDeadlineExceeded",
+            "Reconciling",
+            "Degraded",
+            "",
+        ] {
+            assert!(!retried_reason(reason), "{reason}");
         }
     }
 

@@ -52,6 +52,17 @@ pub(super) fn step_for(code: Lifecycle, cx: &Cx) -> Option<NextStep> {
             "No controller has written status: check that the controller (operator) for this type is installed and running.",
             vec![describe(who), "kubectl get pods -A".into()],
         ),
+        Lifecycle::SpecNotObserved => step(
+            "The spec changed after the controller last wrote the status, and this kind reports no observedGeneration: wait a moment for the controller to act; if it does not, check that it is running (`kubectl reconcile controllers`).",
+            vec![describe(who), "kubectl reconcile controllers".into()],
+        ),
+        Lifecycle::ControllerNotFound => step(
+            "The spec changed after the status was last written, and no running controller was found to have seen it: check that the operator for this type is running and holds its lease (`kubectl reconcile controllers`).",
+            vec![
+                "kubectl reconcile controllers".into(),
+                "kubectl get pods -A".into(),
+            ],
+        ),
         Lifecycle::ObservedGenerationLag => step(
             "The controller has not yet acted on the latest spec. A short lag is normal; if it lasts, check that the controller is running.",
             vec![describe(who)],

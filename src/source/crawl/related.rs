@@ -76,14 +76,34 @@ impl<R: Reader> Crawl<'_, R> {
     /// read never reads as "missing"); related workloads bring their known
     /// edges; namespaces reached for the first time bring their events.
     pub async fn related(&mut self) {
+        self.follow(3, |c| {
+            crate::relations::reads_for(&c.objects, &c.events, &c.gaps.absent)
+        })
+        .await;
+    }
+
+    /// The Leases of the controllers of objects whose status lags (see
+    /// [`crate::relations::lease_reads`]), for an answer that follows no
+    /// other relation: the judge reads them to tell a running controller
+    /// from a stopped one.
+    pub async fn leases(&mut self) {
+        self.follow(1, |c| crate::relations::lease_reads(&c.objects))
+            .await;
+    }
+
+    /// Reads what `plan` asks for, in up to `rounds` rounds.
+    async fn follow(
+        &mut self,
+        rounds: usize,
+        plan: impl Fn(&Self) -> Vec<crate::relations::RelatedRead>,
+    ) {
         use crate::relations::RelatedRead;
         let mut done: HashSet<RelatedRead> = HashSet::new();
-        for _round in 0..3 {
-            let plan: Vec<RelatedRead> =
-                crate::relations::reads_for(&self.objects, &self.events, &self.gaps.absent)
-                    .into_iter()
-                    .filter(|r| !done.contains(r))
-                    .collect();
+        for _round in 0..rounds {
+            let plan: Vec<RelatedRead> = plan(self)
+                .into_iter()
+                .filter(|r| !done.contains(r))
+                .collect();
             if plan.is_empty() {
                 return;
             }

@@ -15,7 +15,7 @@ mod node;
 mod owned;
 mod pdb;
 mod pod;
-mod pods;
+pub(crate) mod pods;
 mod pvc;
 mod replicaset;
 mod service;

@@ -8,7 +8,7 @@ use crate::verdict::Judged;
 use jiff::{SignedDuration, Timestamp};
 
 use crate::model::{Object, Snapshot, age};
-use crate::verdict::reason::{Pod, Reason, Scheduling};
+use crate::verdict::reason::{Pod, Reason};
 use crate::verdict::{Judgement, Verdict};
 
 use super::pod::{self, CRASH_RESTARTS};
@@ -19,18 +19,13 @@ use super::pod::{self, CRASH_RESTARTS};
 /// clear it.
 pub const HARD_FAILURE_GRACE: SignedDuration = SignedDuration::from_mins(3);
 
-/// Whether a pod's reason will not clear without a change (given time).
+/// Whether a Failed pod's reason will not clear without a change (given
+/// time): every failure the pod rule names (an image that cannot be
+/// pulled, an init container stuck, a startup probe that keeps failing,
+/// an unschedulable pod, ...), except a crash loop, which counts only
+/// once it is a run of failed starts (see [`ailment`]).
 fn hard(reason: &Reason) -> bool {
-    matches!(
-        reason,
-        Reason::Pod(
-            Pod::ErrImagePull
-                | Pod::ImagePullBackOff
-                | Pod::ErrImageNeverPull
-                | Pod::InvalidImageName
-                | Pod::CreateContainerConfigError
-        ) | Reason::Scheduling(Scheduling::Unschedulable)
-    )
+    *reason != Pod::CrashLoopBackOff
 }
 
 /// The objects of `kind` whose controller is the object with this uid,
@@ -79,6 +74,17 @@ fn ailment<'a>(pod: &'a Object, snap: &Judged<'_>) -> Option<Ailment<'a>> {
         judgement,
         hard_since,
     })
+}
+
+/// A pod that has failed hard for longer than the failure grace in force
+/// (at once under `--fail-fast`): what it failed with, and since when.
+/// What makes a workload Failed when all its new pods are so, and a tree
+/// Failed when any current pod of it is.
+pub fn finally_failed(pod: &Object, snap: &Judged<'_>) -> Option<Judgement> {
+    let a = ailment(pod, snap)?;
+    let since = a.hard_since?;
+    let grace = grace(snap);
+    (grace.is_zero() || snap.now.duration_since(since) > grace).then_some(a.judgement)
 }
 
 /// The first failing pod among `new_pods`, as a row says it:

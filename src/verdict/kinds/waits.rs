@@ -1,6 +1,7 @@
 //! A custom resource whose operator waits on another object it names (a
 //! Certificate's issuer): the wait is bounded. Past
-//! [`REFERENCE_GRACE`] (at once under `--fail-fast`), counted from when the
+//! [`REFERENCE_GRACE`] (under `--fail-fast`, the retry floor of 30 s: the
+//! operator retries, and the object is often applied a moment later), counted from when the
 //! object's own state last changed, a reference that does not exist or is
 //! not ready is the cause, and the object is Failed, naming it. An issuer
 //! created or mended a moment later is picked up within the grace.
@@ -24,10 +25,10 @@ pub fn bounded(obj: &Object, j: Judgement, snap: &Judged<'_>) -> Judgement {
     let Some(wanted) = waits_on(obj) else {
         return j;
     };
-    let grace = snap.judge.failure_grace.unwrap_or(REFERENCE_GRACE);
+    let grace = crate::verdict::retried::retry_grace(snap);
     let since = j.since.or(obj.created);
     let waited = since.map(|t| snap.now.duration_since(t));
-    if waited.is_none_or(|w| w < grace && !grace.is_zero()) {
+    if waited.is_none_or(|w| w < grace) {
         return j;
     }
     let how_long = since

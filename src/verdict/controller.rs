@@ -5,7 +5,8 @@
 //! manager or a pod. What the read plan asks for (`reads.rs`) and what
 //! `why` judges (`diagnose::controller`) both come from here.
 
-use jiff::Timestamp;
+use jiff::{SignedDuration, Timestamp};
+use serde::Serialize;
 use serde_json::Value;
 
 use crate::model::Object;
@@ -18,12 +19,15 @@ pub const NODE_LEASE_NAMESPACE: &str = "kube-node-lease";
 /// Whether an object's status lags its spec (read-plan side: no clock):
 /// observedGeneration below generation, conditions that all reflect an
 /// older generation, a custom resource with a generation and no status at
-/// all, or a built-in kind served with a status subresource whose
-/// controller has never written one (no observedGeneration, an empty
-/// status).
+/// all, a built-in kind whose controller has never written its status
+/// ([`never_written`]), or a custom resource whose spec changed after its
+/// status was last written ([`unseen_spec`]).
 pub fn lags(obj: &Object) -> bool {
     if obj.metadata_only {
         return false;
+    }
+    if never_written(obj) || unseen_spec(obj).is_some() {
+        return true;
     }
     // Conditions that carry their own observedGeneration, all behind.
     let conditions: Vec<i64> = obj
@@ -44,7 +48,7 @@ pub fn lags(obj: &Object) -> bool {
             let empty = obj
                 .status()
                 .is_none_or(|s| s.as_object().is_some_and(|m| m.is_empty()));
-            empty && (!crate::catalog::is_builtin_group(obj.group()) || writes_generation(obj))
+            empty && !crate::catalog::is_builtin_group(obj.group())
         }
         _ => false,
     }
@@ -119,6 +123,202 @@ pub fn status_manager(obj: &Object) -> Option<(String, Timestamp)> {
     status_managers(obj).into_iter().next()
 }
 
+/// One write recorded in managedFields.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Change {
+    pub at: Timestamp,
+    pub manager: String,
+    pub operation: String,
+}
+
+/// The latest spec write and the latest status write in managedFields.
+pub fn writes(obj: &Object) -> (Option<Change>, Option<Change>) {
+    writes_except(obj, &[])
+}
+
+/// [`writes`], leaving out the spec writes of the managers in `skip`.
+fn writes_except(obj: &Object, skip: &[String]) -> (Option<Change>, Option<Change>) {
+    let mut spec: Option<Change> = None;
+    let mut status: Option<Change> = None;
+    for entry in obj
+        .at("/metadata/managedFields")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let Some(at) = crate::model::parse_time(entry.get("time")) else {
+            continue;
+        };
+        let change = Change {
+            at,
+            manager: entry
+                .get("manager")
+                .and_then(Value::as_str)
+                .unwrap_or("unknown")
+                .to_string(),
+            operation: entry
+                .get("operation")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string(),
+        };
+        let fields = entry.get("fieldsV1");
+        let touches = |key: &str| fields.and_then(|f| f.get(key)).is_some();
+        let is_status = entry.get("subresource").and_then(Value::as_str) == Some("status")
+            || (touches("f:status") && !touches("f:spec"));
+        let slot = if is_status {
+            &mut status
+        } else if touches("f:spec") && !skip.contains(&change.manager) {
+            &mut spec
+        } else {
+            continue;
+        };
+        // Times are to the second; on a tie the later entry wins, as the
+        // API server appends a manager's first entry after the others.
+        if slot.as_ref().is_none_or(|c| c.at <= change.at) {
+            *slot = Some(change);
+        }
+    }
+    (spec, status)
+}
+
+/// When the lease was last renewed, and whether that is longer ago than
+/// its duration.
+pub fn renewal(lease: &Object, now: Timestamp) -> (Option<Timestamp>, bool) {
+    let renewed = crate::model::parse_time(lease.at("/spec/renewTime"))
+        .or_else(|| crate::model::parse_time(lease.at("/spec/acquireTime")));
+    let duration = lease.int("/spec/leaseDurationSeconds").unwrap_or(15);
+    let expired = holder(lease).is_none()
+        || renewed.is_some_and(|t| now.duration_since(t) > SignedDuration::from_secs(duration));
+    (renewed, expired)
+}
+
+/// A spec written after its controller last wrote the status, where the
+/// kind reports no `observedGeneration` to say whether the controller saw
+/// it: the spec's last write (by a manager that writes no status) and the
+/// status's last write.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Unseen {
+    pub spec: Change,
+    pub status: Change,
+}
+
+/// [`Unseen`], for a custom resource whose spec changed since its creation
+/// (a generation above 1: a change of labels alone bumps none) and whose
+/// status and conditions carry no `observedGeneration`. Built-in kinds
+/// report `observedGeneration` where their controllers act on the spec,
+/// or are judged by their own rules. A write to the spec by the status's
+/// own manager (an operator defaulting its spec) is not a change it has to
+/// see.
+pub fn unseen_spec(obj: &Object) -> Option<Unseen> {
+    if obj.metadata_only
+        || crate::catalog::is_builtin_group(obj.group())
+        || obj.generation.is_none_or(|g| g < 2)
+        || obj.observed_generation().is_some()
+        || obj
+            .conditions()
+            .iter()
+            .any(|c| c.observed_generation.is_some())
+    {
+        return None;
+    }
+    let managers: Vec<String> = status_managers(obj).into_iter().map(|(m, _)| m).collect();
+    let (spec, status) = writes_except(obj, &managers);
+    let (spec, status) = (spec?, status?);
+    (spec.at > status.at).then_some(Unseen { spec, status })
+}
+
+/// A built-in workload whose controller records `observedGeneration` with
+/// its first status, and has none: kube-controller-manager never wrote
+/// it (a DaemonSet created while it was stopped holds the zero counts the
+/// API server defaults).
+/// (The autoscaler is left out: its controller writes no
+/// `observedGeneration` at all.)
+pub fn never_written(obj: &Object) -> bool {
+    !obj.metadata_only
+        && obj.group() == "apps"
+        && writes_generation(obj)
+        && obj.observed_generation().is_none()
+}
+
+/// Whether the controller of an object is running, as its Lease says.
+#[derive(Debug, Clone)]
+pub enum Liveness<'a> {
+    /// Its Lease is renewed within its duration.
+    Running {
+        lease: &'a Object,
+        renewed: Option<Timestamp>,
+    },
+    /// Its Lease is not renewed within its duration, or held by no one.
+    Down {
+        lease: &'a Object,
+        renewed: Option<Timestamp>,
+    },
+    /// Leases were read and none matches the object.
+    NotFound { read: usize },
+    /// No Lease was read: not asked for, or refused (`refused`).
+    Unread { refused: bool },
+}
+
+/// The liveness of the controller of `obj`, from the Leases among
+/// `objects` (the node leases left out), as of `now`. `refused`: the
+/// Leases could not be read (a gap of the answer).
+pub fn liveness<'a>(
+    objects: &'a [Object],
+    obj: &Object,
+    now: Timestamp,
+    refused: bool,
+) -> Liveness<'a> {
+    let leases: Vec<&Object> = objects
+        .iter()
+        .filter(|l| is_lease(l) && l.namespace() != Some(NODE_LEASE_NAMESPACE))
+        .collect();
+    if leases.is_empty() {
+        return Liveness::Unread { refused };
+    }
+    match matching_leases(&leases, obj).into_iter().next() {
+        Some((lease, _)) => match renewal(lease, now) {
+            (renewed, true) => Liveness::Down { lease, renewed },
+            (renewed, false) => Liveness::Running { lease, renewed },
+        },
+        None => Liveness::NotFound { read: leases.len() },
+    }
+}
+
+impl Liveness<'_> {
+    /// The Lease and its renewal, in words: `lease ns/name last renewed
+    /// 40s ago, longer than its 15s`.
+    pub fn text(&self, now: Timestamp) -> String {
+        let named =
+            |l: &Object| format!("lease {}/{}", l.namespace().unwrap_or_default(), l.name());
+        match self {
+            Liveness::Running { lease, renewed } => format!(
+                "{} renewed {}",
+                named(lease),
+                renewed
+                    .map(|t| format!("{} ago", crate::model::age(now, t)))
+                    .unwrap_or_else(|| "at a time not recorded".into())
+            ),
+            Liveness::Down { lease, renewed } => match (renewed, holder(lease)) {
+                (_, None) => format!("{} is held by no one", named(lease)),
+                (Some(t), Some(_)) => format!(
+                    "{} last renewed {} ago, longer than its {}s",
+                    named(lease),
+                    crate::model::age(now, *t),
+                    lease.int("/spec/leaseDurationSeconds").unwrap_or(15)
+                ),
+                (None, Some(_)) => format!("{} never renewed", named(lease)),
+            },
+            Liveness::NotFound { read } => {
+                format!("no leader-election lease matches it ({read} read)")
+            }
+            Liveness::Unread { refused: true } => "the leases could not be read".into(),
+            Liveness::Unread { refused: false } => "no lease was read".into(),
+        }
+    }
+}
+
 pub fn is_lease(o: &Object) -> bool {
     o.kind() == "Lease" && o.group() == "coordination.k8s.io"
 }
@@ -126,7 +326,7 @@ pub fn is_lease(o: &Object) -> bool {
 /// The words of a name, lower case (`PrometheusOperator` → `prometheus`,
 /// `operator`): the vocabulary's one splitter.
 fn words(name: &str) -> Vec<String> {
-    crate::verdict::camel_words(name)
+    super::camel_words(name)
 }
 
 /// Words every controller's names share, which say nothing of which one.
