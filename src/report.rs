@@ -32,7 +32,7 @@ impl StatusReport {
             .iter()
             .map(|t| match t {
                 Target::Found(uid) => match snap.get(uid) {
-                    Some(obj) => Item::of(obj, snap),
+                    Some(obj) => Item::target(obj, snap),
                     None => Item::missing(&snap.id_of(uid)),
                 },
                 Target::Missing(id) => Item::missing_near(id, snap.close_name(id)),
@@ -45,6 +45,66 @@ impl StatusReport {
             items,
             incomplete: snap.incomplete.clone(),
         }
+    }
+}
+
+/// A sweep's rows with what the sweep kept of objects with a controller
+/// that are in trouble on their own (see `Settle::troubled`): a row
+/// settled before its child was read takes the tree's verdict from it
+/// (`verdict::tree::from_child`); a child whose controller is neither a
+/// row nor read (a cluster-scoped owner of a namespace's objects, an owner
+/// the user may not read) is a row of its own, so the sweep never reads as
+/// all clear over it. Roots the snapshot holds whole judge their trees
+/// themselves.
+pub fn with_troubled_children(snap: &Judged<'_>, items: &mut Vec<std::sync::Arc<Item>>) {
+    use std::sync::Arc;
+    let mut extra: Vec<Arc<Item>> = Vec::new();
+    for child in snap.objects() {
+        let Some(owner) = child.controller() else {
+            continue;
+        };
+        if child.metadata_only || child.deleted.is_some() || snap.get(&owner.uid).is_some() {
+            continue;
+        }
+        let row = items
+            .iter_mut()
+            .find(|i| i.object.uid.as_deref() == Some(owner.uid.as_str()));
+        match row {
+            Some(row) => {
+                let Some(tree) =
+                    crate::verdict::tree::from_child(&row.object, &row.judgement, child, snap)
+                else {
+                    continue;
+                };
+                // The worst child decides; a row already Failed stays so.
+                if tree.verdict.severity() > row.judgement.verdict.severity() {
+                    let own = row.own.clone().unwrap_or_else(|| row.judgement.clone());
+                    *row = Arc::new(Item {
+                        judgement: tree,
+                        own: Some(own),
+                        ..(**row).clone()
+                    });
+                }
+            }
+            None => {
+                let item = Item::target(child, snap);
+                if matches!(item.judgement.verdict, Verdict::Failed | Verdict::Progressing)
+                    && !items.iter().any(|i| i.object.uid == item.object.uid)
+                {
+                    extra.push(Arc::new(item));
+                }
+            }
+        }
+    }
+    if !extra.is_empty() {
+        items.extend(extra);
+        items.sort_by(|a, b| {
+            let key = |i: &Item| {
+                let o = &i.object;
+                (o.namespace.clone(), o.kind.clone(), o.name.clone())
+            };
+            key(a).cmp(&key(b))
+        });
     }
 }
 
@@ -179,7 +239,7 @@ impl TreeReport {
                 Target::Found(uid) if budget.left == 0 => {
                     budget.cut.targets_without_tree += 1;
                     let item = match snap.get(uid) {
-                        Some(obj) => Item::of(obj, snap),
+                        Some(obj) => Item::target(obj, snap),
                         None => Item::missing(&snap.id_of(uid)),
                     };
                     TreeItem {
@@ -195,14 +255,16 @@ impl TreeReport {
                 Target::Found(uid) => {
                     let owners = owners.then(|| chain(snap, &graph, uid));
                     budget.take(owners.as_ref().map_or(0, Vec::len));
-                    TreeItem {
-                        owners,
-                        node: node(
-                            snap,
-                            &relations::tree_with_users(snap, &graph, uid),
-                            &mut budget,
-                        ),
+                    let mut node = node(
+                        snap,
+                        &relations::tree_with_users(snap, &graph, uid),
+                        &mut budget,
+                    );
+                    // The root line says the tree's verdict and its own.
+                    if let Some(obj) = snap.get(uid) {
+                        node.item = Item::judged(obj, node.item.judgement, snap);
                     }
+                    TreeItem { owners, node }
                 }
                 Target::Missing(id) => TreeItem {
                     owners: None,

@@ -558,3 +558,35 @@ items:
         "{out}"
     );
 }
+
+#[test]
+fn a_snapshot_without_the_tree_of_a_target_replays_as_incomplete() {
+    // A capture of a sweep holds the roots only: the Deployment, whose
+    // status counts 2 replicas, and none of its ReplicaSets or pods. Its
+    // tree is not all clear; it is not there.
+    let text = std::fs::read_to_string(common::root().join(SHOP)).unwrap();
+    // The List's items, each starting `- apiVersion:`, less the owned ones.
+    let mut items = text.split("\n- apiVersion:");
+    let head = items.next().unwrap();
+    let kept: Vec<&str> = items
+        .filter(|item| {
+            !item.contains("\n  kind: ReplicaSet\n") && !item.contains("\n  kind: Pod\n")
+        })
+        .collect();
+    let roots_only = format!("{head}\n- apiVersion:{}", kept.join("\n- apiVersion:"));
+    let (code, out, err) = run(
+        &["--snapshot", "-", "-n", "shop", "tree", "deploy/api"],
+        Some(&roots_only),
+    );
+    assert_eq!(code, 1, "{out}{err}");
+    let all = format!("{out}{err}");
+    assert!(
+        all.contains("the tree below Deployment/api")
+            && all.contains("though its status counts 2 below it"),
+        "{all}"
+    );
+    assert!(!all.contains("is converged"), "{all}");
+    // With the tree in the snapshot, the same question is all clear.
+    let (code, _, err) = run(&["--snapshot", SHOP, "-n", "shop", "tree", "deploy/api"], None);
+    assert_eq!(code, 0, "{err}");
+}

@@ -57,7 +57,7 @@ async fn load_more(
     settle: Option<Arc<dyn Settle>>,
 ) -> anyhow::Result<Loaded> {
     if let Some(path) = &settings.snapshot {
-        let snapshot = file::load_snapshot(path, settings.now, settings.snapshot_limit)?;
+        let mut snapshot = file::load_snapshot(path, settings.now, settings.snapshot_limit)?;
         let targets: Vec<Target> = offline::resolve(
             &snapshot,
             specs,
@@ -65,6 +65,11 @@ async fn load_more(
             settings.sweep_labels.as_deref(),
         )
         .map_err(super::UsageError)?;
+        // A tree the snapshot does not hold is a gap, not an all clear.
+        if matches!(mode, Mode::Tree { .. } | Mode::Why) && !specs.is_empty() {
+            let missing = offline::missing_trees(&snapshot, &targets);
+            snapshot.incomplete.extend(missing);
+        }
         return Ok(Loaded {
             fetched: Fetched {
                 snapshot,

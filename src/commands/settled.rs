@@ -134,6 +134,13 @@ impl Settle for Settled {
         let rows = locked(&self.rows).values().cloned().collect();
         *locked(&self.held) = Some(rows);
     }
+
+    fn troubled(&self, obj: &Object) -> bool {
+        matches!(
+            judge(obj, &self.judge.on(&self.alone)).verdict,
+            Verdict::Failed | Verdict::Progressing
+        )
+    }
 }
 
 #[cfg(test)]

@@ -105,6 +105,7 @@ fn answer(
         report.items.sort_by(|a, b| key(a).cmp(&key(b)));
     }
     if sweep {
+        crate::report::with_troubled_children(snap, &mut report.items);
         // Runs that failed and are gone, known by their events.
         report.items.extend(
             crate::diagnose::failed_and_deleted(snap)

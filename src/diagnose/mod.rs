@@ -253,7 +253,7 @@ pub fn diagnose_in(snap: &Judged<'_>, graph: &Graph, uid: &str) -> Diagnosis {
         next_steps.push(step);
     }
     Diagnosis {
-        item: Item::with(target, judgement),
+        item: Item::judged(target, judgement, snap),
         generation_check: (target.generation.is_some()).then_some(generation),
         conditions: conditions(target),
         root_cause: causes.first().cloned(),

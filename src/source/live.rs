@@ -733,7 +733,14 @@ impl<R: Reader> Ask<'_, R> {
                 crawl.trees(&objects).await;
                 crawl.owners(&objects).await;
             }
-            Mode::Status | Mode::Roots => crawl.context(&objects, sweep).await,
+            Mode::Status | Mode::Roots => {
+                crawl.context(&objects, sweep).await;
+                // A named custom resource's tree verdict reads its
+                // children; a sweep's roots keep the sweep's cost.
+                if !sweep {
+                    crawl.likely_trees(&objects).await;
+                }
+            }
         }
         crawl.add(objects);
         Ok(resolved)

@@ -142,6 +142,49 @@ pub fn is_sweep_root(o: &Object) -> bool {
     o.controller().is_none() && is_swept(o.group(), o.kind(), o.namespace().is_some(), has_status)
 }
 
+/// How many objects a built-in workload's own status says it has below
+/// it: a Deployment's ReplicaSets' pods, a ReplicaSet's or StatefulSet's
+/// pods, a DaemonSet's scheduled pods, a Job's active pods, a CronJob's
+/// active Jobs. 0 where it says none, or for other kinds.
+fn counted_below(o: &Object) -> i64 {
+    let int = |p: &str| o.int(p).unwrap_or(0);
+    match (o.group(), o.kind()) {
+        ("apps", "Deployment" | "ReplicaSet" | "StatefulSet") | ("", "ReplicationController") => {
+            int("/status/replicas")
+        }
+        ("apps", "DaemonSet") => int("/status/currentNumberScheduled"),
+        ("batch", "Job") => int("/status/active"),
+        ("batch", "CronJob") => o
+            .at("/status/active")
+            .and_then(|a| a.as_array())
+            .map_or(0, |a| a.len() as i64),
+        _ => 0,
+    }
+}
+
+/// The targets whose trees a snapshot does not hold: a workload whose own
+/// status counts objects below it, none of which the snapshot has whole
+/// (a capture of a sweep, which reads only roots): each a gap of the answer,
+/// so that a replayed tree reads as incomplete, never as converged.
+pub fn missing_trees(snap: &Snapshot, targets: &[Target]) -> Vec<crate::model::Incomplete> {
+    targets
+        .iter()
+        .filter_map(|t| match t {
+            Target::Found(uid) => snap.get(uid),
+            Target::Missing(_) => None,
+        })
+        .filter(|o| counted_below(o) > 0 && snap.controlled(&o.uid).all(|c| c.metadata_only))
+        .map(|o| crate::model::Incomplete {
+            resource: format!("the tree below {}/{}", o.kind(), o.name()),
+            namespace: o.namespace().map(str::to_string),
+            error: format!(
+                "not in the snapshot (at most their metadata), though its status counts {} below it",
+                counted_below(o)
+            ),
+        })
+        .collect()
+}
+
 /// Resolves targets in a snapshot. Without `-n`, a name is looked for in
 /// every namespace, and must be unambiguous. No target is a sweep of the
 /// roots, only those with `labels` when given (`-l` without a TYPE).

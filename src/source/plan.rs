@@ -2,6 +2,7 @@
 //! already read. Pure: no request is sent here, so the request budget of
 //! every question can be tested in milliseconds.
 
+use std::collections::BTreeSet;
 use serde_json::Value;
 
 use crate::catalog::{Catalog, ResourceType};
@@ -245,6 +246,52 @@ pub fn fallback(
     let mut reads = Vec::new();
     for rt in catalog.types.iter().filter(|t| is_searchable(t)) {
         if cluster_wide || (across && rt.namespaced && namespaces.len() > 1) {
+            reads.push(Read::list(rt, None).metadata_only());
+        } else if rt.namespaced {
+            reads.extend(
+                namespaces
+                    .iter()
+                    .map(|ns| Read::list(rt, Some(ns)).metadata_only()),
+            );
+        }
+    }
+    reads
+}
+
+/// Built-in kinds an operator's resource most often makes: what a
+/// `status` or `wait` of a custom resource searches for its children.
+const MADE_BY_OPERATORS: &[(&str, &str)] = &[
+    ("apps", "Deployment"),
+    ("apps", "StatefulSet"),
+    ("apps", "DaemonSet"),
+    ("apps", "ReplicaSet"),
+    ("batch", "Job"),
+    ("batch", "CronJob"),
+    ("autoscaling", "HorizontalPodAutoscaler"),
+    ("", "Pod"),
+    ("", "Service"),
+    ("", "PersistentVolumeClaim"),
+];
+
+/// The lists where the children of custom resources of `groups` most
+/// likely are, for a `status` or `wait` that judges their trees without
+/// the search of every type a `tree` makes: the types of their own API
+/// groups (a ClusterExternalSecret's ExternalSecrets) and the built-in
+/// kinds operators make ([`MADE_BY_OPERATORS`]), metadata only, in the
+/// namespaces given (across namespaces for a cluster-scoped owner).
+pub fn likely_children(
+    catalog: &Catalog,
+    groups: &BTreeSet<&str>,
+    namespaces: &[&str],
+    cluster_wide: bool,
+) -> Vec<Read> {
+    let mut reads = Vec::new();
+    for rt in catalog.types.iter().filter(|t| {
+        is_searchable(t)
+            && (groups.contains(t.group.as_str())
+                || MADE_BY_OPERATORS.contains(&(t.group.as_str(), t.kind.as_str())))
+    }) {
+        if cluster_wide {
             reads.push(Read::list(rt, None).metadata_only());
         } else if rt.namespaced {
             reads.extend(

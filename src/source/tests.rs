@@ -933,6 +933,45 @@ fn a_sweep_that_can_read_nothing_is_an_error_and_a_partial_one_names_its_gaps() 
 }
 
 #[test]
+fn a_sweep_whose_owner_kind_cannot_be_read_lists_what_it_owns_as_roots() {
+    // The user may read ReplicaSets and pods but not Deployments: the
+    // ReplicaSet's controller cannot be read, so it is a root (judged,
+    // with the gap named), never "No objects found".
+    let cat = catalog();
+    let memory = Memory::new(web()).forbid("deployments");
+    let fetched = run(ask(&memory, &cat, &[], Mode::Status, None)).unwrap();
+    let roots: Vec<String> = fetched
+        .targets
+        .iter()
+        .filter_map(|t| match t {
+            Target::Found(uid) => fetched.snapshot.get(uid),
+            Target::Missing(_) => None,
+        })
+        .map(|o| format!("{}/{}", o.kind(), o.name()))
+        .collect();
+    assert!(roots.contains(&"ReplicaSet/web-7d9".to_string()), "{roots:?}");
+    // Its pods have a readable controller: they stay below it.
+    assert!(!roots.iter().any(|r| r.starts_with("Pod/web-")), "{roots:?}");
+    // Read again only where a dropped object named the unread kind.
+    let replicaset_lists = memory
+        .requests()
+        .iter()
+        .filter(|r| r.path.contains("/replicasets?"))
+        .count();
+    assert_eq!(replicaset_lists, 2, "{:?}", memory.requests());
+    // With nothing forbidden, nothing is read twice.
+    let all = Memory::new(web());
+    run(ask(&all, &cat, &[], Mode::Status, None)).unwrap();
+    assert_eq!(
+        all.requests()
+            .iter()
+            .filter(|r| r.path.contains("/replicasets?"))
+            .count(),
+        1
+    );
+}
+
+#[test]
 fn a_missing_target_in_a_missing_namespace_is_an_error_and_a_missing_target_is_watched() {
     let cat = catalog();
     let mut objects = web();

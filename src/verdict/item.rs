@@ -37,9 +37,21 @@ pub struct Item {
 }
 
 impl Item {
-    /// The object with its tree's verdict (and its own, where they differ).
+    /// The object with its own verdict: a node of a tree, a link of a
+    /// chain.
     pub fn of(obj: &Object, snap: &Judged<'_>) -> Item {
-        let own = judge(obj, snap);
+        Item::with(obj, judge(obj, snap))
+    }
+
+    /// A target (or a sweep's root) with its tree's verdict, and its own
+    /// where they differ (see `verdict::tree`): what `status`, `wait`,
+    /// `why` and a tree's root line say and exit by.
+    pub fn target(obj: &Object, snap: &Judged<'_>) -> Item {
+        Item::judged(obj, judge(obj, snap), snap)
+    }
+
+    /// [`Item::target`], from the object's own judgement already made.
+    pub fn judged(obj: &Object, own: Judgement, snap: &Judged<'_>) -> Item {
         match super::tree::of(obj, &own, snap) {
             Some(tree) => Item {
                 own: Some(own),

@@ -25,7 +25,7 @@ pub(crate) mod reason;
 mod refusals;
 pub(crate) mod retried;
 mod shapes;
-mod tree;
+pub(crate) mod tree;
 mod unobserved;
 pub(crate) mod value;
 mod vocabulary;

@@ -53,7 +53,9 @@ fn refusal<'a>(obj: &'a Object, snap: &'a Judged<'_>) -> Option<Refusal<'a>> {
     let events: Vec<&Event> = snap
         .events_for(&obj.uid)
         .filter(|e| e.type_ == "Warning" && is_refusal(&e.reason))
-        .filter(|e| e.last_seen.is_some())
+        // Seen by the time judged at (a snapshot replayed at an earlier
+        // `--now` holds later events).
+        .filter(|e| e.last_seen.is_some_and(|t| t <= snap.now))
         .collect();
     let latest = *events.iter().max_by_key(|e| e.last_seen)?;
     let same: Vec<&&Event> = events

@@ -244,6 +244,27 @@ const CASES: &[Case] = &[
     case("daemonset-updated-pod-crashloop.yaml", Progressing, "RolloutInProgress", "Pod agent-new02 CrashLoopBackOff; 1 of 2 pods updated; 1/2 pods ready").at("2026-11-29T22:29:00Z"),
     case("pod-crashloop-running-again.yaml", Failed, "CrashLoopBackOff", "container worker keeps crashing: restarted 44 times; last exit: OOMKilled, exit code 137 (running again for 8s)"),
     case("pod-crashloop-running-again.yaml", Converged, "Running", "1/1 containers ready; restarted 44 times").at("2026-11-29T22:36:00Z"),
+    // 5b. Who wrote the status, and whether that controller runs (a kind
+    // with no observedGeneration: External Secrets Operator's).
+    case("externalsecret-synced.yaml", Converged, "Ready", "Ready=True").at("2026-12-06T04:20:00Z"),
+    case("externalsecret-spec-unseen-operator-stopped.yaml", Progressing, "SpecNotObserved", "spec changed 20s ago by kubectl-patch, after external-secrets last wrote the status 89s ago; ExternalSecret reports no observedGeneration; its controller: lease external-secrets/external-secrets-controller last renewed 70s ago, longer than its 15s").at("2026-12-06T04:21:20Z"),
+    case("externalsecret-spec-unseen-operator-stopped.yaml", Failed, "ControllerDown", "and its controller is not running: lease external-secrets/external-secrets-controller last renewed 95s ago, longer than its 15s").at("2026-12-06T04:21:45Z"),
+    case("externalsecret-spec-unseen-operator-running.yaml", Progressing, "SpecNotObserved", "waiting for external-secrets to act on it").at("2026-12-06T04:21:10Z"),
+    case("externalsecret-spec-unseen-operator-running.yaml", Converged, "Ready", "trusted: its controller runs (lease external-secrets/external-secrets-controller renewed 2s ago)").at("2026-12-06T04:22:00Z"),
+    case("externalsecret-spec-unseen-no-lease.yaml", Unknown, "ControllerNotFound", "whether its controller runs is not known: no lease was read").at("2026-12-06T04:22:00Z"),
+    // A built-in workload kube-controller-manager never wrote (zero counts
+    // the API server defaulted, no observedGeneration).
+    case("daemonset-never-written.yaml", Progressing, "WaitingForController", "waiting for its controller to write status (created 20s ago): kube-controller-manager").at("2026-12-06T04:20:56Z"),
+    case("daemonset-never-written.yaml", Failed, "ControllerDown", "no controller has written status since creation 2m24s ago: kube-controller-manager never wrote it (no observedGeneration); lease kube-system/kube-controller-manager last renewed 2m26s ago, longer than its 15s").at("2026-12-06T04:23:00Z"),
+    // A refusal said only in Warning events: a CronJob whose Jobs a quota
+    // refuses (its first FailedCreate at 04:22:00).
+    case("cronjob-refused-by-quota.yaml", Progressing, "FailedCreate", "Warning FailedCreate ×14 over 41s, last 9s ago: Error creating job: jobs.batch \"report-29942182\" is forbidden: exceeded quota: no-jobs").at("2026-12-06T04:22:50Z"),
+    case("cronjob-refused-by-quota.yaml", Failed, "FailedCreate", "Warning FailedCreate ×15 over 82s, last 2m38s ago: Error creating job: jobs.batch \"report-29942183\" is forbidden: exceeded quota: no-jobs, requested: count/jobs.batch=1, used: count/jobs.batch=0, limited: count/jobs.batch=0; refused for longer than the 2m grace").at("2026-12-06T04:26:00Z"),
+    // Its own word; its tree's verdict is verdict::tree's (tests there).
+    case("clusterexternalsecret-over-failing-child.yaml", Converged, "Ready", "Ready=True").at("2026-12-06T04:28:00Z"),
+    // A controller's catch-all error is retried before it is final.
+    case("externalsecret-store-not-yet.yaml", Progressing, "SecretSyncedError", "retrying: failing for 10s, Failed if it lasts 2m").at("2026-12-06T04:19:54Z"),
+    case("externalsecret-store-not-yet.yaml", Failed, "SecretSyncedError", "retried for 2m16s, longer than the 2m grace").at("2026-12-06T04:22:00Z"),
     // 6. Default.
     case("cr-no-status.yaml", Unknown, "NoStatus", "no controller has written status since creation 20m ago"),
     case("cr-no-status.yaml", Progressing, "WaitingForController", "waiting for its controller to write status (created 30s ago)").at("2026-11-29T22:10:30Z"),

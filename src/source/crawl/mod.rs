@@ -47,6 +47,13 @@ pub trait Settle: Sync + Send {
     /// watch's cache calls it as it makes a snapshot, so that the two
     /// agree).
     fn hold(&self) {}
+    /// Whether `obj`, an object with a controller (no root), is in trouble
+    /// on its own (Failed or under way): kept, so that its root's tree
+    /// verdict reads it (a ClusterExternalSecret over a failing
+    /// ExternalSecret).
+    fn troubled(&self, _obj: &Object) -> bool {
+        false
+    }
 }
 
 /// What a settling list does with one of its objects.
@@ -65,7 +72,11 @@ pub enum Fate {
 /// (`why` searches them for children) and never settled.
 pub fn fate(obj: &Object, list: &Read, settle: &dyn Settle, owned: bool) -> Fate {
     if obj.controller().is_some() {
-        return if owned { Fate::Kept } else { Fate::Dropped };
+        return if owned || (!obj.metadata_only && settle.troubled(obj)) {
+            Fate::Kept
+        } else {
+            Fate::Dropped
+        };
     }
     // A root: settled, unless it has an owner that a search in depth
     // may need.

@@ -1,7 +1,10 @@
 //! Sweeps: every root object of a namespace (or of all), and what the
 //! sweep listed for a second read in depth (`Swept`).
 
-use std::sync::Arc;
+use std::collections::BTreeSet;
+use std::sync::{Arc, Mutex};
+
+use crate::sync::locked;
 
 use super::*;
 
@@ -232,13 +235,32 @@ impl<R: Reader> Crawl<'_, R> {
         let settles = |read: &Read| {
             settle.is_some() && !read.is_metadata_only() && !context_reads.contains(read)
         };
+        // The kinds of the controllers of what each list dropped (an owned
+        // object is no root): a list of such a kind that fails leaves its
+        // objects without a root, and they are read again as roots.
+        let owners_seen: Mutex<Vec<(Read, BTreeSet<(String, String)>)>> = Mutex::default();
+        let owners_seen = &owners_seen;
         let mut answers = stream::iter(reads)
             .map(|read| async move {
+                let note = |v: &Value| {
+                    if let Some(kind) = controller_kind(v) {
+                        let mut seen = locked(owners_seen);
+                        match seen.iter_mut().find(|(r, _)| *r == read) {
+                            Some((_, kinds)) => {
+                                kinds.insert(kind);
+                            }
+                            None => seen.push((read.clone(), BTreeSet::from([kind]))),
+                        }
+                    }
+                };
                 let result = match settle {
                     // Page by page: an owned object or a settled root is
                     // dropped as its page arrives.
                     Some(settle) if settles(&read) => {
-                        let keep = |v: Value| unsettled_root(v, &read, settle, owned, cut);
+                        let keep = |v: Value| {
+                            note(&v);
+                            unsettled_root(v, &read, settle, owned, cut)
+                        };
                         let result = reader.list_with(&read, &keep).await;
                         if result.is_err() {
                             settle.forget(&read);
@@ -248,20 +270,31 @@ impl<R: Reader> Crawl<'_, R> {
                     // A one-shot why's metadata-only lists (pods): what
                     // has a controller is cut as its page arrives.
                     _ if cut && read.is_metadata_only() && !context_reads.contains(&read) => {
-                        let keep = |v: Value| cut_if_owned(v, &read);
+                        let keep = |v: Value| {
+                            note(&v);
+                            cut_if_owned(v, &read)
+                        };
                         reader.list_with(&read, &keep).await
                     }
-                    _ => reader.list(&read).await,
+                    _ => {
+                        let result = reader.list(&read).await;
+                        if let Ok(listing) = &result {
+                            listing.items.iter().for_each(note);
+                        }
+                        result
+                    }
                 };
                 (read, result)
             })
             .buffer_unordered(CONCURRENCY);
+        let mut unread: BTreeSet<(String, String)> = BTreeSet::new();
         while let Some((read, result)) = answers.next().await {
             self.tried += 1;
             let listing = match result {
                 Ok(listing) => listing,
                 Err(e) => {
                     self.failed += 1;
+                    unread.insert((read.rt.group.clone(), read.rt.kind.clone()));
                     self.fail(&read, e);
                     continue;
                 }
@@ -290,9 +323,26 @@ impl<R: Reader> Crawl<'_, R> {
                 let whole = Read::list(&read.rt, read.namespace.as_deref()).roots_only();
                 roots_only.push((whole, rv, meta_roots.len() - before));
             } else {
-                roots.extend(objects.into_iter().filter(|o| o.controller().is_none()));
+                // What a settling list kept with a controller is in
+                // trouble on its own: context for its root's tree verdict.
+                let (rooted, owned): (Vec<Object>, Vec<Object>) =
+                    objects.into_iter().partition(|o| o.controller().is_none());
+                roots.extend(rooted);
+                if settles(&read) && !self.swept.keep_owned {
+                    self.objects.extend(owned);
+                }
             }
         }
+        drop(answers);
+        // Objects whose controller's kind could not be listed have no root
+        // that can be read: they are the roots (the gap names the rest).
+        let orphans = self
+            .orphans(&unread, std::mem::take(&mut *locked(owners_seen)))
+            .await;
+        let (meta_orphans, full_orphans): (Vec<Object>, Vec<Object>) =
+            orphans.into_iter().partition(|o| o.metadata_only);
+        meta_roots.extend(meta_orphans);
+        roots.extend(full_orphans);
         let before = self.objects.len();
         self.full_objects(&meta_roots).await;
         let fetched: Vec<Object> = self.objects.drain(before..).collect();
@@ -318,6 +368,41 @@ impl<R: Reader> Crawl<'_, R> {
             (a.namespace(), a.kind(), a.name()).cmp(&(b.namespace(), b.kind(), b.name()))
         });
         roots
+    }
+
+    /// The objects of the lists in `seen` whose controller is of a kind in
+    /// `unread` (a list that failed): read again, whole lists, keeping
+    /// those only. Nothing is read when no list dropped such an object.
+    async fn orphans(
+        &mut self,
+        unread: &BTreeSet<(String, String)>,
+        seen: Vec<(Read, BTreeSet<(String, String)>)>,
+    ) -> Vec<Object> {
+        let again: Vec<Read> = seen
+            .into_iter()
+            .filter(|(_, kinds)| kinds.iter().any(|k| unread.contains(k)))
+            .map(|(read, _)| read)
+            .collect();
+        let mut out = Vec::new();
+        for read in again {
+            self.tried += 1;
+            match self.reader.list(&read).await {
+                Ok(listing) => out.extend(
+                    listing
+                        .items
+                        .into_iter()
+                        .filter(|v| controller_kind(v).is_some_and(|k| unread.contains(&k)))
+                        .filter_map(|v| {
+                            to_object(v, &read.rt, read.is_metadata_only(), Keep::NoManagedFields)
+                        }),
+                ),
+                Err(e) => {
+                    self.failed += 1;
+                    self.fail(&read, e);
+                }
+            }
+        }
+        out
     }
 
     /// The Warning events about Jobs in a sweep's scope (every namespace
@@ -358,6 +443,22 @@ fn unsettled_root(
         super::Fate::Kept => Arc::try_unwrap(obj.raw).ok(),
         _ => None,
     }
+}
+
+/// The group and kind of an item's controller (its owner reference with
+/// `controller: true`), as its JSON says.
+fn controller_kind(item: &Value) -> Option<(String, String)> {
+    let owner = item
+        .pointer("/metadata/ownerReferences")?
+        .as_array()?
+        .iter()
+        .find(|o| o.get("controller").and_then(Value::as_bool) == Some(true))?;
+    let api_version = owner.get("apiVersion")?.as_str()?;
+    let kind = owner.get("kind")?.as_str()?;
+    Some((
+        crate::model::group_of(api_version).to_string(),
+        kind.to_string(),
+    ))
 }
 
 /// An object with a controller, which is no root, as its identity in JSON

@@ -69,12 +69,40 @@ impl<R: Reader> Crawl<'_, R> {
         let namespaces: Vec<&str> = namespaces.into_iter().collect();
         let reads = plan::fallback(self.catalog, &namespaces, cluster_wide, self.swept.across);
         self.leaned_on_types = true;
+        self.search_children(roots, reads, Search::EveryType).await;
+    }
+
+    /// The children of the custom resources among `targets` of a `status`
+    /// or `wait`, where they most likely are (see
+    /// [`plan::likely_children`]): their tree's verdict reads them.
+    pub async fn likely_trees(&mut self, targets: &[Object]) {
+        let roots: Vec<Object> = targets
+            .iter()
+            .filter(|o| {
+                !o.metadata_only && matches!(plan::edges(self.catalog, o), Edges::Unknown)
+            })
+            .cloned()
+            .collect();
+        if roots.is_empty() {
+            return;
+        }
+        let cluster_wide = roots.iter().any(|o| o.namespace().is_none());
+        let namespaces: BTreeSet<&str> = roots.iter().filter_map(|o| o.namespace()).collect();
+        let namespaces: Vec<&str> = namespaces.into_iter().collect();
+        let groups: BTreeSet<&str> = roots.iter().map(|o| o.group()).collect();
+        let reads = plan::likely_children(self.catalog, &groups, &namespaces, cluster_wide);
+        self.search_children(&roots, reads, Search::Likely).await;
+    }
+
+    /// The descendants of `roots` among what `reads` list (metadata only),
+    /// matched by owner uid, then read in full.
+    async fn search_children(&mut self, roots: &[Object], reads: Vec<Read>, search: Search) {
         // What a sweep listed already is not listed again: its owned
         // objects are here, and its roots are no one's children.
         let (known, reads): (Vec<Read>, Vec<Read>) =
             reads.into_iter().partition(|r| self.swept.covers(r));
         let reads = plan::firsts_of_group_versions_first(reads);
-        crate::log::why_requests(&fallback_said(roots, reads.len(), known.len()));
+        crate::log::why_requests(&fallback_said(roots, reads.len(), known.len(), search));
         // Not watched: only what the tree holds is kept current (below).
         let mut listed: Vec<Object> = Vec::new();
         let mut data_reads: Vec<(Read, Option<Seed>)> = Vec::new();
@@ -314,9 +342,18 @@ impl<R: Reader> Crawl<'_, R> {
     }
 }
 
+/// Which types a search for children lists.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Search {
+    /// Every type where a child can be (`tree`, `why`).
+    EveryType,
+    /// The types of the owners' groups and those operators make (`status`).
+    Likely,
+}
+
 /// What `-v 6` says before the fallback's lists: whose children they
 /// look for, and why every type.
-fn fallback_said(roots: &[Object], lists: usize, swept: usize) -> String {
+fn fallback_said(roots: &[Object], lists: usize, swept: usize, search: Search) -> String {
     let mut kinds: Vec<String> = roots
         .iter()
         .map(|o| match o.group() {
@@ -330,8 +367,14 @@ fn fallback_said(roots: &[Object], lists: usize, swept: usize) -> String {
         0 => String::new(),
         n => format!(", and {n} the sweep listed already are searched"),
     };
+    let which = match search {
+        Search::EveryType => "every type where one can be",
+        Search::Likely => {
+            "the types of its API group and the built-in kinds operators make (for its tree's verdict)"
+        }
+    };
     format!(
-        "children of {}: no kind of child is known, so {lists} lists of every type where one can be are read (metadata only) and matched by owner reference{more}",
+        "children of {}: no kind of child is known, so {lists} lists of {which} are read (metadata only) and matched by owner reference{more}",
         kinds.join(", ")
     )
 }
@@ -353,11 +396,11 @@ mod tests {
             root("ClusterRole", "rbac.authorization.k8s.io/v1"),
         ];
         assert_eq!(
-            fallback_said(&roots, 88, 0),
+            fallback_said(&roots, 88, 0, Search::EveryType),
             "children of ClusterRole.rbac.authorization.k8s.io, Widget.example.com: no kind of child is known, so 88 lists of every type where one can be are read (metadata only) and matched by owner reference"
         );
         assert!(
-            fallback_said(&roots[..1], 3, 85)
+            fallback_said(&roots[..1], 3, 85, Search::EveryType)
                 .ends_with("owner reference, and 85 the sweep listed already are searched")
         );
     }
