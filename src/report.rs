@@ -88,8 +88,10 @@ pub fn with_troubled_children(snap: &Judged<'_>, items: &mut Vec<std::sync::Arc<
             }
             None => {
                 let item = Item::target(child, snap);
-                if matches!(item.judgement.verdict, Verdict::Failed | Verdict::Progressing)
-                    && !items.iter().any(|i| i.object.uid == item.object.uid)
+                if matches!(
+                    item.judgement.verdict,
+                    Verdict::Failed | Verdict::Progressing
+                ) && !items.iter().any(|i| i.object.uid == item.object.uid)
                 {
                     extra.push(Arc::new(item));
                 }

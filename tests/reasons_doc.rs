@@ -80,9 +80,15 @@ fn load(path: &Path) -> Option<(Object, Snapshot)> {
         }
     }
     let subject = objects.first()?.clone();
+    // A fixture captured on another day says when it is judged.
+    let now = text
+        .lines()
+        .find_map(|l| l.strip_prefix("# judged at: "))
+        .and_then(|l| l.split_whitespace().next())
+        .unwrap_or(NOW);
     Some((
         subject,
-        Snapshot::new(objects, events, vec![], NOW.parse().ok()?),
+        Snapshot::new(objects, events, vec![], now.parse().ok()?),
     ))
 }
 

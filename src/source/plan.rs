@@ -2,8 +2,8 @@
 //! already read. Pure: no request is sent here, so the request budget of
 //! every question can be tested in milliseconds.
 
-use std::collections::BTreeSet;
 use serde_json::Value;
+use std::collections::BTreeSet;
 
 use crate::catalog::{Catalog, ResourceType};
 use crate::model::Object;

@@ -949,9 +949,15 @@ fn a_sweep_whose_owner_kind_cannot_be_read_lists_what_it_owns_as_roots() {
         })
         .map(|o| format!("{}/{}", o.kind(), o.name()))
         .collect();
-    assert!(roots.contains(&"ReplicaSet/web-7d9".to_string()), "{roots:?}");
+    assert!(
+        roots.contains(&"ReplicaSet/web-7d9".to_string()),
+        "{roots:?}"
+    );
     // Its pods have a readable controller: they stay below it.
-    assert!(!roots.iter().any(|r| r.starts_with("Pod/web-")), "{roots:?}");
+    assert!(
+        !roots.iter().any(|r| r.starts_with("Pod/web-")),
+        "{roots:?}"
+    );
     // Read again only where a dropped object named the unread kind.
     let replicaset_lists = memory
         .requests()

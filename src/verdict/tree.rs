@@ -224,8 +224,16 @@ mod tests {
         // Captured: ESO's ClusterExternalSecret says Ready (it made its
         // ExternalSecret); the ExternalSecret cannot sync since 04:24:56.
         for (now, verdict, said) in [
-            ("2026-12-06T04:25:30Z", Verdict::Progressing, "ExternalSecret api-token is Progressing (SecretSyncedError)"),
-            ("2026-12-06T04:28:00Z", Verdict::Failed, "ExternalSecret api-token is Failed (SecretSyncedError)"),
+            (
+                "2026-12-06T04:25:30Z",
+                Verdict::Progressing,
+                "ExternalSecret api-token is Progressing (SecretSyncedError)",
+            ),
+            (
+                "2026-12-06T04:28:00Z",
+                Verdict::Failed,
+                "ExternalSecret api-token is Failed (SecretSyncedError)",
+            ),
         ] {
             let (snap, ces) = load("clusterexternalsecret-over-failing-child.yaml", now);
             let (own, tree) = tree_of(&Judged::builtin(&snap), &ces);
@@ -301,10 +309,18 @@ mod tests {
             "message": "The node was low on resource: memory.",
             "startTime": "2026-11-29T22:00:00Z"});
         let objects = rollout(
-            vec![pod("web-2-a", "rs2", evicted), pod("web-2-b", "rs2", ready())],
+            vec![
+                pod("web-2-a", "rs2", evicted),
+                pod("web-2-b", "rs2", ready()),
+            ],
             CONVERGED(),
         );
-        let snap = Snapshot::new(objects, vec![], vec![], "2026-11-29T22:30:00Z".parse().unwrap());
+        let snap = Snapshot::new(
+            objects,
+            vec![],
+            vec![],
+            "2026-11-29T22:30:00Z".parse().unwrap(),
+        );
         let judged = Judged::builtin(&snap);
         let (own, tree) = tree_of(&judged, snap.get("d").unwrap());
         assert_eq!(own.verdict, Verdict::Converged, "{}", own.message);
@@ -328,13 +344,20 @@ mod tests {
             "containerStatuses": [{"name": "web", "ready": false, "restartCount": 0, "image": "web:2",
                 "state": {"waiting": {"reason": "ImagePullBackOff", "message": "Back-off pulling image \"web:2\""}}}]});
         let objects = rollout(
-            vec![pod("web-2-b", "rs2", ready()), pod("web-2-c", "rs2", pulling)],
+            vec![
+                pod("web-2-b", "rs2", ready()),
+                pod("web-2-c", "rs2", pulling),
+            ],
             CONVERGED(),
         );
         for (now, grace, want) in [
             ("2026-11-29T22:29:00Z", None, None),
             ("2026-11-29T22:32:00Z", None, Some(Verdict::Failed)),
-            ("2026-11-29T22:29:00Z", Some(SignedDuration::ZERO), Some(Verdict::Failed)),
+            (
+                "2026-11-29T22:29:00Z",
+                Some(SignedDuration::ZERO),
+                Some(Verdict::Failed),
+            ),
         ] {
             let snap = Snapshot::new(objects.clone(), vec![], vec![], now.parse().unwrap());
             let judge = Judge {
@@ -343,9 +366,18 @@ mod tests {
             };
             let judged = judge.on(&snap);
             let (_, tree) = tree_of(&judged, snap.get("d").unwrap());
-            assert_eq!(tree.as_ref().map(|t| t.verdict), want, "{now} {grace:?}: {tree:?}");
+            assert_eq!(
+                tree.as_ref().map(|t| t.verdict),
+                want,
+                "{now} {grace:?}: {tree:?}"
+            );
             if let Some(t) = tree {
-                assert!(t.message.starts_with("Pod web-2-c is Failed (ImagePullBackOff)"), "{}", t.message);
+                assert!(
+                    t.message
+                        .starts_with("Pod web-2-c is Failed (ImagePullBackOff)"),
+                    "{}",
+                    t.message
+                );
             }
         }
     }
@@ -364,10 +396,18 @@ mod tests {
                 "creationTimestamp": "2026-11-29T20:00:00Z"},
             "spec": {"schedule": "0 * * * *", "jobTemplate": {"spec": {}}},
             "status": {"lastScheduleTime": "2026-11-29T22:00:00Z", "lastSuccessfulTime": "2026-11-29T22:01:00Z"}}));
-        let failed = job("report-1", "2026-11-29T21:00:00Z", json!({"failed": 1, "conditions": [
-            {"type": "Failed", "status": "True", "reason": "BackoffLimitExceeded", "lastTransitionTime": "2026-11-29T21:05:00Z"}]}));
-        let done = job("report-2", "2026-11-29T22:00:00Z", json!({"succeeded": 1, "completionTime": "2026-11-29T22:01:00Z", "conditions": [
-            {"type": "Complete", "status": "True", "lastTransitionTime": "2026-11-29T22:01:00Z"}]}));
+        let failed = job(
+            "report-1",
+            "2026-11-29T21:00:00Z",
+            json!({"failed": 1, "conditions": [
+            {"type": "Failed", "status": "True", "reason": "BackoffLimitExceeded", "lastTransitionTime": "2026-11-29T21:05:00Z"}]}),
+        );
+        let done = job(
+            "report-2",
+            "2026-11-29T22:00:00Z",
+            json!({"succeeded": 1, "completionTime": "2026-11-29T22:01:00Z", "conditions": [
+            {"type": "Complete", "status": "True", "lastTransitionTime": "2026-11-29T22:01:00Z"}]}),
+        );
         let snap = Snapshot::new(
             vec![cronjob, failed, done],
             vec![],

@@ -418,9 +418,14 @@ const FINAL_WORDS: &[&str] = &[
     "exceeded",
     "expired",
     "terminal",
+    "validation",
 ];
-const FINAL_PAIRS: &[(&str, &str)] =
-    &[("not", "allowed"), ("no", "matching"), ("not", "permitted")];
+const FINAL_PAIRS: &[(&str, &str)] = &[
+    ("not", "allowed"),
+    ("no", "matching"),
+    ("not", "permitted"),
+    ("spec", "error"),
+];
 
 /// Whether a reason (or a condition type) names a failure known to be
 /// final: `InvalidSpec`, `QuotaExceeded`, `Forbidden`, `NotAllowedByListeners`.
@@ -750,6 +755,8 @@ mod tests {
             "NoMatchingParent",
             "Expired",
             "ProgressDeadlineExceeded",
+            "ValidationFailed",
+            "SpecError",
             "Reconciling",
             "Degraded",
             "",

@@ -294,10 +294,21 @@ fn fallback(cx: &Cx) -> NextStep {
         return lifecycle::namespace_step(who);
     }
     if cx.cause.verdict == Verdict::Progressing {
+        // Events may hold a refusal the status does not say: where they
+        // could not be read, nothing is ruled out.
+        let events_unread = cx.snap.incomplete.iter().any(|g| {
+            g.resource.starts_with("events")
+                && (g.namespace.is_none() || g.namespace == who.namespace)
+        });
+        let text = if events_unread {
+            "The controller is working on it, but its events could not be read: a refusal they may say (a quota, a mount) cannot be ruled out. Watch it converge, and read its events where you can."
+        } else {
+            "The controller is working on it and nothing says it is stuck: watch it converge."
+        };
         return step(
-            "The controller is working on it and nothing says it is stuck: watch it converge.",
+            text,
             vec![format!(
-                "kubectl reconcile {}tree {}",
+                "kubectl reconcile {}tree {} --watch",
                 namespace_flag(t),
                 arg(t)
             )],

@@ -238,7 +238,7 @@ impl<R: Reader> Crawl<'_, R> {
         // The kinds of the controllers of what each list dropped (an owned
         // object is no root): a list of such a kind that fails leaves its
         // objects without a root, and they are read again as roots.
-        let owners_seen: Mutex<Vec<(Read, BTreeSet<(String, String)>)>> = Mutex::default();
+        let owners_seen: Mutex<Vec<(Read, Kinds)>> = Mutex::default();
         let owners_seen = &owners_seen;
         let mut answers = stream::iter(reads)
             .map(|read| async move {
@@ -287,7 +287,7 @@ impl<R: Reader> Crawl<'_, R> {
                 (read, result)
             })
             .buffer_unordered(CONCURRENCY);
-        let mut unread: BTreeSet<(String, String)> = BTreeSet::new();
+        let mut unread: Kinds = BTreeSet::new();
         while let Some((read, result)) = answers.next().await {
             self.tried += 1;
             let listing = match result {
@@ -336,9 +336,8 @@ impl<R: Reader> Crawl<'_, R> {
         drop(answers);
         // Objects whose controller's kind could not be listed have no root
         // that can be read: they are the roots (the gap names the rest).
-        let orphans = self
-            .orphans(&unread, std::mem::take(&mut *locked(owners_seen)))
-            .await;
+        let seen = std::mem::take(&mut *locked(owners_seen));
+        let orphans = self.orphans(&unread, seen).await;
         let (meta_orphans, full_orphans): (Vec<Object>, Vec<Object>) =
             orphans.into_iter().partition(|o| o.metadata_only);
         meta_roots.extend(meta_orphans);
@@ -375,8 +374,8 @@ impl<R: Reader> Crawl<'_, R> {
     /// those only. Nothing is read when no list dropped such an object.
     async fn orphans(
         &mut self,
-        unread: &BTreeSet<(String, String)>,
-        seen: Vec<(Read, BTreeSet<(String, String)>)>,
+        unread: &Kinds,
+        seen: Vec<(Read, Kinds)>,
     ) -> Vec<Object> {
         let again: Vec<Read> = seen
             .into_iter()
@@ -444,6 +443,9 @@ fn unsettled_root(
         _ => None,
     }
 }
+
+/// Kinds, by group and kind.
+type Kinds = BTreeSet<(String, String)>;
 
 /// The group and kind of an item's controller (its owner reference with
 /// `controller: true`), as its JSON says.

@@ -78,9 +78,7 @@ impl<R: Reader> Crawl<'_, R> {
     pub async fn likely_trees(&mut self, targets: &[Object]) {
         let roots: Vec<Object> = targets
             .iter()
-            .filter(|o| {
-                !o.metadata_only && matches!(plan::edges(self.catalog, o), Edges::Unknown)
-            })
+            .filter(|o| !o.metadata_only && matches!(plan::edges(self.catalog, o), Edges::Unknown))
             .cloned()
             .collect();
         if roots.is_empty() {
