@@ -587,6 +587,9 @@ fn a_snapshot_without_the_tree_of_a_target_replays_as_incomplete() {
     );
     assert!(!all.contains("is converged"), "{all}");
     // With the tree in the snapshot, the same question is all clear.
-    let (code, _, err) = run(&["--snapshot", SHOP, "-n", "shop", "tree", "deploy/api"], None);
+    let (code, _, err) = run(
+        &["--snapshot", SHOP, "-n", "shop", "tree", "deploy/api"],
+        None,
+    );
     assert_eq!(code, 0, "{err}");
 }
