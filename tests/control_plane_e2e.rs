@@ -11,8 +11,11 @@ use std::time::Duration;
 use support::{Namespace, wait_until};
 
 /// Runs tests/cluster/controller-manager; `start` again when dropped, so a
-/// failed assertion does not leave the cluster without controllers.
-struct Stopped;
+/// failed assertion does not leave the cluster without controllers. One
+/// test at a time stops it.
+struct Stopped(#[allow(dead_code)] std::sync::MutexGuard<'static, ()>);
+
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 fn controller_manager(action: &str) {
     let status = Command::new(concat!(
@@ -27,8 +30,9 @@ fn controller_manager(action: &str) {
 
 impl Stopped {
     fn new() -> Stopped {
+        let turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
         controller_manager("stop");
-        Stopped
+        Stopped(turn)
     }
 }
 
@@ -96,4 +100,66 @@ fn a_deployment_change_while_the_controller_manager_is_down_names_it() {
     );
     let after = ns.reconcile(&["why", "deploy/web", "-o", "json"]);
     assert_eq!(after.code, 0, "{}", after.stdout);
+}
+
+/// A DaemonSet created while kube-controller-manager is stopped holds the
+/// zero counts the API server defaults and no observedGeneration: never
+/// written. It is waiting for 60 s, then Failed naming the controller's
+/// Lease, never Converged; `wait` does not pass it. Started again, the
+/// controller writes it and it converges.
+#[test]
+fn a_daemonset_its_controller_never_wrote_is_not_converged() {
+    let ns = Namespace::new("cp-ds");
+    let stopped = Stopped::new();
+    let created = std::time::Instant::now();
+    ns.apply(
+        r#"
+apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: agent}
+spec:
+  selector: {matchLabels: {app: agent}}
+  template:
+    metadata: {labels: {app: agent}}
+    spec:
+      containers: [{name: agent, image: "registry.example.com/agent:1"}]
+"#,
+    );
+    let status = |ns: &Namespace| {
+        let run = ns.reconcile(&["status", "ds/agent", "-o", "json"]);
+        (run.code, run.json()["items"][0].clone())
+    };
+    let (code, item) = status(&ns);
+    assert_eq!(code, 1, "{item:#}");
+    assert_eq!(
+        (item["verdict"].as_str(), item["reason"].as_str()),
+        (Some("Progressing"), Some("WaitingForController")),
+        "{item:#}"
+    );
+    let wait = ns.reconcile(&["wait", "ds/agent", "--timeout", "5s"]);
+    assert_eq!(wait.code, 1, "{}", wait.stdout);
+    // Past the 60 s grace: Failed, naming kube-controller-manager's Lease.
+    let mut last = serde_json::Value::Null;
+    wait_until("the DaemonSet Failed", Duration::from_secs(120), || {
+        last = status(&ns).1;
+        last["verdict"] == "Failed"
+    });
+    // Creation times are to the second: the grace is 60 s of them.
+    assert!(
+        created.elapsed() >= Duration::from_secs(58),
+        "{:?}",
+        created.elapsed()
+    );
+    assert_eq!(last["reason"], "ControllerDown", "{last:#}");
+    let message = last["message"].as_str().unwrap();
+    assert!(
+        message.contains("kube-controller-manager never wrote it")
+            && message.contains("lease kube-system/kube-controller-manager last renewed"),
+        "{message}"
+    );
+    // Started again, it writes the status and the DaemonSet converges.
+    drop(stopped);
+    wait_until("the DaemonSet converged", Duration::from_secs(120), || {
+        status(&ns).0 == 0
+    });
 }

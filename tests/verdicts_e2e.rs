@@ -756,3 +756,111 @@ fn apply_crd(crd: &str, plural: &str) {
         support::kubectl(&["get", plural, "-A"]).code == 0
     });
 }
+
+/// A pod whose volume cannot be mounted: the kubelet (kwok's stage) says so
+/// only in FailedMount Warnings, again and again. The verdict reads them:
+/// not "watch it converge" but the refusal, and past the retry grace the
+/// Deployment's wait ends with it.
+#[test]
+fn a_pod_whose_volume_cannot_be_mounted_is_its_refusal_then_failed() {
+    let ns = Namespace::new("verdict-mount");
+    ns.apply(&support::deployment(
+        "web",
+        1,
+        "",
+        ", reconcile.test/failure: mount",
+        "",
+        "",
+    ));
+    let mut pod = Value::Null;
+    wait_until("the pod's FailedMount", Duration::from_secs(60), || {
+        let doc = ns.reconcile(&["status", "pods", "-o", "json"]).json();
+        pod = doc["items"][0].clone();
+        pod["reason"] == "FailedMount"
+    });
+    assert_eq!(pod["verdict"], "Progressing", "{pod:#}");
+    let message = pod["message"].as_str().unwrap();
+    assert!(
+        message.contains("Warning FailedMount")
+            && message.contains(r#"configmap "app-config" not found"#)
+            && message.contains("Failed if it lasts 2m"),
+        "{message}"
+    );
+    let why = ns.reconcile(&["why", "deploy/web"]);
+    assert_eq!(why.code, 1, "{}", why.stdout);
+    assert!(why.stdout.contains("FailedMount"), "{}", why.stdout);
+    assert!(!why.stdout.contains("watch it converge"), "{}", why.stdout);
+    // With a failure grace of 30 s the refusal is final 30 s after it
+    // began, and the wait ends with it, not at its timeout.
+    let (run, took) = timed_wait(
+        &ns,
+        &["deploy/web", "--failure-grace", "30s", "--timeout", "3m"],
+    );
+    assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
+    assert!(took < Duration::from_secs(120), "took {took:?}");
+    assert!(run.stdout.contains("FailedMount"), "{}", run.stdout);
+}
+
+/// A CronJob whose Jobs a quota refuses: its status stays empty ("never
+/// scheduled") and the controller says why only in FailedCreate events.
+/// The verdict is the refusal, the sweep never says all clear, and the
+/// wait ends with the quota named.
+#[test]
+fn a_cronjob_refused_by_a_quota_is_not_converged() {
+    let ns = Namespace::new("verdict-cron-quota");
+    ns.apply(
+        r#"
+apiVersion: v1
+kind: ResourceQuota
+metadata: {name: no-jobs}
+spec: {hard: {count/jobs.batch: "0"}}
+---
+apiVersion: batch/v1
+kind: CronJob
+metadata: {name: report}
+spec:
+  schedule: "* * * * *"
+  jobTemplate:
+    spec:
+      template:
+        spec:
+          restartPolicy: Never
+          containers: [{name: report, image: "registry.example.com/report:1"}]
+"#,
+    );
+    let mut cron = Value::Null;
+    wait_until(
+        "the CronJob's refused run",
+        Duration::from_secs(100),
+        || {
+            let doc = ns.reconcile(&["status", "-o", "json"]).json();
+            cron = item(&doc, "CronJob", "report").cloned().unwrap_or_default();
+            cron["reason"] == "FailedCreate"
+        },
+    );
+    assert_ne!(cron["verdict"], "Converged", "{cron:#}");
+    assert!(
+        cron["message"]
+            .as_str()
+            .unwrap()
+            .contains("exceeded quota: no-jobs"),
+        "{cron:#}"
+    );
+    let sweep = ns.reconcile(&["status"]);
+    assert_eq!(sweep.code, 1, "{}", sweep.stdout);
+    assert!(!sweep.stdout.contains("converged"), "{}", sweep.stdout);
+    let (run, took) = timed_wait(
+        &ns,
+        &[
+            "cronjob/report",
+            "--failure-grace",
+            "30s",
+            "--timeout",
+            "3m",
+        ],
+    );
+    assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
+    assert!(took < Duration::from_secs(100), "took {took:?}");
+    assert!(run.stdout.contains("FailedCreate"), "{}", run.stdout);
+    assert!(run.stdout.contains("no-jobs"), "{}", run.stdout);
+}

@@ -59,6 +59,9 @@ pub fn check(obj: &Object, now: Timestamp) -> GenerationCheck {
         (Some(g), Some(_)) => summary.push(format!(
             "generation {g}, observedGeneration {g}: the controller has observed the latest spec"
         )),
+        (Some(g), None) if crate::verdict::controller::never_written(obj) => summary.push(format!(
+            "generation {g}; its controller has never written its status (no observedGeneration)"
+        )),
         (Some(g), None)
             if obj
                 .status()

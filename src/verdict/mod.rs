@@ -38,6 +38,7 @@ pub use item::Item;
 pub use judge::{Judge, Judged};
 pub use kinds::{NO_PROVISIONER, class_provisioner};
 pub use reason::Reason;
+pub use refusals::is_refusal;
 pub use unobserved::CONTROLLER_GRACE;
 #[cfg(test)]
 pub use value::Ready;

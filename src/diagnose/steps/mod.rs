@@ -293,6 +293,23 @@ fn fallback(cx: &Cx) -> NextStep {
     if who.kind == "Namespace" {
         return lifecycle::namespace_step(who);
     }
+    // A refusal read from Warning events (a mount, a quota): its words
+    // say what to fix; it is retried until then.
+    if matches!(cx.cause.verdict, Verdict::Progressing | Verdict::Failed)
+        && crate::verdict::is_refusal(cx.cause.reason.as_str())
+    {
+        return step(
+            format!(
+                "{} is refused again and again ({}): fix what its message names (a missing object, a volume held elsewhere, a quota); it is retried until then.",
+                who.kind, cx.cause.reason
+            ),
+            vec![format!(
+                "kubectl {}get events --field-selector involvedObject.name={},type=Warning",
+                namespace_flag(who),
+                who.name
+            )],
+        );
+    }
     if cx.cause.verdict == Verdict::Progressing {
         // Events may hold a refusal the status does not say: where they
         // could not be read, nothing is ruled out.

@@ -160,8 +160,23 @@ impl<R: Reader> Crawl<'_, R> {
                 }
             }
         }
-        for (_, listing) in self.lists(by_uid).await {
-            found.extend(listing.items.iter().filter_map(Event::from_value));
+        // What each namespace's objects' own events were, by uid: the
+        // watch of the namespace that starts now starts from them, so that
+        // a live answer keeps the refusals a verdict reads (a CronJob's
+        // FailedCreate), not only what happens after it began.
+        let mut kept: BTreeMap<String, (String, Vec<Event>)> = BTreeMap::new();
+        for (read, listing) in self.lists(by_uid).await {
+            let events: Vec<Event> = listing.items.iter().filter_map(Event::from_value).collect();
+            if let Some(ns) = &read.namespace {
+                let entry = kept.entry(ns.clone()).or_default();
+                // The newest version of the namespace's lists: the watch
+                // misses nothing after it.
+                if newer(&listing.resource_version, &entry.0) {
+                    entry.0 = listing.resource_version.clone();
+                }
+                entry.1.extend(events.iter().cloned());
+            }
+            found.extend(events);
         }
         self.events.extend(found);
         // --watch and wait see the events of every namespace in the answer
@@ -179,8 +194,21 @@ impl<R: Reader> Crawl<'_, R> {
         for ns in namespaces {
             let whole = Read::list(&rt, Some(&ns));
             if !self.watching(&whole) {
-                self.watch(whole.starting_now());
+                let seed = kept.remove(&ns);
+                self.watch_from(whole.starting_now(), || {
+                    seed.and_then(|(rv, events)| Seed::events(rv, events))
+                });
             }
         }
+    }
+}
+
+/// Whether resource version `a` is newer than `b` (empty: none). Versions
+/// are opaque, but etcd's are numbers; a version that is not one is taken
+/// only when there is none.
+fn newer(a: &str, b: &str) -> bool {
+    match (a.parse::<u64>(), b.parse::<u64>()) {
+        (Ok(a), Ok(b)) => a > b,
+        _ => b.is_empty(),
     }
 }

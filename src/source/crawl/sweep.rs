@@ -372,11 +372,7 @@ impl<R: Reader> Crawl<'_, R> {
     /// The objects of the lists in `seen` whose controller is of a kind in
     /// `unread` (a list that failed): read again, whole lists, keeping
     /// those only. Nothing is read when no list dropped such an object.
-    async fn orphans(
-        &mut self,
-        unread: &Kinds,
-        seen: Vec<(Read, Kinds)>,
-    ) -> Vec<Object> {
+    async fn orphans(&mut self, unread: &Kinds, seen: Vec<(Read, Kinds)>) -> Vec<Object> {
         let again: Vec<Read> = seen
             .into_iter()
             .filter(|(_, kinds)| kinds.iter().any(|k| unread.contains(k)))

@@ -53,7 +53,9 @@ fn ailment<'a>(pod: &'a Object, snap: &Judged<'_>) -> Option<Ailment<'a>> {
     if pod.deleted.is_some() || pod.metadata_only {
         return None;
     }
-    let judgement = pod::judge(pod, snap)?;
+    // The whole verdict, a refusal said only in Warning events included
+    // (a volume that cannot be mounted).
+    let judgement = crate::verdict::judge(pod, snap);
     if judgement.verdict != Verdict::Failed {
         return None;
     }
