@@ -10,8 +10,8 @@ use jiff::Timestamp;
 
 use crate::cli::{ColorChoice, GlobalArgs, Output};
 pub use crate::render::shape::{Shape, View};
-use crate::rules::RuleSet;
 use crate::source::client::Connection;
+use crate::verdict::rules::RuleSet;
 
 /// The default per-request timeout.
 pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(20);
@@ -45,7 +45,7 @@ pub struct Settings {
     /// `--health-rules`: the user's rule file given on the command line.
     pub health_rules: Option<PathBuf>,
     /// The health rules in effect: the built-in pack until a command loads
-    /// the user's (`rules::sources::load`).
+    /// the user's (`commands::rule_files::load`).
     pub rules: Arc<RuleSet>,
     /// The answer stays live (`--watch`, `wait`): the first reads are kept
     /// for the watches to start from.
@@ -145,7 +145,7 @@ fn shape_of(output: &Output) -> Result<Shape, String> {
                 .map_err(|e| format!("cannot read the {flag} file {}: {e}", path.display()))
         };
         let template = |t: &str| {
-            crate::render::jsonpath::Template::parse(t)
+            crate::jsonpath::Template::parse(t)
                 .map(Shape::JsonPath)
                 .map_err(|e| format!("-o jsonpath: {e}"))
         };
@@ -244,7 +244,7 @@ impl Settings {
                     .sort_by
                     .as_deref()
                     .map(|p| {
-                        crate::render::jsonpath::select(
+                        crate::jsonpath::select(
                             &serde_json::Value::Null,
                             p.trim_matches(['{', '}']),
                         )

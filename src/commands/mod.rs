@@ -8,6 +8,7 @@ mod fleet_command;
 pub(crate) mod fleet_watch;
 mod frame;
 mod load;
+mod rule_files;
 pub mod rules;
 mod screen;
 mod settled;
@@ -81,8 +82,8 @@ pub async fn run(cli: Cli) -> anyhow::Result<Outcome> {
         watchdog(settings.deadline.max(limit) + WATCHDOG_MARGIN);
     }
     if !matches!(command, Command::Completion(_) | Command::Options) {
-        let locations = crate::rules::sources::Locations::from_env(settings.health_rules.clone());
-        settings.rules = crate::rules::sources::load(&locations)?;
+        let locations = rule_files::Locations::from_env(settings.health_rules.clone());
+        settings.rules = rule_files::load(&locations)?;
     }
     if settings.fleet.is_some() {
         return fleet_command::run(command, settings).await;

@@ -6,7 +6,7 @@ use super::Outcome;
 use super::frame::document;
 use crate::model::Object;
 use crate::render::escape;
-use crate::rules::list::{RuleList, render};
+use crate::render::rules::{RuleList, render};
 use crate::settings::Settings;
 use crate::source::live::{Crd, Live};
 

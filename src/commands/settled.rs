@@ -204,13 +204,13 @@ mod tests {
         // Its verdict may turn with the clock while the object, and so its
         // watch, says nothing: a row would keep the old verdict.
         let rules = |when: &str| {
-            let mut set = crate::rules::RuleSet::default();
+            let mut set = crate::verdict::rules::RuleSet::default();
             let text = format!(
                 "rules:\n  - group: example.com\n    kind: Widget\n    checks:\n      - when: '{when}'\n        verdict: Converged\n        reason: Fresh\n"
             );
             set.add_source(
                 &text,
-                crate::rules::Origin::Flag(std::path::PathBuf::from("mine.yaml")),
+                crate::verdict::rules::Origin::Flag(std::path::PathBuf::from("mine.yaml")),
             )
             .unwrap_or_else(|e| panic!("{e}"));
             Settled::new(Judge::new(Arc::new(set)))

@@ -3,8 +3,8 @@
 
 pub use crate::escape::escape;
 pub mod graph;
-pub mod jsonpath;
 pub mod layout;
+pub mod rules;
 pub mod shape;
 pub mod status;
 mod style;

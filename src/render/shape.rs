@@ -5,9 +5,9 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::jsonpath::{Template, select, text_of};
 use super::layout::without_header;
 use super::layout::{Cell, table};
+use crate::jsonpath::{Template, select, text_of};
 use crate::model::ObjectRef;
 
 /// `-o`, parsed once (files read, templates and columns parsed): what

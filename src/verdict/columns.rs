@@ -90,7 +90,7 @@ pub fn judge(obj: &Object, snap: &Judged<'_>) -> Option<Judgement> {
         if !truth && !state_column(&upper) {
             continue;
         }
-        let Some(value) = crate::render::jsonpath::select(&obj.raw, path)
+        let Some(value) = crate::jsonpath::select(&obj.raw, path)
             .ok()
             .and_then(|v| v.first().map(|v| text(v)))
             .filter(|v| !v.is_empty())

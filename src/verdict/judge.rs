@@ -8,8 +8,8 @@ use std::sync::{Arc, OnceLock};
 
 use jiff::SignedDuration;
 
+use super::rules::RuleSet;
 use crate::model::Snapshot;
-use crate::rules::RuleSet;
 
 /// The policy objects are judged by.
 #[derive(Debug, Clone)]

@@ -24,6 +24,7 @@ mod kinds;
 pub(crate) mod reason;
 mod refusals;
 pub(crate) mod retried;
+pub(crate) mod rules;
 mod shapes;
 pub(crate) mod tree;
 mod unobserved;
@@ -221,7 +222,7 @@ fn contradicted(
         .judge
         .rules
         .rule_for(obj.group(), obj.kind())
-        .is_some_and(|r| r.origin == crate::rules::Origin::Builtin);
+        .is_some_and(|r| r.origin == crate::verdict::rules::Origin::Builtin);
     if !builtin || crate::catalog::is_builtin_group(obj.group()) {
         return None;
     }

@@ -1,4 +1,4 @@
-//! Rule files: format, errors with positions, precedence of sources, the
+//! Rule files: format, errors with positions, precedence of selectors, the
 //! helpers expressions see, and the hook into the judge.
 
 use crate::verdict::{Judge, Judged};
@@ -8,8 +8,7 @@ use std::sync::Arc;
 use jiff::Timestamp;
 use serde_json::json;
 
-use super::sources::{Locations, config_file, load};
-use super::{Origin, RuleSet, RulesError};
+use super::{Origin, RuleSet};
 use crate::model::{Object, Snapshot};
 use crate::verdict::reason::Lifecycle;
 use crate::verdict::{Verdict, judge};
@@ -462,143 +461,6 @@ fn the_most_specific_selector_wins_then_the_later_source() {
     assert_eq!(
         reason_for(&rules, "mq.example", "Queue").as_deref(),
         Some("Broad")
-    );
-}
-
-#[test]
-fn later_sources_replace_earlier_rules_for_the_same_kind() {
-    let dir = tempfile::tempdir().unwrap();
-    let write = |name: &str, reason: &str| {
-        let path = dir.path().join(name);
-        std::fs::write(
-            &path,
-            format!("rules:\n  - group: cert-manager.io\n    kind: Certificate\n    checks: [{{verdict: Converged, reason: {reason}}}]\n"),
-        )
-        .unwrap();
-        path
-    };
-    let config = write("config.yaml", "FromConfig");
-    let env = write("env.yaml", "FromEnv");
-    let flag = write("flag.yaml", "FromFlag");
-    let cert = Object::from_value(json!({
-        "apiVersion": "cert-manager.io/v1", "kind": "Certificate",
-        "metadata": {"name": "c"}, "status": {}}))
-    .unwrap();
-    let reason = |loc: Locations| {
-        let rules = load(&loc).unwrap_or_else(|e| panic!("{e}"));
-        let rule = rules.rule_for("cert-manager.io", "Certificate").unwrap();
-        (
-            rules.judge(&cert, now()).map(|j| j.reason.to_string()),
-            rule.origin.clone(),
-            rule.overrides.clone(),
-        )
-    };
-    let builtin = reason(Locations::default());
-    assert_eq!(builtin.1, Origin::Builtin);
-    assert_ne!(builtin.0.as_deref(), Some("FromConfig"));
-
-    let all = Locations {
-        config: Some(config.clone()),
-        env: Some(env.clone()),
-        flag: Some(flag.clone()),
-    };
-    let (got, origin, overrides) = reason(all.clone());
-    assert_eq!(got.as_deref(), Some("FromFlag"));
-    assert_eq!(origin, Origin::Flag(flag.clone()));
-    assert_eq!(
-        overrides,
-        vec![
-            Origin::Builtin,
-            Origin::ConfigFile(config.clone()),
-            Origin::Env(env.clone())
-        ]
-    );
-    let no_flag = Locations {
-        flag: None,
-        ..all.clone()
-    };
-    assert_eq!(reason(no_flag).0.as_deref(), Some("FromEnv"));
-    let config_only = Locations {
-        config: Some(config.clone()),
-        ..Locations::default()
-    };
-    assert_eq!(reason(config_only).0.as_deref(), Some("FromConfig"));
-    // A config file that is not there is no error; a named one is.
-    let absent = dir.path().join("absent.yaml");
-    let quiet = Locations {
-        config: Some(absent.clone()),
-        ..Locations::default()
-    };
-    assert_eq!(reason(quiet).1, Origin::Builtin);
-    let loud = Locations {
-        env: Some(absent.clone()),
-        ..Locations::default()
-    };
-    let e = load(&loud).unwrap_err();
-    assert!(matches!(e, RulesError::Read { .. }));
-    let e = e.to_string();
-    assert!(
-        e.starts_with(&format!(
-            "cannot read health rules from KUBECTL_RECONCILE_HEALTH_RULES={}: ",
-            absent.display()
-        )),
-        "{e}"
-    );
-    assert!(
-        e.contains("\nhint: point KUBECTL_RECONCILE_HEALTH_RULES at a readable file"),
-        "{e}"
-    );
-}
-
-#[test]
-fn the_config_file_lives_under_xdg_config_home_or_dot_config() {
-    assert_eq!(
-        config_file(Some("/xdg".into()), Some("/home/me".into())),
-        Some(PathBuf::from("/xdg/kubectl-reconcile/health-rules.yaml"))
-    );
-    assert_eq!(
-        config_file(Some("relative".into()), Some("/home/me".into())),
-        Some(PathBuf::from(
-            "/home/me/.config/kubectl-reconcile/health-rules.yaml"
-        ))
-    );
-    assert_eq!(
-        config_file(None, Some("/home/me".into())),
-        Some(PathBuf::from(
-            "/home/me/.config/kubectl-reconcile/health-rules.yaml"
-        ))
-    );
-    assert_eq!(config_file(None, None), None);
-}
-
-#[test]
-fn the_listing_says_where_each_rule_came_from() {
-    let mut rules = RuleSet::default();
-    rules
-        .add_source(
-            "rules:\n  - kind: Pod\n    checks: [{verdict: Converged, reason: A}]\n  - group: apps\n    kind: Deployment\n    checks: [{verdict: Converged, reason: B}]\n",
-            Origin::Builtin,
-        )
-        .unwrap();
-    rules
-        .add_source(
-            "rules:\n  - kind: Pod\n    checks: [{when: 'true', verdict: Failed, reason: C, message: '\"m\"'}]\n",
-            Origin::Flag(PathBuf::from("my.yaml")),
-        )
-        .unwrap();
-    assert_eq!(
-        super::list::render(&rules),
-        "GROUP   KIND        CHECKS  SOURCE\n\
-         (core)  Pod         1       --health-rules my.yaml (overrides builtin)\n\
-         apps    Deployment  1       builtin\n"
-    );
-    let doc = serde_json::to_value(super::list::RuleList::build(&rules)).unwrap();
-    assert_eq!(
-        doc["rules"][0],
-        json!({"group": "", "kind": "Pod", "index": 1,
-               "source": {"kind": "flag", "path": "my.yaml"},
-               "checks": [{"when": "true", "verdict": "Failed", "reason": "C", "message": "\"m\""}],
-               "overrides": [{"kind": "builtin"}]})
     );
 }
 

@@ -13,7 +13,7 @@ use super::RuleSet;
 use crate::model::{Object, Snapshot};
 use crate::verdict::{Verdict, judge};
 
-const CASES: &str = include_str!("../../tests/fixtures/rules/builtin.yaml");
+const CASES: &str = include_str!("../../../tests/fixtures/rules/builtin.yaml");
 const NOW: &str = "2026-01-10T12:00:00Z";
 
 #[derive(Deserialize)]

@@ -1,7 +1,7 @@
-//! Health rules users can write: for a (group, kind), ordered CEL checks
-//! that yield a verdict, a reason and a message. They override the generic
-//! conventions of [`crate::verdict`]. Pure, except [`sources`], which reads
-//! the few local files rules come from.
+//! Health rules: for a (group, kind), ordered CEL checks that yield a
+//! verdict, a reason and a message. They override the generic conventions
+//! of [`crate::verdict`]. Pure: the user's files are read by the command
+//! (`commands::rule_files`) and handed here as text.
 //!
 //! Where rules come from, later overriding earlier for the same (group,
 //! kind): the built-in pack (`rules/builtin.yaml`), the user's config file,
@@ -9,9 +9,7 @@
 //! described in `docs/health-rules.md`.
 
 mod cel;
-mod file;
-pub mod list;
-pub mod sources;
+pub mod file;
 
 #[cfg(test)]
 mod builtin_tests;
@@ -31,7 +29,10 @@ use crate::verdict::reason::Lifecycle;
 pub use file::RulesError;
 
 /// The built-in rule pack, readable and overridable by users.
-const BUILTIN: &str = include_str!("../../rules/builtin.yaml");
+pub const BUILTIN: &str = include_str!("../../../rules/builtin.yaml");
+
+/// The environment variable naming a rule file.
+pub const ENV: &str = "KUBECTL_RECONCILE_HEALTH_RULES";
 
 /// Where a rule came from, in override order (later wins).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -70,7 +71,7 @@ impl std::fmt::Display for Origin {
         match self {
             Origin::Builtin => f.write_str("builtin"),
             Origin::ConfigFile(p) => write!(f, "{}", p.display()),
-            Origin::Env(p) => write!(f, "{}={}", sources::ENV, p.display()),
+            Origin::Env(p) => write!(f, "{}={}", ENV, p.display()),
             Origin::Flag(p) => write!(f, "--health-rules {}", p.display()),
         }
     }

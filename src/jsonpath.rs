@@ -2,6 +2,8 @@
 //! literal text, `{.path}`, `{"\n"}`, and `{range .path}...{end}`. Each path
 //! is evaluated by `jsonpath-rust` (RFC 9535, so `[*]`, `[0]`, `[?@.x=="y"]`
 //! and `..` work); only the template around the paths is parsed here.
+//! Below both its readers: the renderer (`-o jsonpath`, `--sort-by`) and the
+//! judge (a CRD's printer columns, `verdict::columns`).
 
 use jsonpath_rust::JsonPath;
 use serde_json::Value;

@@ -3,9 +3,9 @@
 
 use serde::Serialize;
 
-use super::file::Reason;
-use super::{Origin, Rule, RuleSet};
 use crate::escape::escape;
+use crate::verdict::rules::file::Reason;
+use crate::verdict::rules::{Origin, Rule, RuleSet};
 
 /// The document of `rules -o json|yaml`.
 #[derive(Debug, Serialize)]
@@ -138,4 +138,44 @@ pub fn render(set: &RuleSet) -> String {
         out.push('\n');
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use serde_json::json;
+
+    use crate::verdict::rules::{Origin, RuleSet};
+
+    #[test]
+    fn the_listing_says_where_each_rule_came_from() {
+        let mut rules = RuleSet::default();
+        rules
+            .add_source(
+                "rules:\n  - kind: Pod\n    checks: [{verdict: Converged, reason: A}]\n  - group: apps\n    kind: Deployment\n    checks: [{verdict: Converged, reason: B}]\n",
+                Origin::Builtin,
+            )
+            .unwrap();
+        rules
+            .add_source(
+                "rules:\n  - kind: Pod\n    checks: [{when: 'true', verdict: Failed, reason: C, message: '\"m\"'}]\n",
+                Origin::Flag(PathBuf::from("my.yaml")),
+            )
+            .unwrap();
+        assert_eq!(
+            super::render(&rules),
+            "GROUP   KIND        CHECKS  SOURCE\n\
+             (core)  Pod         1       --health-rules my.yaml (overrides builtin)\n\
+             apps    Deployment  1       builtin\n"
+        );
+        let doc = serde_json::to_value(super::RuleList::build(&rules)).unwrap();
+        assert_eq!(
+            doc["rules"][0],
+            json!({"group": "", "kind": "Pod", "index": 1,
+                   "source": {"kind": "flag", "path": "my.yaml"},
+                   "checks": [{"when": "true", "verdict": "Failed", "reason": "C", "message": "\"m\""}],
+                   "overrides": [{"kind": "builtin"}]})
+        );
+    }
 }
