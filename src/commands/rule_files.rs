@@ -8,7 +8,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::verdict::rules::{BUILTIN, ENV, Origin, RuleSet, RulesError};
+use crate::verdict::rules::{ENV, Origin, RuleSet, RulesError};
 
 /// The user's rule files, in override order.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -63,7 +63,7 @@ pub fn load(locations: &Locations) -> Result<Arc<RuleSet>, RulesError> {
         return Ok(RuleSet::builtin());
     }
     let mut set = RuleSet::default();
-    set.add_source(BUILTIN, Origin::Builtin)?;
+    set.add_pack()?;
     for origin in user {
         let path = origin.path().expect("user rules come from files");
         let text = read(path, &origin)?;
@@ -130,7 +130,7 @@ mod tests {
             )
         };
         let builtin = reason(Locations::default());
-        assert_eq!(builtin.1, Origin::Builtin);
+        assert_eq!(builtin.1, Origin::Builtin("cert-manager"));
         assert_ne!(builtin.0.as_deref(), Some("FromConfig"));
 
         let all = Locations {
@@ -144,7 +144,7 @@ mod tests {
         assert_eq!(
             overrides,
             vec![
-                Origin::Builtin,
+                Origin::Builtin("cert-manager"),
                 Origin::ConfigFile(config.clone()),
                 Origin::Env(env.clone())
             ]
@@ -165,7 +165,7 @@ mod tests {
             config: Some(absent.clone()),
             ..Locations::default()
         };
-        assert_eq!(reason(quiet).1, Origin::Builtin);
+        assert_eq!(reason(quiet).1, Origin::Builtin("cert-manager"));
         let loud = Locations {
             env: Some(absent.clone()),
             ..Locations::default()

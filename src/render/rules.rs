@@ -154,7 +154,7 @@ mod tests {
         rules
             .add_source(
                 "rules:\n  - kind: Pod\n    checks: [{verdict: Converged, reason: A}]\n  - group: apps\n    kind: Deployment\n    checks: [{verdict: Converged, reason: B}]\n",
-                Origin::Builtin,
+                Origin::Builtin("example"),
             )
             .unwrap();
         rules

@@ -222,7 +222,7 @@ fn contradicted(
         .judge
         .rules
         .rule_for(obj.group(), obj.kind())
-        .is_some_and(|r| r.origin == crate::verdict::rules::Origin::Builtin);
+        .is_some_and(|r| matches!(r.origin, rules::Origin::Builtin(_)));
     if !builtin || crate::catalog::is_builtin_group(obj.group()) {
         return None;
     }

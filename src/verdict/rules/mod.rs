@@ -4,15 +4,17 @@
 //! (`commands::rule_files`) and handed here as text.
 //!
 //! Where rules come from, later overriding earlier for the same (group,
-//! kind): the built-in pack (`rules/builtin.yaml`), the user's config file,
+//! kind): the built-in pack (`rules/<operator>/health.yaml`, listed in
+//! [`pack::PACK`]), the user's config file,
 //! `KUBECTL_RECONCILE_HEALTH_RULES`, `--health-rules FILE`. The format is
 //! described in `docs/health-rules.md`.
 
 mod cel;
 pub mod file;
+pub mod pack;
 
 #[cfg(test)]
-mod builtin_tests;
+mod pack_tests;
 #[cfg(test)]
 mod tests;
 
@@ -28,16 +30,14 @@ use crate::verdict::value::{Judgement, Verdict};
 use crate::verdict::reason::Lifecycle;
 pub use file::RulesError;
 
-/// The built-in rule pack, readable and overridable by users.
-pub const BUILTIN: &str = include_str!("../../../rules/builtin.yaml");
-
 /// The environment variable naming a rule file.
 pub const ENV: &str = "KUBECTL_RECONCILE_HEALTH_RULES";
 
 /// Where a rule came from, in override order (later wins).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Origin {
-    Builtin,
+    /// The built-in pack: the operator's folder (`rules/<operator>/`).
+    Builtin(&'static str),
     /// The default file in the user's config directory.
     ConfigFile(PathBuf),
     /// The file named by `KUBECTL_RECONCILE_HEALTH_RULES`.
@@ -50,7 +50,7 @@ impl Origin {
     /// The file, for every origin but the built-in pack.
     pub fn path(&self) -> Option<&PathBuf> {
         match self {
-            Origin::Builtin => None,
+            Origin::Builtin(_) => None,
             Origin::ConfigFile(p) | Origin::Env(p) | Origin::Flag(p) => Some(p),
         }
     }
@@ -58,7 +58,7 @@ impl Origin {
     /// `builtin`, `config`, `env` or `flag`.
     pub fn kind(&self) -> &'static str {
         match self {
-            Origin::Builtin => "builtin",
+            Origin::Builtin(_) => "builtin",
             Origin::ConfigFile(_) => "config",
             Origin::Env(_) => "env",
             Origin::Flag(_) => "flag",
@@ -69,7 +69,7 @@ impl Origin {
 impl std::fmt::Display for Origin {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Origin::Builtin => f.write_str("builtin"),
+            Origin::Builtin(_) => f.write_str("builtin"),
             Origin::ConfigFile(p) => write!(f, "{}", p.display()),
             Origin::Env(p) => write!(f, "{}={}", ENV, p.display()),
             Origin::Flag(p) => write!(f, "--health-rules {}", p.display()),
@@ -131,7 +131,8 @@ impl std::fmt::Display for Selector {
 pub struct Rule {
     pub selector: Selector,
     pub origin: Origin,
-    /// Position of the rule in its file, from 1.
+    /// Position of the rule in its file, from 1; in the built-in pack,
+    /// counted on through its folders in the order of [`pack::PACK`].
     pub index: usize,
     pub checks: Vec<file::Check>,
     /// The origins of the rules with the same selector this one replaced.
@@ -151,17 +152,37 @@ impl RuleSet {
         BUILT
             .get_or_init(|| {
                 let mut set = RuleSet::default();
-                set.add_source(BUILTIN, Origin::Builtin)
+                set.add_pack()
                     .unwrap_or_else(|e| panic!("the built-in rule pack is broken: {e}"));
                 Arc::new(set)
             })
             .clone()
     }
 
+    /// Adds the built-in pack: every operator's rules, numbered on from the
+    /// operator before.
+    pub fn add_pack(&mut self) -> Result<(), RulesError> {
+        let mut before = 0;
+        for operator in pack::PACK {
+            let mut rules = file::parse(operator.health, &Origin::Builtin(operator.name))?;
+            for rule in &mut rules {
+                rule.index += before;
+            }
+            before = rules.iter().map(|r| r.index).max().unwrap_or(before);
+            self.add(rules);
+        }
+        Ok(())
+    }
+
     /// Adds the rules of one source; a rule with the selector of an earlier
     /// one replaces it.
     pub fn add_source(&mut self, text: &str, origin: Origin) -> Result<(), RulesError> {
-        for rule in file::parse(text, &origin)? {
+        self.add(file::parse(text, &origin)?);
+        Ok(())
+    }
+
+    fn add(&mut self, rules: Vec<Rule>) {
+        for rule in rules {
             match self.rules.iter().position(|r| r.selector == rule.selector) {
                 Some(i) => {
                     let old = std::mem::replace(&mut self.rules[i], rule);
@@ -172,7 +193,6 @@ impl RuleSet {
                 None => self.rules.push(rule),
             }
         }
-        Ok(())
     }
 
     /// The rules in effect, sorted by group and kind.
@@ -217,7 +237,7 @@ impl RuleSet {
                         // (`status.state is pending`); a user's rule is
                         // named, so that its author finds it.
                         j.message = match (&rule.origin, check.when.as_ref()) {
-                            (Origin::Builtin, Some(when)) => own_words(obj, &when.source),
+                            (Origin::Builtin(_), Some(when)) => own_words(obj, &when.source),
                             _ => None,
                         }
                         .unwrap_or_else(|| {

@@ -120,7 +120,7 @@ rules:
         verdict: Converged
         reason: Idle
 "#,
-        Origin::Builtin,
+        Origin::Builtin("example"),
     )
     .unwrap();
     let j = judge(&obj, &Judge::new(Arc::new(pack)).on(&snap));
@@ -414,7 +414,7 @@ fn the_most_specific_selector_wins_then_the_later_source() {
     let mut rules = RuleSet::default();
     let any = "rules:\n  - group: '*.aws.example'\n    kind: '*'\n    checks: [{verdict: Failed, reason: Any}]\n";
     let exact = "rules:\n  - group: s3.aws.example\n    kind: Bucket\n    checks: [{verdict: Converged, reason: Exact}]\n";
-    rules.add_source(exact, Origin::Builtin).unwrap();
+    rules.add_source(exact, Origin::Builtin("example")).unwrap();
     rules
         .add_source(any, Origin::Env(PathBuf::from("env.yaml")))
         .unwrap();

@@ -1,7 +1,7 @@
 //! The built-in rule pack, rule by rule, over objects shaped like the ones
-//! each operator writes (`tests/fixtures/rules/builtin.yaml`), judged
-//! through the whole judge. Every rule has a converged case and at least
-//! one that is not.
+//! each operator writes (`rules/<operator>/health_test.yaml`, every folder
+//! of [`super::pack::PACK`]), judged through the whole judge. Every rule
+//! has a converged case and at least one that is not.
 
 use crate::verdict::Judged;
 use std::collections::{BTreeMap, BTreeSet};
@@ -9,16 +9,17 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::RuleSet;
+use super::pack::PACK;
+use super::{Origin, RuleSet};
 use crate::model::{Object, Snapshot};
 use crate::verdict::{Verdict, judge};
 
-const CASES: &str = include_str!("../../../tests/fixtures/rules/builtin.yaml");
 const NOW: &str = "2026-01-10T12:00:00Z";
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Case {
+    /// `<operator>: <what the object is>`, once read.
     case: String,
     verdict: String,
     reason: String,
@@ -26,12 +27,68 @@ struct Case {
     #[serde(default)]
     message: Option<String>,
     object: Value,
+    /// The folder the case is in.
+    #[serde(skip)]
+    operator: &'static str,
 }
 
+/// Every case of every operator's folder.
 fn cases() -> Vec<Case> {
-    serde_yaml_ng::Deserializer::from_str(CASES)
-        .map(|doc| Case::deserialize(doc).unwrap_or_else(|e| panic!("builtin cases: {e}")))
-        .collect()
+    let mut cases = Vec::new();
+    for operator in PACK {
+        let before = cases.len();
+        for doc in serde_yaml_ng::Deserializer::from_str(operator.cases) {
+            let mut case = Case::deserialize(doc)
+                .unwrap_or_else(|e| panic!("rules/{}/health_test.yaml: {e}", operator.name));
+            case.case = format!("{}: {}", operator.name, case.case);
+            case.operator = operator.name;
+            cases.push(case);
+        }
+        assert!(
+            cases.len() > before,
+            "rules/{}/health_test.yaml has no cases",
+            operator.name
+        );
+    }
+    cases
+}
+
+#[test]
+fn every_case_is_judged_by_its_own_folder() {
+    // A case in the wrong folder tests another operator's rule.
+    let set = RuleSet::builtin();
+    let mut elsewhere = Vec::new();
+    for case in cases() {
+        let obj = Object::from_value(case.object).unwrap();
+        if let Some(rule) = set.rule_for(obj.group(), obj.kind())
+            && rule.origin != Origin::Builtin(case.operator)
+        {
+            elsewhere.push(format!("{}: a rule of {:?}", case.case, rule.origin));
+        }
+    }
+    assert!(elsewhere.is_empty(), "\n{}", elsewhere.join("\n"));
+}
+
+#[test]
+fn no_folder_has_a_rule_of_another() {
+    // One selector, one folder: across folders the pack would replace a
+    // rule silently (within a file it is an error).
+    let set = RuleSet::builtin();
+    let replaced: Vec<String> = set
+        .rules()
+        .iter()
+        .filter(|r| !r.overrides.is_empty())
+        .map(|r| format!("{} ({:?} over {:?})", r.selector, r.origin, r.overrides))
+        .collect();
+    assert!(replaced.is_empty(), "{replaced:?}");
+}
+
+#[test]
+fn every_folder_has_its_cases_read() {
+    let cases = cases();
+    let names: BTreeSet<&str> = cases.iter().map(|c| c.operator).collect();
+    assert_eq!(names.len(), PACK.len());
+    assert!(cases.len() >= 174, "{}", cases.len());
 }
 
 #[test]
