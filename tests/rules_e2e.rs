@@ -159,7 +159,7 @@ fn rules_lists_sources_and_a_bad_rule_is_exit_2_with_its_position() {
             .lines()
             .any(|l| l.starts_with("postgresql.cnpg.io ")
                 && l.contains(" Cluster ")
-                && l.ends_with(" builtin")),
+                && l.ends_with(" builtin (cloudnative-pg)")),
         "{}",
         text.stdout
     );

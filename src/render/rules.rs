@@ -91,6 +91,15 @@ fn entry(rule: &Rule) -> RuleEntry {
     }
 }
 
+/// Where a rule came from, for the table: a built-in rule names its
+/// operator's folder (`builtin (flux)`, `rules/flux/`), a user's its file.
+fn source_text(origin: &Origin) -> String {
+    match origin {
+        Origin::Builtin(operator) => format!("builtin ({operator})"),
+        _ => origin.to_string(),
+    }
+}
+
 /// One line per rule: group, kind, how many checks, where it came from.
 pub fn render(set: &RuleSet) -> String {
     let rows: Vec<[String; 4]> = set
@@ -102,9 +111,9 @@ pub fn render(set: &RuleSet) -> String {
             } else {
                 r.selector.group.clone()
             };
-            let mut from = r.origin.to_string();
+            let mut from = source_text(&r.origin);
             if !r.overrides.is_empty() {
-                let over: Vec<String> = r.overrides.iter().map(Origin::to_string).collect();
+                let over: Vec<String> = r.overrides.iter().map(source_text).collect();
                 from.push_str(&format!(" (overrides {})", over.join(", ")));
             }
             [
@@ -166,8 +175,8 @@ mod tests {
         assert_eq!(
             super::render(&rules),
             "GROUP   KIND        CHECKS  SOURCE\n\
-             (core)  Pod         1       --health-rules my.yaml (overrides builtin)\n\
-             apps    Deployment  1       builtin\n"
+             (core)  Pod         1       --health-rules my.yaml (overrides builtin (example))\n\
+             apps    Deployment  1       builtin (example)\n"
         );
         let doc = serde_json::to_value(super::RuleList::build(&rules)).unwrap();
         assert_eq!(
