@@ -92,6 +92,11 @@ fn check_asked(settings: &Settings, specs: &[TargetSpec]) -> Result<(), UsageErr
     Ok(())
 }
 
+/// How often a wait with nothing changing judges its targets again, so
+/// that a grace that runs out (a controller that stopped, a refusal that
+/// stood) ends it.
+const REJUDGE: Duration = Duration::from_secs(5);
+
 pub async fn run(settings: &Settings, specs: &[TargetSpec], wait: Wait) -> anyhow::Result<Outcome> {
     let capture = wait
         .capture
@@ -227,7 +232,15 @@ pub async fn run(settings: &Settings, specs: &[TargetSpec], wait: Wait) -> anyho
                         }
                     }
                     // On a terminal, redraw the elapsed time every second.
-                    _ = tokio::time::sleep(Duration::from_secs(1)), if progress.terminal => {}
+                    _ = tokio::time::sleep(Duration::from_secs(1)), if progress.terminal => {
+                        snapshot.now = jiff::Timestamp::now();
+                    }
+                    // Graces run out with no change to any object (a
+                    // controller that stopped writes nothing): judged
+                    // again at the time it is now.
+                    _ = tokio::time::sleep(REJUDGE), if !progress.terminal => {
+                        snapshot.now = jiff::Timestamp::now();
+                    }
                 }
             }
         }

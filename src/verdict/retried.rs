@@ -11,10 +11,14 @@
 
 use jiff::SignedDuration;
 
-use super::kinds::waits::REFERENCE_GRACE;
 use super::vocabulary::{final_reason, retried_reason, unqualified};
 use super::{Judged, Judgement, Verdict};
 use crate::model::{Condition, Object, age, human_duration};
+
+/// How long an object may wait on a reference that is missing or not
+/// ready, or on an error it retries, before the wait is a failure: the
+/// retry grace where the command sets none.
+pub const REFERENCE_GRACE: SignedDuration = SignedDuration::from_mins(2);
 
 /// The shortest a retried failure is given, whatever the command asks:
 /// `--fail-fast` shortens the grace to this, never to zero.

@@ -295,9 +295,14 @@ fn fallback(cx: &Cx) -> NextStep {
     }
     // A refusal read from Warning events (a mount, a quota): its words
     // say what to fix; it is retried until then.
-    if matches!(cx.cause.verdict, Verdict::Progressing | Verdict::Failed)
-        && crate::verdict::is_refusal(cx.cause.reason.as_str())
-    {
+    let refused = who.uid.as_deref().is_some_and(|uid| {
+        cx.snap.events_for(uid).any(|e| {
+            e.type_ == "Warning"
+                && e.reason == cx.cause.reason.as_str()
+                && crate::verdict::is_refusal(&e.reason)
+        })
+    });
+    if matches!(cx.cause.verdict, Verdict::Progressing | Verdict::Failed) && refused {
         return step(
             format!(
                 "{} is refused again and again ({}): fix what its message names (a missing object, a volume held elsewhere, a quota); it is retried until then.",

@@ -1,20 +1,17 @@
 //! A custom resource whose operator waits on another object it names (a
 //! Certificate's issuer): the wait is bounded. Past
-//! [`REFERENCE_GRACE`] (under `--fail-fast`, the retry floor of 30 s: the
+//! `REFERENCE_GRACE` (see `verdict::retried`; under `--fail-fast`, the retry floor of 30 s: the
 //! operator retries, and the object is often applied a moment later), counted from when the
 //! object's own state last changed, a reference that does not exist or is
 //! not ready is the cause, and the object is Failed, naming it. An issuer
 //! created or mended a moment later is picked up within the grace.
 
-use jiff::SignedDuration;
-
 use crate::model::{Object, age, waits_on};
 use crate::verdict::reason::Lifecycle;
 use crate::verdict::{Judged, Judgement, Verdict, judge};
 
-/// How long an object may wait on a reference that is missing or not
-/// ready before the wait is a failure.
-pub const REFERENCE_GRACE: SignedDuration = SignedDuration::from_mins(2);
+#[cfg(test)]
+pub use crate::verdict::retried::REFERENCE_GRACE;
 
 /// The object's verdict, Failed when it has waited past the grace on a
 /// reference that is gone or not ready; else as it was.
