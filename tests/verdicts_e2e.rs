@@ -634,8 +634,10 @@ fn a_wait_on_an_error_ends_and_failed_members_are_named() {
         "60s",
     ]);
     assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
+    // An error its operator retries is given the retry floor (30 s) even
+    // under --fail-fast, never zero; then the wait ends with it.
     assert!(
-        started.elapsed() < Duration::from_secs(20),
+        started.elapsed() >= Duration::from_secs(25) && started.elapsed() < Duration::from_secs(55),
         "{:?}",
         started.elapsed()
     );
