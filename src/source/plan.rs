@@ -243,8 +243,25 @@ pub fn fallback(
     cluster_wide: bool,
     across: bool,
 ) -> Vec<Read> {
+    lists_in(
+        catalog.types.iter().filter(|t| is_searchable(t)),
+        namespaces,
+        cluster_wide,
+        across,
+    )
+}
+
+/// Metadata-only lists of `types` where children can live: in each of
+/// `namespaces`, or across namespaces for a cluster-scoped owner (or,
+/// `across`, for owners in more than one namespace).
+fn lists_in<'a>(
+    types: impl Iterator<Item = &'a ResourceType>,
+    namespaces: &[&str],
+    cluster_wide: bool,
+    across: bool,
+) -> Vec<Read> {
     let mut reads = Vec::new();
-    for rt in catalog.types.iter().filter(|t| is_searchable(t)) {
+    for rt in types {
         if cluster_wide || (across && rt.namespaced && namespaces.len() > 1) {
             reads.push(Read::list(rt, None).metadata_only());
         } else if rt.namespaced {
@@ -285,23 +302,12 @@ pub fn likely_children(
     namespaces: &[&str],
     cluster_wide: bool,
 ) -> Vec<Read> {
-    let mut reads = Vec::new();
-    for rt in catalog.types.iter().filter(|t| {
+    let likely = catalog.types.iter().filter(|t| {
         is_searchable(t)
             && (groups.contains(t.group.as_str())
                 || MADE_BY_OPERATORS.contains(&(t.group.as_str(), t.kind.as_str())))
-    }) {
-        if cluster_wide {
-            reads.push(Read::list(rt, None).metadata_only());
-        } else if rt.namespaced {
-            reads.extend(
-                namespaces
-                    .iter()
-                    .map(|ns| Read::list(rt, Some(ns)).metadata_only()),
-            );
-        }
-    }
-    reads
+    });
+    lists_in(likely, namespaces, cluster_wide, false)
 }
 
 /// One list of a namespace sweep.

@@ -142,6 +142,34 @@ impl<'de> Visitor<'de> for Fields {
     }
 }
 
+/// The visits of a scalar that read it as null: a field that is not the
+/// shape it should be says nothing.
+macro_rules! scalars_as_null {
+    () => {
+        fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<Value, E> {
+            Ok(Value::Null)
+        }
+        fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<Value, E> {
+            Ok(Value::Null)
+        }
+        fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<Value, E> {
+            Ok(Value::Null)
+        }
+        fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<Value, E> {
+            Ok(Value::Null)
+        }
+        fn visit_str<E: serde::de::Error>(self, _: &str) -> Result<Value, E> {
+            Ok(Value::Null)
+        }
+        fn visit_unit<E: serde::de::Error>(self) -> Result<Value, E> {
+            Ok(Value::Null)
+        }
+        fn visit_none<E: serde::de::Error>(self) -> Result<Value, E> {
+            Ok(Value::Null)
+        }
+    };
+}
+
 /// `metadata.managedFields`, each entry reduced as it is read: its
 /// manager, operation, subresource and time, and of `fieldsV1` the
 /// top-level parts (with the keys of a map's data parts). Anything but a
@@ -161,27 +189,7 @@ impl<'de> Visitor<'de> for Entries {
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("a list of managedFields entries")
     }
-    fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
-    fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
-    fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
-    fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
-    fn visit_str<E: serde::de::Error>(self, _: &str) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
-    fn visit_unit<E: serde::de::Error>(self) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
-    fn visit_none<E: serde::de::Error>(self) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
+    scalars_as_null!();
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
         while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
         Ok(Value::Null)
@@ -241,24 +249,7 @@ impl<'de> Visitor<'de> for Entry {
         while seq.next_element::<IgnoredAny>()?.is_some() {}
         Ok(Value::Null)
     }
-    fn visit_unit<E: serde::de::Error>(self) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
-    fn visit_str<E: serde::de::Error>(self, _: &str) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
-    fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
-    fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
-    fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
-    fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
+    scalars_as_null!();
 }
 
 /// A top-level part of an entry's `fieldsV1`: an empty map, or, for a
