@@ -160,25 +160,8 @@ impl<R: Reader> Crawl<'_, R> {
                 }
             }
         }
-        // What each namespace's objects' own events were, by uid: the
-        // watch of the namespace that starts now starts from them, so that
-        // a live answer keeps the refusals a verdict reads (a CronJob's
-        // FailedCreate), not only what happens after it began.
-        let mut kept: BTreeMap<String, (String, Vec<Event>)> = BTreeMap::new();
-        for (read, listing) in self.lists(by_uid).await {
-            let events: Vec<Event> = listing.items.iter().filter_map(Event::from_value).collect();
-            if let Some(ns) = &read.namespace {
-                let entry = kept.entry(ns.clone()).or_default();
-                // The newest version of the namespace's lists: the watch
-                // misses nothing after it.
-                if newer(&listing.resource_version, &entry.0) {
-                    entry.0 = listing.resource_version.clone();
-                }
-                entry.1.extend(events.iter().cloned());
-            }
-            found.extend(events);
-        }
-        self.events.extend(found);
+        let (by_uid, mut kept) = self.events_by_uid(by_uid).await;
+        self.events.extend(found.into_iter().chain(by_uid));
         // --watch and wait see the events of every namespace in the answer
         // from now on, also of objects that turn unhealthy later: the
         // namespace's list where it was read, else a watch that starts now.
@@ -202,6 +185,35 @@ impl<R: Reader> Crawl<'_, R> {
         }
     }
 }
+
+impl<R: Reader> Crawl<'_, R> {
+    /// The events of each object read by uid, and per namespace what they
+    /// were (with the newest version of those lists): the watch of the
+    /// namespace that starts now starts from them, so that a live answer
+    /// keeps the refusals a verdict reads (a CronJob's FailedCreate), not
+    /// only what happens after it began.
+    async fn events_by_uid(&mut self, reads: Vec<Read>) -> (Vec<Event>, ByNamespace) {
+        let mut found = Vec::new();
+        let mut kept = ByNamespace::new();
+        for (read, listing) in self.lists(reads).await {
+            let events: Vec<Event> = listing.items.iter().filter_map(Event::from_value).collect();
+            if let Some(ns) = &read.namespace {
+                let entry = kept.entry(ns.clone()).or_default();
+                // The newest version of the namespace's lists: the watch
+                // misses nothing after it.
+                if newer(&listing.resource_version, &entry.0) {
+                    entry.0 = listing.resource_version.clone();
+                }
+                entry.1.extend(events.iter().cloned());
+            }
+            found.extend(events);
+        }
+        (found, kept)
+    }
+}
+
+/// Per namespace, a version and the events read up to it.
+type ByNamespace = BTreeMap<String, (String, Vec<Event>)>;
 
 /// Whether resource version `a` is newer than `b` (empty: none). Versions
 /// are opaque, but etcd's are numbers; a version that is not one is taken

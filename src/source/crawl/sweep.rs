@@ -299,15 +299,7 @@ impl<R: Reader> Crawl<'_, R> {
                     continue;
                 }
             };
-            let (cut, items): (Vec<Value>, Vec<Value>) =
-                listing.items.into_iter().partition(Value::is_string);
-            let cut: Vec<String> = cut
-                .into_iter()
-                .filter_map(|v| match v {
-                    Value::String(text) => Some(text),
-                    _ => None,
-                })
-                .collect();
+            let (cut, items) = cut_apart(listing.items);
             let listing = crate::source::read::Listing { items, ..listing };
             let (rv, objects) = self.take_list(&read, listing);
             if settles(&read) {
@@ -342,11 +334,26 @@ impl<R: Reader> Crawl<'_, R> {
             orphans.into_iter().partition(|o| o.metadata_only);
         meta_roots.extend(meta_orphans);
         roots.extend(full_orphans);
+        roots.extend(self.roots_in_full(&meta_roots, roots_only).await);
+        roots.sort_by(|a, b| {
+            (a.namespace(), a.kind(), a.name()).cmp(&(b.namespace(), b.kind(), b.name()))
+        });
+        roots
+    }
+
+    /// The roots a metadata-only list found, read in full; a roots-only
+    /// watch of each of those lists (`roots_only`: the watch, the version
+    /// it was read at, how many roots it held) starts from the sweep where
+    /// every root of its list was read in full, and replays what changed
+    /// since.
+    async fn roots_in_full(
+        &mut self,
+        meta_roots: &[Object],
+        roots_only: Vec<(Read, String, usize)>,
+    ) -> Vec<Object> {
         let before = self.objects.len();
-        self.full_objects(&meta_roots).await;
+        self.full_objects(meta_roots).await;
         let fetched: Vec<Object> = self.objects.drain(before..).collect();
-        // A roots-only watch starts from the sweep where every root of its
-        // list was read in full; its watch replays what changed since.
         for (read, rv, count) in roots_only {
             self.watch_from(read.clone(), || {
                 let full: Vec<Object> = fetched
@@ -362,11 +369,7 @@ impl<R: Reader> Crawl<'_, R> {
                 Seed::objects(rv, full).filter(|s| s.objects.len() == count)
             });
         }
-        roots.extend(fetched);
-        roots.sort_by(|a, b| {
-            (a.namespace(), a.kind(), a.name()).cmp(&(b.namespace(), b.kind(), b.name()))
-        });
-        roots
+        fetched
     }
 
     /// The objects of the lists in `seen` whose controller is of a kind in
@@ -438,6 +441,20 @@ fn unsettled_root(
         super::Fate::Kept => Arc::try_unwrap(obj.raw).ok(),
         _ => None,
     }
+}
+
+/// A page's items apart: the identities of objects with a controller, cut
+/// to JSON text as they arrived (see [`identity_text`]), and the objects.
+fn cut_apart(items: Vec<Value>) -> (Vec<String>, Vec<Value>) {
+    let (cut, items): (Vec<Value>, Vec<Value>) = items.into_iter().partition(Value::is_string);
+    let cut = cut
+        .into_iter()
+        .filter_map(|v| match v {
+            Value::String(text) => Some(text),
+            _ => None,
+        })
+        .collect();
+    (cut, items)
 }
 
 /// Kinds, by group and kind.
