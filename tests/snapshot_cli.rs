@@ -593,3 +593,51 @@ fn a_snapshot_without_the_tree_of_a_target_replays_as_incomplete() {
     );
     assert_eq!(code, 0, "{err}");
 }
+
+#[test]
+fn rules_of_a_kind_print_its_rules_only() {
+    // The whole table without a type; one kind's rules with one.
+    let (code, all, err) = run(&["--snapshot", SHOP, "rules"], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        all.contains(" builtin (flux)") && all.contains(" builtin (cert-manager)"),
+        "{all}"
+    );
+    // A snapshot that holds the kind asked for.
+    let crd = r#"apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: certificates.cert-manager.io, uid: crd}
+spec:
+  group: cert-manager.io
+  names: {kind: Certificate, plural: certificates, singular: certificate}
+  scope: Namespaced
+  versions: [{name: v1, served: true, storage: true}]
+---
+apiVersion: cert-manager.io/v1
+kind: Certificate
+metadata: {name: web, namespace: shop, uid: c}
+spec: {secretName: web-tls}
+"#;
+    let (code, one, err) = run(
+        &["--snapshot", "-", "rules", "certificates.cert-manager.io"],
+        Some(crd),
+    );
+    assert_eq!(code, 0, "{err}");
+    let table: Vec<&str> = one.lines().take_while(|l| !l.is_empty()).collect();
+    assert_eq!(table.len(), 2, "{one}");
+    assert!(table[0].starts_with("GROUP "), "{one}");
+    assert!(
+        table[1].starts_with("cert-manager.io ")
+            && table[1].contains(" Certificate ")
+            && table[1].ends_with(" builtin (cert-manager)"),
+        "{one}"
+    );
+    // A kind no rule covers says so, and what judges it.
+    let (code, none, _) = run(&["--snapshot", SHOP, "rules", "deploy"], None);
+    assert_eq!(code, 0);
+    assert!(
+        none.starts_with("No health rule of the pack or yours covers these kinds.")
+            && none.contains("Deployment: a kind of Kubernetes' own"),
+        "{none}"
+    );
+}

@@ -6,7 +6,7 @@ use super::Outcome;
 use super::frame::document;
 use crate::model::Object;
 use crate::render::escape;
-use crate::render::rules::{RuleList, render};
+use crate::render::rules::{RuleList, render, render_for};
 use crate::settings::Settings;
 use crate::source::live::{Crd, Live};
 
@@ -22,13 +22,22 @@ pub async fn run(settings: &Settings, types: &[String]) -> anyhow::Result<Outcom
         );
         return Ok(Outcome { stdout, code: 0 });
     }
-    let crds = if types.is_empty() {
-        snapshot_crds(settings)
+    if types.is_empty() {
+        return Ok(Outcome {
+            stdout: render(&settings.rules) + &snapshot_crds(settings),
+            code: 0,
+        });
+    }
+    // The kinds named: their rules only, then what their CRDs let speak.
+    let (crds, kinds) = named_crds(settings, types).await?;
+    let table = render_for(&settings.rules, Some(&kinds));
+    let table = if table.lines().count() <= 1 {
+        "No health rule of the pack or yours covers these kinds.\n".to_string()
     } else {
-        named_crds(settings, types).await?
+        table
     };
     Ok(Outcome {
-        stdout: render(&settings.rules) + &crds,
+        stdout: table + &crds,
         code: 0,
     })
 }
@@ -58,12 +67,17 @@ fn snapshot_crds(settings: &Settings) -> String {
 const HEADING: &str = "What CRDs let speak, where no rule or convention reads a kind's status:";
 
 /// The types the user named: each one's CRD, read live (one GET) or found
-/// in the snapshot, and what it lets speak; or why there is nothing.
-async fn named_crds(settings: &Settings, types: &[String]) -> anyhow::Result<String> {
+/// in the snapshot, and what it lets speak; or why there is nothing. And
+/// their group and kind, as resolved.
+async fn named_crds(
+    settings: &Settings,
+    types: &[String],
+) -> anyhow::Result<(String, Vec<(String, String)>)> {
     if types.len() > MAX_TYPES {
         anyhow::bail!("rules looks up at most {MAX_TYPES} types at once\nhint: name fewer types");
     }
     let mut lines = Vec::new();
+    let mut kinds = Vec::new();
     match snapshot(settings) {
         Some(snap) => {
             let catalog = crate::source::offline::catalog_of(&snap);
@@ -72,6 +86,7 @@ async fn named_crds(settings: &Settings, types: &[String]) -> anyhow::Result<Str
                     .resolve(spelling)
                     .map_err(|e| anyhow::anyhow!("{e}"))?;
                 let name = format!("{}.{}", rt.plural, rt.group);
+                kinds.push((rt.group.clone(), rt.kind.clone()));
                 let crd = snap
                     .objects()
                     .iter()
@@ -87,14 +102,26 @@ async fn named_crds(settings: &Settings, types: &[String]) -> anyhow::Result<Str
             let mut live = Live::connect(&settings.connection, settings.cache_dir.clone()).await?;
             for spelling in types {
                 lines.push(match live.crd_of(spelling).await? {
-                    Crd::Found(crd) => found(&crd),
-                    Crd::BuiltIn(rt) => built_in(&rt.kind),
-                    Crd::Unread(rt, why) => unread(&rt.kind, &rt.group, &why),
+                    Crd::Found(crd) => {
+                        kinds.push((
+                            crd.str("/spec/group").unwrap_or_default().to_string(),
+                            crd.str("/spec/names/kind").unwrap_or_default().to_string(),
+                        ));
+                        found(&crd)
+                    }
+                    Crd::BuiltIn(rt) => {
+                        kinds.push((rt.group.clone(), rt.kind.clone()));
+                        built_in(&rt.kind)
+                    }
+                    Crd::Unread(rt, why) => {
+                        kinds.push((rt.group.clone(), rt.kind.clone()));
+                        unread(&rt.kind, &rt.group, &why)
+                    }
                 });
             }
         }
     }
-    Ok(format!("\n{HEADING}\n{}", lines.concat()))
+    Ok((format!("\n{HEADING}\n{}", lines.concat()), kinds))
 }
 
 fn snapshot(settings: &Settings) -> Option<crate::model::Snapshot> {

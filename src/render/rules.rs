@@ -102,9 +102,16 @@ fn source_text(origin: &Origin) -> String {
 
 /// One line per rule: group, kind, how many checks, where it came from.
 pub fn render(set: &RuleSet) -> String {
+    render_for(set, None)
+}
+
+/// [`render`], with `kinds` (group, kind) the rules that cover one of them
+/// only; none for a kind no rule covers.
+pub fn render_for(set: &RuleSet, kinds: Option<&[(String, String)]>) -> String {
     let rows: Vec<[String; 4]> = set
         .rules()
         .into_iter()
+        .filter(|r| kinds.is_none_or(|kinds| kinds.iter().any(|(g, k)| r.selector.covers(g, k))))
         .map(|r| {
             let group = if r.selector.group.is_empty() {
                 "(core)".to_string()

@@ -89,6 +89,11 @@ impl Selector {
     /// How specific a match is (higher wins), or None when it does not
     /// match: the group first (exact, then the longest `*.suffix`, then
     /// `*`), then the kind (exact, then `*`).
+    /// Whether the selector covers objects of this group and kind.
+    pub fn covers(&self, group: &str, kind: &str) -> bool {
+        self.matches(group, kind).is_some()
+    }
+
     fn matches(&self, group: &str, kind: &str) -> Option<(u8, usize, u8)> {
         let (group_rank, suffix_len) = if self.group == group {
             (2, 0)
