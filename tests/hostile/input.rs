@@ -126,8 +126,11 @@ fn a_tree_of_every_link_of_a_long_chain_is_bounded_in_all() {
             "--snapshot",
             snap,
         ];
-        let out = run(dir.path(), &args, Duration::from_secs(60));
-        out.assert(0, Duration::from_secs(30));
+        // The work is bounded by the answer's cut (50,000 objects, checked
+        // below); the time is only a guard against a hang, generous for a
+        // loaded machine.
+        let out = run(dir.path(), &args, Duration::from_secs(180));
+        out.assert(0, Duration::from_secs(150));
         assert!(
             out.peak_kib < 600 * 1024,
             "{format}: peak {} MiB",
