@@ -30,12 +30,28 @@ pub const NO_PROGRESS_GRACE: SignedDuration = SignedDuration::from_mins(10);
 /// has not acted on it (a `Suspended`, `Paused` or `Stopped` condition
 /// that is not True).
 pub fn suspended(obj: &Object) -> Option<Judgement> {
+    let conds = obj.conditions();
     let field = ["suspend", "paused", "stopped"]
         .into_iter()
         .find(|f| obj.bool(&format!("/spec/{f}")) == Some(true))
         .map(|f| format!("spec.{f}"))
-        .or_else(|| shapes::pause_flag(obj))?;
-    let conds = obj.conditions();
+        .or_else(|| shapes::pause_flag(obj));
+    // A controller that says it stopped on purpose (KEDA's `Paused=True`),
+    // whatever else stays True beside it.
+    let Some(field) = field else {
+        let c = ["Suspended", "Paused", "Stopped", "Hibernated"]
+            .into_iter()
+            .find_map(|t| find(&conds, t))
+            .filter(|c| c.is_true())?;
+        return Some(
+            Judgement::new(
+                Verdict::Suspended,
+                Lifecycle::Suspended,
+                format!("reconciliation stopped: {}", cite(c)),
+            )
+            .since(c.last_transition_time),
+        );
+    };
     if let Some(c) = ["Suspended", "Paused", "Stopped"]
         .into_iter()
         .find_map(|t| find(&conds, t))

@@ -605,6 +605,9 @@ pub fn pause_flag(obj: &Object) -> Option<String> {
     if let Some(key) = pause_annotation(obj) {
         return Some(format!("annotation {key}"));
     }
+    if let Some(field) = stop_field(obj) {
+        return Some(field);
+    }
     let pauses = obj
         .at("/status/pauseConditions")
         .and_then(Value::as_array)?;
@@ -614,6 +617,64 @@ pub fn pause_flag(obj: &Object) -> Option<String> {
         .and_then(Value::as_str)
         .unwrap_or("paused");
     Some(format!("status.pauseConditions ({reason})"))
+}
+
+/// The words that say a deliberate stop, as the last word of a field's or
+/// an annotation's name: `spec.suspend`, `spec.runPolicy.suspend`,
+/// `spec.stop`, `spec.shutdown`, `…/paused-replicas`' `paused`.
+const STOP_WORDS: &[&str] = &[
+    "stop",
+    "stopped",
+    "suspend",
+    "suspended",
+    "pause",
+    "paused",
+    "shutdown",
+    "hibernate",
+    "hibernated",
+];
+
+/// A value that says yes: `true`, or the text `true`, `yes` or `on`.
+fn truthy(v: &Value) -> bool {
+    match v {
+        Value::Bool(b) => *b,
+        Value::String(s) => ["true", "yes", "on"]
+            .iter()
+            .any(|w| s.trim().eq_ignore_ascii_case(w)),
+        _ => false,
+    }
+}
+
+/// Whether a name ends in a stop word (`suspend`, `runPolicy`'s
+/// `suspend`, `resource-stopped`), not one where the stop is conditional
+/// or a setting of it (`suspendOnFailure`, `stopSignal`,
+/// `shutdownGracePeriod`: the stop word is not last).
+fn names_a_stop(name: &str) -> bool {
+    crate::verdict::camel_words(name)
+        .last()
+        .is_some_and(|w| STOP_WORDS.contains(&w.as_str()))
+}
+
+/// A stop flag anywhere shallow under `spec` (the spec itself, or one map
+/// below it, at most 64 keys each): a field whose name ends in a stop word
+/// with a value that says yes (`spec.stop: "yes"`,
+/// `spec.runPolicy.suspend: true`, `spec.shutdown: true`). Its path.
+pub fn stop_field(obj: &Object) -> Option<String> {
+    let spec = obj.at("/spec")?.as_object()?;
+    for (name, v) in spec.iter().take(64) {
+        if names_a_stop(name) && truthy(v) {
+            return Some(format!("spec.{name}"));
+        }
+    }
+    for (parent, v) in spec.iter().take(64) {
+        let Some(map) = v.as_object() else { continue };
+        for (name, v) in map.iter().take(64) {
+            if names_a_stop(name) && truthy(v) {
+                return Some(format!("spec.{parent}.{name}"));
+            }
+        }
+    }
+    None
 }
 
 /// The names operators give the annotation that pauses reconciling one
@@ -627,14 +688,46 @@ const PAUSE_ANNOTATIONS: &[&str] = &[
     "reconcile-paused",
 ];
 
-/// An annotation that pauses reconciling, set to anything but `false`.
+/// Words after a stop word that make a name a record of the stop, not the
+/// stop itself.
+const RECORD_WORDS: &[&str] = &[
+    "at",
+    "time",
+    "timestamp",
+    "since",
+    "until",
+    "by",
+    "reason",
+    "message",
+    "on",
+    "after",
+];
+
+/// An annotation that pauses reconciling, set to anything but no: one of
+/// [`PAUSE_ANNOTATIONS`] after its prefix, or a name whose words say a
+/// stop (KEDA's `autoscaling.keda.sh/paused-replicas`, an operator's
+/// `…/resource-stopped`), with a stop word among its words.
 fn pause_annotation(obj: &Object) -> Option<&str> {
     let annotations = obj.at("/metadata/annotations").and_then(Value::as_object)?;
     annotations.iter().find_map(|(key, v)| {
         let name = key.rsplit_once('/').map_or(key.as_str(), |(_, n)| n);
-        let value = v.as_str().unwrap_or_default();
-        (PAUSE_ANNOTATIONS.contains(&name) && !value.eq_ignore_ascii_case("false"))
-            .then_some(key.as_str())
+        let value = v.as_str().unwrap_or_default().trim();
+        let no = ["false", "no", "off"]
+            .iter()
+            .any(|w| value.eq_ignore_ascii_case(w));
+        // The stop word, not followed by one that makes the name a record
+        // of it (`pausedAt`, `stoppedBy`, `suspendedReason`).
+        let words = crate::verdict::camel_words(name);
+        let stop = PAUSE_ANNOTATIONS.contains(&name)
+            || words.iter().enumerate().any(|(i, w)| {
+                matches!(
+                    w.as_str(),
+                    "paused" | "stopped" | "suspended" | "hibernated"
+                ) && words
+                    .get(i + 1)
+                    .is_none_or(|next| !RECORD_WORDS.contains(&next.as_str()))
+            });
+        (stop && !no).then_some(key.as_str())
     })
 }
 
@@ -876,5 +969,16 @@ mod tests {
             ),
             None
         );
+        // A name whose words say a stop (KEDA's, an operator's own).
+        for key in [
+            "autoscaling.keda.sh/paused-replicas",
+            "example.org/resource-stopped",
+        ] {
+            assert_eq!(
+                flag(json!({"metadata": {"name": "k", "annotations": {key: "2"}}})),
+                Some(format!("annotation {key}")),
+                "{key}"
+            );
+        }
     }
 }

@@ -1392,3 +1392,139 @@ fn a_datacenter_stopped_on_purpose_is_suspended() {
     assert_eq!(j.verdict, Suspended, "{} {}", j.reason, j.message);
     assert!(j.message.contains("spec.stopped"), "{}", j.message);
 }
+
+#[test]
+fn a_stop_said_anywhere_it_is_said_is_suspended_and_a_setting_of_one_is_not() {
+    let judged = |v: serde_json::Value| {
+        let obj = crate::model::Object::from_value(v).unwrap();
+        let snap =
+            crate::model::Snapshot::new(vec![obj.clone()], vec![], vec![], NOW.parse().unwrap());
+        judge(&obj, &Judged::builtin(&snap))
+    };
+    let ready = serde_json::json!({"observedGeneration": 2, "conditions": [
+        {"type": "Ready", "status": "True", "reason": "Ready", "lastTransitionTime": "2026-11-29T21:00:00Z"}]});
+    let object = |api: &str,
+                  kind: &str,
+                  annotations: serde_json::Value,
+                  spec: serde_json::Value,
+                  status: &serde_json::Value| {
+        serde_json::json!({"apiVersion": api, "kind": kind,
+            "metadata": {"name": "x", "namespace": "ns", "uid": "x", "generation": 2,
+                "creationTimestamp": "2026-11-29T20:00:00Z", "annotations": annotations},
+            "spec": spec, "status": status})
+    };
+    let none = serde_json::json!({});
+    let stops = [
+        // KEDA: a ScaledObject paused by its annotation, its Paused
+        // condition True beside Ready=True.
+        (
+            "KEDA paused-replicas",
+            object(
+                "keda.sh/v1alpha1",
+                "ScaledObject",
+                serde_json::json!({"autoscaling.keda.sh/paused-replicas": "0"}),
+                serde_json::json!({"scaleTargetRef": {"name": "web"}}),
+                &ready,
+            ),
+            "annotation autoscaling.keda.sh/paused-replicas",
+        ),
+        (
+            "KEDA Paused condition",
+            object(
+                "keda.sh/v1alpha1",
+                "ScaledObject",
+                none.clone(),
+                serde_json::json!({"scaleTargetRef": {"name": "web"}}),
+                &serde_json::json!({"conditions": [
+                    {"type": "Ready", "status": "True", "reason": "ScaledObjectReady", "lastTransitionTime": "2026-11-29T21:00:00Z"},
+                    {"type": "Paused", "status": "True", "reason": "ScaledObjectPaused", "message": "ScaledObject is paused", "lastTransitionTime": "2026-11-29T21:10:00Z"}]}),
+            ),
+            "Paused=True",
+        ),
+        // Kubeflow's training operator: runPolicy.suspend.
+        (
+            "Kubeflow runPolicy.suspend",
+            object(
+                "kubeflow.org/v1",
+                "PyTorchJob",
+                none.clone(),
+                serde_json::json!({"runPolicy": {"suspend": true}, "pytorchReplicaSpecs": {}}),
+                &ready,
+            ),
+            "spec.runPolicy.suspend",
+        ),
+        // Percona's operators: spec.pause.
+        (
+            "Percona spec.pause",
+            object(
+                "pxc.percona.com/v1",
+                "PerconaXtraDBCluster",
+                none.clone(),
+                serde_json::json!({"pause": true, "crVersion": "1.15.0"}),
+                &ready,
+            ),
+            "spec.pause",
+        ),
+        // A kind no rule or pack names: a stop said as text.
+        (
+            "unnamed spec.stop yes",
+            object(
+                "example.org/v1",
+                "Appliance",
+                none.clone(),
+                serde_json::json!({"stop": "yes"}),
+                &ready,
+            ),
+            "spec.stop",
+        ),
+    ];
+    let mut wrong = Vec::new();
+    for (name, obj, said) in stops {
+        let j = judged(obj);
+        if j.verdict != Suspended || !j.message.contains(said) {
+            wrong.push(format!("{name}: {} {} {}", j.verdict, j.reason, j.message));
+        }
+    }
+    // A setting of a stop, or a stop said no, is no stop.
+    let settings = [
+        (
+            "suspendOnFailure",
+            serde_json::json!({"suspendOnFailure": true}),
+        ),
+        ("stopSignal", serde_json::json!({"stopSignal": "SIGTERM"})),
+        (
+            "shutdownGracePeriod",
+            serde_json::json!({"lifecycle": {"shutdownGracePeriod": "30s"}}),
+        ),
+        (
+            "pause false",
+            serde_json::json!({"pause": false, "runPolicy": {"suspend": "no"}}),
+        ),
+    ];
+    for (name, spec) in settings {
+        let j = judged(object(
+            "example.org/v1",
+            "Appliance",
+            none.clone(),
+            spec,
+            &ready,
+        ));
+        if j.verdict != Converged {
+            wrong.push(format!("{name}: {} {} {}", j.verdict, j.reason, j.message));
+        }
+    }
+    let j = judged(object(
+        "example.org/v1",
+        "Appliance",
+        serde_json::json!({"example.org/resource-stopped": "false"}),
+        serde_json::json!({}),
+        &ready,
+    ));
+    if j.verdict != Converged {
+        wrong.push(format!(
+            "annotation said false: {} {}",
+            j.verdict, j.message
+        ));
+    }
+    assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
+}
