@@ -72,6 +72,7 @@ pub const WORDS: &[(&str, Word)] = &[
     ("retrying", Word::Progressing),
     ("outofsync", Word::Progressing),
     ("processing", Word::Progressing),
+    ("bootstrap", Word::Progressing),
     // Phrases of work under way (CloudNativePG's `Setting up primary`,
     // `Failing over`, `Switchover in progress`).
     ("setting", Word::Progressing),
@@ -108,6 +109,14 @@ pub const WORDS: &[(&str, Word)] = &[
     ("compliant", Word::Converged),
     ("valid", Word::Converged),
     ("accepted", Word::Converged),
+    // Cut off, as a whole value only (inside a phrase, `scaling down`,
+    // `1 replica unavailable`, they say less): what is meant to serve
+    // does not.
+    ("unavailable", Word::Failed),
+    ("offline", Word::Failed),
+    ("down", Word::Failed),
+    ("unreachable", Word::Failed),
+    ("disconnected", Word::Failed),
     // Stopped on purpose.
     ("suspended", Word::Suspended),
     ("paused", Word::Suspended),
@@ -137,7 +146,17 @@ pub fn status_word(value: &str) -> Option<Word> {
     // Words that mean something else inside a phrase: `Failing over` is a
     // failover under way (read as the pair), `Setting up` is work under
     // way (read by `setting`), `a new replica` says nothing.
-    const NOT_IN_PHRASES: [&str; 4] = ["failing", "up", "new", "current"];
+    const NOT_IN_PHRASES: [&str; 9] = [
+        "failing",
+        "up",
+        "new",
+        "current",
+        "unavailable",
+        "offline",
+        "down",
+        "unreachable",
+        "disconnected",
+    ];
     let mut said: Vec<Word> = words
         .iter()
         .filter(|w| !NOT_IN_PHRASES.contains(&w.as_str()))
@@ -727,6 +746,24 @@ mod tests {
         ];
         for (reason, want) in cases {
             assert_eq!(reason_class(reason), want, "{reason}");
+        }
+    }
+
+    #[test]
+    fn words_of_a_service_cut_off_fail_as_whole_values_only() {
+        for (value, want) in [
+            ("Unavailable", Some(Word::Failed)),
+            ("Offline", Some(Word::Failed)),
+            ("DOWN", Some(Word::Failed)),
+            ("Unreachable", Some(Word::Failed)),
+            ("Disconnected", Some(Word::Failed)),
+            ("NotAvailable", Some(Word::Progressing)),
+            ("Bootstrap", Some(Word::Progressing)),
+            ("Scaling down", Some(Word::Progressing)),
+            ("1 replica unavailable, rolling", None),
+            ("Up", Some(Word::Converged)),
+        ] {
+            assert_eq!(status_word(value), want, "{value}");
         }
     }
 
