@@ -262,6 +262,12 @@ const CASES: &[Case] = &[
     case("cronjob-refused-by-quota.yaml", Failed, "FailedCreate", "Warning FailedCreate ×15 over 82s, last 2m38s ago: Error creating job: jobs.batch \"report-29942183\" is forbidden: exceeded quota: no-jobs, requested: count/jobs.batch=1, used: count/jobs.batch=0, limited: count/jobs.batch=0; refused for longer than the 2m grace").at("2026-12-06T04:26:00Z"),
     // Its own word; its tree's verdict is verdict::tree's (tests there).
     case("clusterexternalsecret-over-failing-child.yaml", Converged, "Ready", "Ready=True").at("2026-12-06T04:28:00Z"),
+    // An object that waits for someone else: a CertificateSigningRequest.
+    case("csr-pending.yaml", Progressing, "WaitingForApproval", "waiting for 39s for an approver (for kubernetes.io/kube-apiserver-client): approve or deny it").at("2026-12-06T05:27:30Z"),
+    case("csr-approved.yaml", Progressing, "Approved", "approved; waiting for kubernetes.io/kube-apiserver-client to issue the certificate").at("2026-12-06T05:27:30Z"),
+    case("csr-approved.yaml", Failed, "SignerNotResponding", "has issued no certificate: is its signer running?").at("2026-12-06T05:40:00Z"),
+    case("csr-denied.yaml", Failed, "Denied", "Denied=True").at("2026-12-06T05:27:30Z"),
+    case("csr-issued.yaml", Converged, "Issued", "certificate issued by kubernetes.io/kube-apiserver-client").at("2026-12-06T05:27:30Z"),
     // A controller's catch-all error is retried before it is final.
     case("externalsecret-store-not-yet.yaml", Progressing, "SecretSyncedError", "retrying: failing for 10s, Failed if it lasts 2m").at("2026-12-06T04:19:54Z"),
     case("externalsecret-store-not-yet.yaml", Failed, "SecretSyncedError", "retried for 2m16s, longer than the 2m grace").at("2026-12-06T04:22:00Z"),

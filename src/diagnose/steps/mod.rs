@@ -293,6 +293,16 @@ fn fallback(cx: &Cx) -> NextStep {
     if who.kind == "Namespace" {
         return lifecycle::namespace_step(who);
     }
+    // It waits for someone else: an approver, then its signer.
+    if who.kind == "CertificateSigningRequest" && who.group() == "certificates.k8s.io" {
+        return step(
+            "A CertificateSigningRequest waits for an approver (a person, or an approving controller), then for its signer: approve or deny it; once approved, check that the signer it names runs.",
+            vec![
+                format!("kubectl certificate approve {}", who.name),
+                format!("kubectl get csr {} -o yaml", who.name),
+            ],
+        );
+    }
     // A refusal read from Warning events (a mount, a quota): its words
     // say what to fix; it is retried until then.
     let refused = who.uid.as_deref().is_some_and(|uid| {

@@ -5,6 +5,7 @@
 
 mod crd;
 mod cronjob;
+mod csr;
 mod daemonset;
 mod deployment;
 mod hpa;
@@ -106,6 +107,11 @@ static RULES: &[Rule] = &[
     rule("autoscaling", "HorizontalPodAutoscaler", hpa::judge),
     rule("policy", "PodDisruptionBudget", pdb::judge),
     rule("networking.k8s.io", "Ingress", ingress::judge),
+    rule(
+        "certificates.k8s.io",
+        "CertificateSigningRequest",
+        csr::judge,
+    ),
 ];
 
 /// The rules for this group and kind, if it has any.
