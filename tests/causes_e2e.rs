@@ -177,19 +177,48 @@ fn a_statefulset_whose_governing_service_is_missing() {
     );
 }
 
+/// An operator stopped for one test where it was running, and started
+/// again when the test ends.
+struct StoppedWhileHere(bool);
+
+fn operator(action: &str) -> std::process::Output {
+    std::process::Command::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/cluster/operator"
+    ))
+    .args(["external-secrets", action])
+    .output()
+    .unwrap()
+}
+
+impl StoppedWhileHere {
+    fn external_secrets() -> StoppedWhileHere {
+        let running = String::from_utf8_lossy(&operator("status").stdout).trim() != "stopped";
+        if running {
+            assert!(
+                operator("stop").status.success(),
+                "operator external-secrets stop"
+            );
+        }
+        StoppedWhileHere(running)
+    }
+}
+
+impl Drop for StoppedWhileHere {
+    fn drop(&mut self) {
+        if self.0 {
+            let _ = operator("start");
+        }
+    }
+}
+
 #[test]
 fn a_missing_secret_leads_to_its_failing_external_secret() {
     // The status below is written as External Secrets Operator would: the
     // real one, where a test of its own left it running, would write its
-    // own over it.
-    let stop = std::process::Command::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/cluster/operator"
-    ))
-    .args(["external-secrets", "stop"])
-    .status()
-    .unwrap();
-    assert!(stop.success(), "operator external-secrets stop");
+    // own over it. It is stopped for this test, and started again after,
+    // so that no later test finds its Lease down.
+    let _eso = StoppedWhileHere::external_secrets();
     support::install_crd(
         "externalsecrets",
         "ExternalSecret",
