@@ -1534,3 +1534,25 @@ fn a_stop_said_anywhere_it_is_said_is_suspended_and_a_setting_of_one_is_not() {
     }
     assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
 }
+
+#[test]
+fn a_built_in_kind_s_problem_condition_reads_as_a_custom_resource_s_does() {
+    // API Priority and Fairness marks a FlowSchema whose priority level is
+    // missing Dangling=True; built-in kinds without a rule of their own
+    // are read by the same table of condition types.
+    let obj = crate::model::Object::from_value(serde_json::json!({
+        "apiVersion": "flowcontrol.apiserver.k8s.io/v1", "kind": "FlowSchema",
+        "metadata": {"name": "team-a", "uid": "fs", "generation": 1,
+            "creationTimestamp": "2026-11-29T20:00:00Z"},
+        "spec": {"matchingPrecedence": 500, "priorityLevelConfiguration": {"name": "no-such-level"}},
+        "status": {"conditions": [{"type": "Dangling", "status": "True",
+            "reason": "NotFound",
+            "message": "This FlowSchema references the PriorityLevelConfiguration object named \"no-such-level\" but there is no such object",
+            "lastTransitionTime": "2026-11-29T20:00:01Z"}]}
+    }))
+    .unwrap();
+    let snap = crate::model::Snapshot::new(vec![obj.clone()], vec![], vec![], NOW.parse().unwrap());
+    let j = judge(&obj, &Judged::builtin(&snap));
+    assert_eq!(j.verdict, Failed, "{} {}", j.reason, j.message);
+    assert!(j.message.contains("Dangling=True"), "{}", j.message);
+}

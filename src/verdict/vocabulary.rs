@@ -227,6 +227,9 @@ const PROBLEM_TYPES: &[&str] = &[
     "NamespaceContentRemaining",
     "NamespaceFinalizersRemaining",
     "ScalingLimited",
+    // API Priority and Fairness: a FlowSchema whose priority level does
+    // not exist.
+    "Dangling",
 ];
 
 /// Words a problem type ends in (`SpecError`, `ConfigInvalid`,
@@ -666,6 +669,7 @@ mod tests {
             ("ConfigInvalid", Problem),
             ("FailedScheduling", Problem),
             ("PartiallyReady", Problem),
+            ("Dangling", Problem),
             ("MemberUnhealthy", Problem),
             ("Unhealthy", Problem),
             ("ReplicaFailure", Problem),
