@@ -850,7 +850,18 @@ spec:
     );
     let sweep = ns.reconcile(&["status"]);
     assert_eq!(sweep.code, 1, "{}", sweep.stdout);
-    assert!(!sweep.stdout.contains("converged"), "{}", sweep.stdout);
+    // The CronJob's row is not Converged, and no line says all is.
+    let row = sweep
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("CronJob/report "))
+        .unwrap_or_else(|| panic!("{}", sweep.stdout));
+    assert!(!row.contains("Converged"), "{row}");
+    assert!(
+        !sweep.stdout.to_lowercase().contains("every root object"),
+        "{}",
+        sweep.stdout
+    );
     let (run, took) = timed_wait(
         &ns,
         &[

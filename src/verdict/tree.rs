@@ -25,14 +25,16 @@
 //! `--failure-grace`; at once under `--fail-fast`). Pure; the walk is
 //! bounded by depth and by [`MAX_JUDGED`] objects.
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 
 use super::kinds::pods;
-use super::{Judged, Judgement, Verdict, judge};
+use super::{Judged, Judgement, Reason, Verdict, judge};
 use crate::model::{Object, ObjectRef};
 
-/// At most this many descendants are judged for one tree's verdict.
-pub const MAX_JUDGED: usize = 5_000;
+/// At most this many descendants are judged for one tree's verdict: as
+/// many as one tree answer draws (`report::MAX_TREE_OBJECTS`), so a tree
+/// that is drawn is judged whole.
+pub const MAX_JUDGED: usize = 50_000;
 
 /// How deep below the object the walk goes.
 const MAX_DEPTH: usize = 8;
@@ -58,18 +60,24 @@ fn current<'a>(snap: &'a Judged<'_>, owner: &Object) -> Vec<&'a Object> {
         .controlled(&owner.uid)
         .filter(|c| c.deleted.is_none() && !c.metadata_only)
         .collect();
-    let newest = |kind: &str, group: &str| {
-        children
-            .iter()
-            .filter(|c| c.kind() == kind && c.group() == group)
-            .max_by_key(|c| (c.created, c.name().to_string()))
-            .map(|c| c.uid.clone())
-    };
+    // The newest child of each revision kind, in one pass: an owner of
+    // thousands of Jobs costs a pass, not a pass per Job.
+    let mut newest: HashMap<(&str, &str), &Object> = HashMap::new();
+    for c in children.iter().copied().filter(|c| is_revision(c)) {
+        let slot = newest.entry((c.group(), c.kind())).or_insert(c);
+        if (c.created, c.name()) > (slot.created, slot.name()) {
+            *slot = c;
+        }
+    }
     children
         .iter()
         .copied()
         .filter(|c| {
-            if is_revision(c) && newest(c.kind(), c.group()).as_deref() != Some(c.uid.as_str()) {
+            if is_revision(c)
+                && newest
+                    .get(&(c.group(), c.kind()))
+                    .is_some_and(|n| n.uid != c.uid)
+            {
                 return false;
             }
             if matches!(c.kind(), "ReplicaSet" | "ReplicationController")
@@ -103,6 +111,11 @@ fn finally_failed(child: &Object, j: Judgement, snap: &Judged<'_>) -> Option<Jud
 /// under way (a run, a Job, excepted: it is its owner's steady work).
 /// `None` when the tree says what the object says.
 pub fn of(obj: &Object, own: &Judgement, snap: &Judged<'_>) -> Option<Judgement> {
+    of_within(obj, own, snap, MAX_JUDGED)
+}
+
+/// [`of`], judging at most `cap` descendants.
+fn of_within(obj: &Object, own: &Judgement, snap: &Judged<'_>, cap: usize) -> Option<Judgement> {
     if !matches!(
         own.verdict,
         Verdict::Converged | Verdict::Progressing | Verdict::Unknown
@@ -114,13 +127,15 @@ pub fn of(obj: &Object, own: &Judgement, snap: &Judged<'_>) -> Option<Judgement>
     queue.push_back((obj, 0));
     let mut judged = 0;
     let mut under_way: Option<(&Object, Judgement)> = None;
-    while let Some((owner, depth)) = queue.pop_front() {
+    let mut cut = false;
+    'walk: while let Some((owner, depth)) = queue.pop_front() {
         if depth >= MAX_DEPTH {
             continue;
         }
         for child in current(snap, owner) {
-            if judged >= MAX_JUDGED {
-                return None;
+            if judged >= cap {
+                cut = true;
+                break 'walk;
             }
             judged += 1;
             let j = judge(child, snap);
@@ -137,6 +152,19 @@ pub fn of(obj: &Object, own: &Judgement, snap: &Judged<'_>) -> Option<Judgement>
         Some((child, j)) if own.verdict == Verdict::Converged => {
             Some(below(&obj.id, own, child, &j, Verdict::Progressing))
         }
+        // Past the bound, what was not judged could hide a failure: never
+        // an all clear.
+        None if cut && own.verdict == Verdict::Converged => Some(Judgement::new(
+            Verdict::Unknown,
+            Reason::of("TreeCut"),
+            format!(
+                "its tree holds more than {cap} current objects; those judged say nothing wrong, the rest were not judged; {} {} itself is {} ({})",
+                obj.kind(),
+                obj.name(),
+                own.verdict,
+                own.reason
+            ),
+        )),
         _ => None,
     }
 }
@@ -418,5 +446,39 @@ mod tests {
         let (own, tree) = tree_of(&judged, snap.get("cj").unwrap());
         assert_eq!(own.verdict, Verdict::Converged, "{}", own.message);
         assert_eq!(tree, None);
+    }
+
+    #[test]
+    fn a_tree_past_the_bound_is_never_an_all_clear() {
+        // A converged Deployment whose ReplicaSet's pods are all ready:
+        // judged whole, nothing to say; cut after two, Unknown, TreeCut.
+        let objects = rollout(
+            vec![
+                pod("web-2-a", "rs2", ready()),
+                pod("web-2-b", "rs2", ready()),
+            ],
+            CONVERGED(),
+        );
+        let snap = Snapshot::new(
+            objects,
+            vec![],
+            vec![],
+            "2026-11-29T22:30:00Z".parse().unwrap(),
+        );
+        let judged = Judged::builtin(&snap);
+        let d = snap.get("d").unwrap();
+        let own = judge(d, &judged);
+        assert_eq!(own.verdict, Verdict::Converged, "{}", own.message);
+        assert_eq!(of_within(d, &own, &judged, 10), None);
+        let cut = of_within(d, &own, &judged, 2).expect("a verdict of the cut tree");
+        assert_eq!(
+            (cut.verdict, cut.reason.as_str()),
+            (Verdict::Unknown, "TreeCut")
+        );
+        assert!(
+            cut.message.contains("more than 2 current objects"),
+            "{}",
+            cut.message
+        );
     }
 }
